@@ -1,0 +1,14 @@
+//! The pure model: rules, pieces, generator, the paper's validator and
+//! changer, file formats, benchmark and self-play. No GUI types here.
+
+pub mod board;
+pub mod changer;
+pub mod formats;
+pub mod generator;
+pub mod heuristic;
+pub mod pieces;
+pub mod shapes;
+pub mod trace;
+pub mod validator;
+pub mod bench;
+pub mod simulation;

@@ -1,0 +1,3 @@
+fn main() {
+    std::process::exit(tenten::cli::main(std::env::args_os().skip(1).collect()));
+}
