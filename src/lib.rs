@@ -3,3 +3,4 @@
 //! Generator in 1010! Using AND-OR Tree").
 
 pub mod engine;
+pub mod cli;

@@ -1,0 +1,345 @@
+//! The headless subcommands: validate, repair, deal, bench. Bad input exits
+//! with code 2 and one message naming the file, line and column.
+
+use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use clap::{Parser, Subcommand};
+
+use crate::engine::bench;
+use crate::engine::board::{Board, BoardSize};
+use crate::engine::changer::{ChangeOptions, DEFAULT_MAX_REDRAWS, Outcome, Phase, Repair, repair};
+use crate::engine::formats::{self, Deal, FormatError};
+use crate::engine::generator::Generator;
+use crate::engine::heuristic::{FMatrix, Policy};
+use crate::engine::pieces::{PieceIdx, PieceSet};
+use crate::engine::shapes::Shapes;
+use crate::engine::validator::{MAX_HOLDER, Validation, validate};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "tenten",
+    version,
+    about = "Tenten Workbench: validate, repair and deal 1010!-style holders (Lohanda et al. 2019).\n\
+             Run without arguments to open the workbench window."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Validate each deal of a deal or batch file: `<index> <solvable|unsolvable> nodes=<n>`.
+    Validate {
+        /// Which failure of an order becomes ub(j) in F (shown with --explain).
+        #[arg(long, default_value = "deepest", value_parser = parse_policy)]
+        policy: Policy,
+        /// Append ` us=<microseconds>` of the fast-path validation alone.
+        #[arg(long)]
+        time: bool,
+        /// Print the solution, or unfitBlock and F, under each line.
+        #[arg(long)]
+        explain: bool,
+        /// Piece set the holder ids refer to (default: the deal's, else classic).
+        #[arg(long, value_name = "SET.ron")]
+        pieces: Option<PathBuf>,
+        /// A deal file or a batch (a RON list of deals).
+        file: PathBuf,
+    },
+    /// Repair each deal: `<index> unchanged final=..`, `<index> repaired attempts=<a> final=..` or `<index> dead`.
+    Repair {
+        /// Seed of the redraws (default: the deal's seed, else 0), plus the deal's index.
+        #[arg(long)]
+        seed: Option<u64>,
+        #[arg(long, value_name = "SET.ron")]
+        pieces: Option<PathBuf>,
+        /// Weighted redraws before the exhaustive fallback.
+        #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_REDRAWS)]
+        max_attempts: usize,
+        #[arg(long, default_value = "deepest", value_parser = parse_policy)]
+        policy: Policy,
+        /// Print every attempt: holder, unfitBlock, F, chosen slot, new piece, verdict, time.
+        #[arg(long)]
+        explain: bool,
+        file: PathBuf,
+    },
+    /// Deal a holder from the seeded weighted generator.
+    Deal {
+        #[arg(long)]
+        seed: u64,
+        #[arg(long, value_name = "SET.ron")]
+        pieces: Option<PathBuf>,
+        #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=MAX_HOLDER as i64))]
+        holder_size: u8,
+        /// Deal for this board (a deal or board file; default an empty 10x10 board).
+        #[arg(long, value_name = "FILE")]
+        board: Option<PathBuf>,
+        /// Run the changer on the dealt holder and print its verdict.
+        #[arg(long)]
+        repair: bool,
+        #[arg(long, default_value = "deepest", value_parser = parse_policy)]
+        policy: Policy,
+    },
+    /// Time validate and validate+change on a seeded corpus of self-play deals (use a release build).
+    Bench {
+        #[arg(long, default_value_t = 20_000)]
+        deals: usize,
+        #[arg(long, default_value_t = 2019)]
+        seed: u64,
+    },
+}
+
+fn parse_policy(s: &str) -> Result<Policy, String> {
+    s.parse()
+}
+
+/// Runs the CLI on `args` (without the program name); returns the exit code.
+pub fn main(args: Vec<OsString>) -> i32 {
+    let cli = match Cli::try_parse_from(std::iter::once(OsString::from("tenten")).chain(args)) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    let mut out = String::new();
+    let result = match cli.command {
+        Command::Validate {
+            policy,
+            time,
+            explain,
+            pieces,
+            file,
+        } => cmd_validate(&file, pieces.as_deref(), policy, time, explain, &mut out),
+        Command::Repair {
+            seed,
+            pieces,
+            max_attempts,
+            policy,
+            explain,
+            file,
+        } => {
+            let options = ChangeOptions {
+                policy,
+                max_redraws: max_attempts,
+            };
+            cmd_repair(&file, pieces.as_deref(), seed, options, explain, &mut out)
+        }
+        Command::Deal {
+            seed,
+            pieces,
+            holder_size,
+            board,
+            repair,
+            policy,
+        } => cmd_deal(seed, pieces.as_deref(), usize::from(holder_size), board.as_deref(), repair, policy, &mut out),
+        Command::Bench { deals, seed } => {
+            eprintln!("building and timing {deals} deals (seed {seed})...");
+            let samples = bench::run(deals, seed);
+            out.push_str(&bench::report(&samples, seed));
+            Ok(())
+        }
+    };
+    print!("{out}");
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+/// The deals of `file`, with the piece set their holders refer to: `--pieces`,
+/// else the file's own `pieces`, else the classic set.
+fn load_deals(file: &Path, pieces: Option<&Path>, need_holder: bool) -> Result<(PieceSet, Vec<Deal>), FormatError> {
+    let text = formats::read_text(file)?;
+    let name = file.display().to_string();
+    let raws = formats::parse_deals(&text, &name)?;
+    let set = match (pieces, raws[0].pieces.as_deref()) {
+        (Some(p), _) => formats::load_piece_set(p)?,
+        (None, Some(p)) => formats::load_piece_set(&formats::resolve_pieces_path(file, p))?,
+        (None, None) => PieceSet::classic(),
+    };
+    let mut deals = Vec::with_capacity(raws.len());
+    for (i, raw) in raws.iter().enumerate() {
+        if need_holder && raw.holder.is_empty() {
+            let what = if raws.len() > 1 { format!("deal {i}: ") } else { String::new() };
+            return Err(FormatError {
+                file: name,
+                at: None,
+                message: format!("{what}the holder is empty; it takes 1 to {MAX_HOLDER} pieces"),
+            });
+        }
+        deals.push(raw.resolve(&set, &text, &name)?);
+    }
+    Ok((set, deals))
+}
+
+fn cmd_validate(file: &Path, pieces: Option<&Path>, policy: Policy, time: bool, explain: bool, out: &mut String) -> Result<(), FormatError> {
+    let (set, deals) = load_deals(file, pieces, true)?;
+    for (i, deal) in deals.iter().enumerate() {
+        let shapes = Shapes::new(&set, deal.board.size());
+        let bits = deal.board.bits();
+        let v = validate(&shapes, bits, &deal.holder);
+        let verdict = if v.solvable { "solvable" } else { "unsolvable" };
+        let _ = write!(out, "{i} {verdict} nodes={}", v.nodes);
+        if time {
+            let us = bench::time_validate(&shapes, bits, &deal.holder);
+            let _ = write!(out, " us={us:.3}");
+        }
+        out.push('\n');
+        if explain {
+            explain_validation(&set, &v, policy, out);
+        }
+    }
+    Ok(())
+}
+
+fn cmd_repair(
+    file: &Path,
+    pieces: Option<&Path>,
+    seed: Option<u64>,
+    options: ChangeOptions,
+    explain: bool,
+    out: &mut String,
+) -> Result<(), FormatError> {
+    let (set, deals) = load_deals(file, pieces, true)?;
+    for (i, deal) in deals.iter().enumerate() {
+        let shapes = Shapes::new(&set, deal.board.size());
+        let base = seed.or(deal.seed).unwrap_or(0);
+        let mut generator = Generator::new(base.wrapping_add(i as u64));
+        let r = repair(&shapes, &set, deal.board.bits(), &deal.holder, &mut generator, options);
+        let _ = write!(out, "{i} ");
+        repair_line(&set, &r, out);
+        if explain {
+            explain_repair(&set, &r, out);
+        }
+    }
+    Ok(())
+}
+
+fn repair_line(set: &PieceSet, r: &Repair, out: &mut String) {
+    let _ = match r.outcome {
+        Outcome::Unchanged => writeln!(out, "unchanged final={}", set.ids(&r.holder)),
+        Outcome::Repaired => writeln!(out, "repaired attempts={} final={}", r.changes(), set.ids(&r.holder)),
+        Outcome::Dead => writeln!(out, "dead"),
+    };
+}
+
+fn cmd_deal(
+    seed: u64,
+    pieces: Option<&Path>,
+    k: usize,
+    board: Option<&Path>,
+    run_repair: bool,
+    policy: Policy,
+    out: &mut String,
+) -> Result<(), FormatError> {
+    let (set, board) = match board {
+        Some(file) => {
+            let (set, deals) = load_deals(file, pieces, false)?;
+            (set, deals[0].board.clone())
+        }
+        None => {
+            let set = match pieces {
+                Some(p) => formats::load_piece_set(p)?,
+                None => PieceSet::classic(),
+            };
+            (set, Board::empty(BoardSize::CLASSIC))
+        }
+    };
+    let mut generator = Generator::new(seed);
+    let holder = generator.deal(&set, k);
+    let _ = writeln!(out, "holder={}", set.ids(&holder));
+    if run_repair {
+        let shapes = Shapes::new(&set, board.size());
+        let options = ChangeOptions {
+            policy,
+            ..ChangeOptions::default()
+        };
+        let r = repair(&shapes, &set, board.bits(), &holder, &mut generator, options);
+        repair_line(&set, &r, out);
+    }
+    Ok(())
+}
+
+fn slot_name(set: &PieceSet, holder: &[PieceIdx], slot: usize) -> String {
+    format!("b{} = {}", slot + 1, set.piece(holder[slot]).title())
+}
+
+fn explain_validation(set: &PieceSet, v: &Validation, policy: Policy, out: &mut String) {
+    if !v.cleared_first.is_empty() {
+        let _ = writeln!(out, "  the board held full lines; cleared first: {}", v.cleared_first.describe());
+    }
+    let holder = v.holder();
+    if let Some(sol) = &v.solution {
+        let _ = writeln!(out, "  solution, order {}:", sol.order);
+        for (n, step) in sol.steps().iter().enumerate() {
+            let slot = usize::from(step.slot);
+            let clears = if step.lines.is_empty() {
+                String::new()
+            } else {
+                format!(", clears {}", step.lines.describe())
+            };
+            let _ = writeln!(
+                out,
+                "    {}. {} at column {}, row {}{clears}",
+                n + 1,
+                slot_name(set, holder, slot),
+                step.x,
+                step.y
+            );
+        }
+        return;
+    }
+    explain_f(set, &FMatrix::new(v, policy), holder, out);
+}
+
+fn explain_f(set: &PieceSet, f: &FMatrix, holder: &[PieceIdx], out: &mut String) {
+    let _ = writeln!(out, "  policy {}: unfitBlock = {:?}", f.policy, f.unfit_block);
+    let _ = writeln!(out, "  F (equation 4), rows b1..b{}, columns orders 0..{}:", f.k, f.orders - 1);
+    for i in 0..f.k {
+        let row: Vec<String> = (0..f.orders).map(|j| format!("{:>4}", f.get(i, j))).collect();
+        let mark = if i == f.chosen { "  <- argmax (equation 5)" } else { "" };
+        let _ = writeln!(
+            out,
+            "    {:<16} {}  sum {:>5}{mark}",
+            slot_name(set, holder, i),
+            row.join(""),
+            f.row_sums[i]
+        );
+    }
+}
+
+fn explain_repair(set: &PieceSet, r: &Repair, out: &mut String) {
+    for (n, a) in r.attempts.iter().enumerate() {
+        let phase = match a.phase {
+            Phase::Dealt => "dealt",
+            Phase::Redraw => "redraw",
+            Phase::Fallback => "fallback",
+        };
+        let verdict = if a.solvable { "solvable" } else { "unsolvable" };
+        let _ = writeln!(
+            out,
+            "  attempt {n} ({phase}): {} {verdict} nodes={} {:.3} us",
+            set.ids(&a.holder),
+            a.nodes,
+            a.micros
+        );
+        if let Some(f) = &a.f {
+            explain_f(set, f, &a.holder, out);
+        }
+        if let Some((slot, piece)) = a.change {
+            let _ = writeln!(
+                out,
+                "    change slot b{}: {} -> {}",
+                slot + 1,
+                set.piece(a.holder[slot]).id,
+                set.piece(piece).id
+            );
+        }
+    }
+}
