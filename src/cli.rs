@@ -134,7 +134,15 @@ pub fn main(args: Vec<OsString>) -> i32 {
             board,
             repair,
             policy,
-        } => cmd_deal(seed, pieces.as_deref(), usize::from(holder_size), board.as_deref(), repair, policy, &mut out),
+        } => cmd_deal(
+            seed,
+            pieces.as_deref(),
+            usize::from(holder_size),
+            board.as_deref(),
+            repair,
+            policy,
+            &mut out,
+        ),
         Command::Bench { deals, seed } => {
             eprintln!("building and timing {deals} deals (seed {seed})...");
             let samples = bench::run(deals, seed);
@@ -154,7 +162,11 @@ pub fn main(args: Vec<OsString>) -> i32 {
 
 /// The deals of `file`, with the piece set their holders refer to: `--pieces`,
 /// else the file's own `pieces`, else the classic set.
-fn load_deals(file: &Path, pieces: Option<&Path>, need_holder: bool) -> Result<(PieceSet, Vec<Deal>), FormatError> {
+fn load_deals(
+    file: &Path,
+    pieces: Option<&Path>,
+    need_holder: bool,
+) -> Result<(PieceSet, Vec<Deal>), FormatError> {
     let text = formats::read_text(file)?;
     let name = file.display().to_string();
     let raws = formats::parse_deals(&text, &name)?;
@@ -166,7 +178,11 @@ fn load_deals(file: &Path, pieces: Option<&Path>, need_holder: bool) -> Result<(
     let mut deals = Vec::with_capacity(raws.len());
     for (i, raw) in raws.iter().enumerate() {
         if need_holder && raw.holder.is_empty() {
-            let what = if raws.len() > 1 { format!("deal {i}: ") } else { String::new() };
+            let what = if raws.len() > 1 {
+                format!("deal {i}: ")
+            } else {
+                String::new()
+            };
             return Err(FormatError {
                 file: name,
                 at: None,
@@ -178,7 +194,14 @@ fn load_deals(file: &Path, pieces: Option<&Path>, need_holder: bool) -> Result<(
     Ok((set, deals))
 }
 
-fn cmd_validate(file: &Path, pieces: Option<&Path>, policy: Policy, time: bool, explain: bool, out: &mut String) -> Result<(), FormatError> {
+fn cmd_validate(
+    file: &Path,
+    pieces: Option<&Path>,
+    policy: Policy,
+    time: bool,
+    explain: bool,
+    out: &mut String,
+) -> Result<(), FormatError> {
     let (set, deals) = load_deals(file, pieces, true)?;
     for (i, deal) in deals.iter().enumerate() {
         let shapes = Shapes::new(&set, deal.board.size());
@@ -211,7 +234,14 @@ fn cmd_repair(
         let shapes = Shapes::new(&set, deal.board.size());
         let base = seed.or(deal.seed).unwrap_or(0);
         let mut generator = Generator::new(base.wrapping_add(i as u64));
-        let r = repair(&shapes, &set, deal.board.bits(), &deal.holder, &mut generator, options);
+        let r = repair(
+            &shapes,
+            &set,
+            deal.board.bits(),
+            &deal.holder,
+            &mut generator,
+            options,
+        );
         let _ = write!(out, "{i} ");
         repair_line(&set, &r, out);
         if explain {
@@ -224,7 +254,12 @@ fn cmd_repair(
 fn repair_line(set: &PieceSet, r: &Repair, out: &mut String) {
     let _ = match r.outcome {
         Outcome::Unchanged => writeln!(out, "unchanged final={}", set.ids(&r.holder)),
-        Outcome::Repaired => writeln!(out, "repaired attempts={} final={}", r.changes(), set.ids(&r.holder)),
+        Outcome::Repaired => writeln!(
+            out,
+            "repaired attempts={} final={}",
+            r.changes(),
+            set.ids(&r.holder)
+        ),
         Outcome::Dead => writeln!(out, "dead"),
     };
 }
@@ -272,7 +307,11 @@ fn slot_name(set: &PieceSet, holder: &[PieceIdx], slot: usize) -> String {
 
 fn explain_validation(set: &PieceSet, v: &Validation, policy: Policy, out: &mut String) {
     if !v.cleared_first.is_empty() {
-        let _ = writeln!(out, "  the board held full lines; cleared first: {}", v.cleared_first.describe());
+        let _ = writeln!(
+            out,
+            "  the board held full lines; cleared first: {}",
+            v.cleared_first.describe()
+        );
     }
     let holder = v.holder();
     if let Some(sol) = &v.solution {
@@ -300,10 +339,19 @@ fn explain_validation(set: &PieceSet, v: &Validation, policy: Policy, out: &mut 
 
 fn explain_f(set: &PieceSet, f: &FMatrix, holder: &[PieceIdx], out: &mut String) {
     let _ = writeln!(out, "  policy {}: unfitBlock = {:?}", f.policy, f.unfit_block);
-    let _ = writeln!(out, "  F (equation 4), rows b1..b{}, columns orders 0..{}:", f.k, f.orders - 1);
+    let _ = writeln!(
+        out,
+        "  F (equation 4), rows b1..b{}, columns orders 0..{}:",
+        f.k,
+        f.orders - 1
+    );
     for i in 0..f.k {
         let row: Vec<String> = (0..f.orders).map(|j| format!("{:>4}", f.get(i, j))).collect();
-        let mark = if i == f.chosen { "  <- argmax (equation 5)" } else { "" };
+        let mark = if i == f.chosen {
+            "  <- argmax (equation 5)"
+        } else {
+            ""
+        };
         let _ = writeln!(
             out,
             "    {:<16} {}  sum {:>5}{mark}",

@@ -2,5 +2,5 @@
 //! 1010!-style puzzles (Lohanda et al. 2019, "Performance Improver for Block
 //! Generator in 1010! Using AND-OR Tree").
 
-pub mod engine;
 pub mod cli;
+pub mod engine;

@@ -117,7 +117,14 @@ pub fn run(deals: usize, seed: u64) -> Vec<Sample> {
             let mut outcome = Outcome::Unchanged;
             while reps == 0 || (t.elapsed().as_secs_f64() < 20e-6 && reps < 1 << 12) {
                 let mut generator = Generator::new(change_seed);
-                let r = repair(&shapes, &set, d.board, &d.holder, &mut generator, ChangeOptions::default());
+                let r = repair(
+                    &shapes,
+                    &set,
+                    d.board,
+                    &d.holder,
+                    &mut generator,
+                    ChangeOptions::default(),
+                );
                 outcome = black_box(r).outcome;
                 reps += 1;
             }
@@ -154,7 +161,10 @@ pub fn report(samples: &[Sample], seed: u64) -> String {
     let c = Stats::of(changed.iter().map(|s| s.change_us));
     let all = Stats::of(samples.iter().map(|s| s.change_us));
     let nodes = Stats::of(samples.iter().map(|s| s.nodes as f64));
-    let _ = writeln!(out, "\nmicroseconds        n      mean       p50       p99       max");
+    let _ = writeln!(
+        out,
+        "\nmicroseconds        n      mean       p50       p99       max"
+    );
     let line = |out: &mut String, name: &str, s: Stats| {
         let _ = writeln!(
             out,
@@ -171,9 +181,24 @@ pub fn report(samples: &[Sample], seed: u64) -> String {
         nodes.mean, nodes.p50, nodes.p99, nodes.max
     );
     let _ = writeln!(out, "\ntargets (release build):");
-    let _ = writeln!(out, "  validate p50 {:.3} us <= {TARGET_VALIDATE_P50} us: {}", v.p50, check(v.p50, TARGET_VALIDATE_P50));
-    let _ = writeln!(out, "  validate p99 {:.3} us <= {TARGET_VALIDATE_P99} us: {}", v.p99, check(v.p99, TARGET_VALIDATE_P99));
-    let _ = writeln!(out, "  validate max {:.3} us <= {TARGET_VALIDATE_MAX} us: {}", v.max, check(v.max, TARGET_VALIDATE_MAX));
+    let _ = writeln!(
+        out,
+        "  validate p50 {:.3} us <= {TARGET_VALIDATE_P50} us: {}",
+        v.p50,
+        check(v.p50, TARGET_VALIDATE_P50)
+    );
+    let _ = writeln!(
+        out,
+        "  validate p99 {:.3} us <= {TARGET_VALIDATE_P99} us: {}",
+        v.p99,
+        check(v.p99, TARGET_VALIDATE_P99)
+    );
+    let _ = writeln!(
+        out,
+        "  validate max {:.3} us <= {TARGET_VALIDATE_MAX} us: {}",
+        v.max,
+        check(v.max, TARGET_VALIDATE_MAX)
+    );
     let _ = writeln!(
         out,
         "  validate+change p99 {:.3} us <= {TARGET_CHANGE_P99} us: {} (over the deals the changer ran on)",
@@ -198,11 +223,7 @@ pub fn report(samples: &[Sample], seed: u64) -> String {
     let _ = writeln!(
         out,
         "{:<22} {:>6}   {:>9.3}              {PAPER_VALIDATE_MS:>8.3}   {:>8}  {:>9.3}              {PAPER_CHANGE_MS:>8.3}",
-        "average",
-        v.n,
-        v.mean,
-        c.n,
-        c.mean
+        "average", v.n, v.mean, c.n, c.mean
     );
     let _ = writeln!(
         out,

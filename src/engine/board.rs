@@ -360,7 +360,13 @@ mod tests {
         let g = Geometry::new(size);
         let bits = g.rows[3] | g.cols[7] | 1;
         let lines = g.full_lines(bits);
-        assert_eq!(lines, Lines { rows: 1 << 3, cols: 1 << 7 });
+        assert_eq!(
+            lines,
+            Lines {
+                rows: 1 << 3,
+                cols: 1 << 7
+            }
+        );
         assert_eq!(bits & !g.mask_of(lines), 1);
         let mut board = Board::from_bits(size, bits);
         assert_eq!(board.clear_full_lines(), lines);

@@ -230,7 +230,13 @@ fn fallback_holders(
     out
 }
 
-fn multisets(pieces: &[PieceIdx], k: usize, from: usize, cur: &mut Vec<PieceIdx>, out: &mut Vec<Vec<PieceIdx>>) {
+fn multisets(
+    pieces: &[PieceIdx],
+    k: usize,
+    from: usize,
+    cur: &mut Vec<PieceIdx>,
+    out: &mut Vec<Vec<PieceIdx>>,
+) {
     if cur.len() == k {
         out.push(cur.clone());
         return;
@@ -261,7 +267,14 @@ mod tests {
     fn a_solvable_holder_is_never_changed() {
         let (set, shapes) = setup();
         let holder = idx(&set, &["sq3", "h5", "v5"]);
-        let r = repair(&shapes, &set, 0, &holder, &mut Generator::new(1), ChangeOptions::default());
+        let r = repair(
+            &shapes,
+            &set,
+            0,
+            &holder,
+            &mut Generator::new(1),
+            ChangeOptions::default(),
+        );
         assert_eq!(r.outcome, Outcome::Unchanged);
         assert_eq!(r.holder, holder);
         assert_eq!(r.attempts.len(), 1);
@@ -275,7 +288,14 @@ mod tests {
         // row can be completed with one dot and an h2.
         let board = (g.rows[2] | g.rows[5] | g.rows[8]) & !g.cols[0] & !g.cols[9];
         let holder = idx(&set, &["dot", "sq3", "h2"]);
-        let r = repair(&shapes, &set, board, &holder, &mut Generator::new(3), ChangeOptions::default());
+        let r = repair(
+            &shapes,
+            &set,
+            board,
+            &holder,
+            &mut Generator::new(3),
+            ChangeOptions::default(),
+        );
         assert_eq!(r.outcome, Outcome::Repaired);
         assert!(validate(&shapes, board, &r.holder).solvable);
         // sq3 (slot 1) is the block F blames first.
@@ -293,7 +313,10 @@ mod tests {
         let g = &shapes.geometry;
         let board = (g.rows[2] | g.rows[5] | g.rows[8]) & !g.cols[8] & !g.cols[9];
         let holder = idx(&set, &["sq3", "sq3", "sq3"]);
-        let options = ChangeOptions { max_redraws: 0, ..ChangeOptions::default() };
+        let options = ChangeOptions {
+            max_redraws: 0,
+            ..ChangeOptions::default()
+        };
         let r = repair(&shapes, &set, board, &holder, &mut Generator::new(3), options);
         assert_eq!(r.outcome, Outcome::Repaired);
         assert!(validate(&shapes, board, &r.holder).solvable);
@@ -312,12 +335,26 @@ mod tests {
             }
         }
         let h2 = idx(&set, &["h2", "h2", "h2"]);
-        let r = repair(&shapes, &only_h2, board, &h2, &mut Generator::new(5), ChangeOptions::default());
+        let r = repair(
+            &shapes,
+            &only_h2,
+            board,
+            &h2,
+            &mut Generator::new(5),
+            ChangeOptions::default(),
+        );
         assert_eq!(r.outcome, Outcome::Dead);
         assert_eq!(r.holder, h2);
         // With dots dealable it is not dead.
         let dots = idx(&set, &["dot", "dot", "dot"]);
-        let r = repair(&shapes, &set, board, &dots, &mut Generator::new(5), ChangeOptions::default());
+        let r = repair(
+            &shapes,
+            &set,
+            board,
+            &dots,
+            &mut Generator::new(5),
+            ChangeOptions::default(),
+        );
         assert_eq!(r.outcome, Outcome::Unchanged);
     }
 }

@@ -53,9 +53,14 @@ fn parse_ron<T: for<'de> Deserialize<'de>>(text: &str, file: &str) -> Result<T, 
 /// Reads a file as UTF-8 text.
 pub fn read_text(path: &Path) -> Result<String, FormatError> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| FormatError::new(&file, None, format!("cannot read: {e}")))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| FormatError::new(&file, None, format!("cannot read: {e}")))?;
     String::from_utf8(bytes).map_err(|e| {
-        FormatError::new(&file, None, format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))
+        FormatError::new(
+            &file,
+            None,
+            format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+        )
     })
 }
 
@@ -63,8 +68,14 @@ pub fn read_text(path: &Path) -> Result<String, FormatError> {
 /// crash never leaves a half-written file.
 pub fn write_atomic(path: &Path, contents: &str) -> Result<(), FormatError> {
     let file = path.display().to_string();
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let result = std::fs::write(&tmp, contents).and_then(|()| std::fs::rename(&tmp, path));
     result.map_err(|e| {
@@ -86,7 +97,10 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 fn locate(text: &str, needle: &str, from: usize) -> Option<(usize, usize)> {
     let quoted = format!("\"{needle}\"");
     let start = from.min(text.len());
-    let found = text[start..].find(&quoted).map(|i| start + i).or_else(|| text.find(&quoted));
+    let found = text[start..]
+        .find(&quoted)
+        .map(|i| start + i)
+        .or_else(|| text.find(&quoted));
     found.map(|i| line_col(text, i))
 }
 
@@ -144,7 +158,9 @@ pub fn piece_set_to_ron(set: &PieceSet) -> String {
 }
 
 fn to_ron<T: Serialize>(value: &T) -> String {
-    let config = ron::ser::PrettyConfig::new().depth_limit(3).indentor("    ".to_owned());
+    let config = ron::ser::PrettyConfig::new()
+        .depth_limit(3)
+        .indentor("    ".to_owned());
     let mut text = ron_options().to_string_pretty(value, config).unwrap_or_default();
     text.push('\n');
     text
@@ -201,14 +217,21 @@ pub fn parse_deals(text: &str, file: &str) -> Result<Vec<RawDeal>, FormatError> 
         .enumerate()
         .map(|(i, raw)| {
             let offset = starts[i];
-            let what = if batch { format!("deal {i}: ") } else { String::new() };
+            let what = if batch {
+                format!("deal {i}: ")
+            } else {
+                String::new()
+            };
             let board = parse_board(&raw.board, text, offset, file, &what)?;
             if raw.holder.len() > MAX_HOLDER {
                 let at = locate(text, &raw.holder[MAX_HOLDER], offset);
                 return Err(FormatError::new(
                     file,
                     at,
-                    format!("{what}the holder has {} pieces; it takes 1 to {MAX_HOLDER}", raw.holder.len()),
+                    format!(
+                        "{what}the holder has {} pieces; it takes 1 to {MAX_HOLDER}",
+                        raw.holder.len()
+                    ),
                 ));
             }
             Ok(RawDeal {
@@ -244,10 +267,22 @@ fn deal_starts(text: &str, n: usize) -> Vec<usize> {
     starts
 }
 
-fn parse_board(rows: &[String], text: &str, offset: usize, file: &str, what: &str) -> Result<Board, FormatError> {
-    let err = |row: &str, message: String| FormatError::new(file, locate(text, row, offset), format!("{what}{message}"));
+fn parse_board(
+    rows: &[String],
+    text: &str,
+    offset: usize,
+    file: &str,
+    what: &str,
+) -> Result<Board, FormatError> {
+    let err = |row: &str, message: String| {
+        FormatError::new(file, locate(text, row, offset), format!("{what}{message}"))
+    };
     let Some(first) = rows.first() else {
-        return Err(FormatError::new(file, None, format!("{what}the board has no rows")));
+        return Err(FormatError::new(
+            file,
+            None,
+            format!("{what}the board has no rows"),
+        ));
     };
     let width = first.chars().count();
     let size = BoardSize::new(width, rows.len()).map_err(|m| err(first, m))?;
@@ -257,7 +292,10 @@ fn parse_board(rows: &[String], text: &str, offset: usize, file: &str, what: &st
         if n != width {
             return Err(err(
                 row,
-                format!("board row {} has {n} cells but row 1 has {width}; rows must be equally long", y + 1),
+                format!(
+                    "board row {} has {n} cells but row 1 has {width}; rows must be equally long",
+                    y + 1
+                ),
             ));
         }
         for (x, ch) in row.chars().enumerate() {
@@ -266,7 +304,11 @@ fn parse_board(rows: &[String], text: &str, offset: usize, file: &str, what: &st
                 c if c.is_whitespace() || c.is_control() => {
                     return Err(err(
                         row,
-                        format!("board row {}, column {}: {c:?} is not a cell; use '.' for empty", y + 1, x + 1),
+                        format!(
+                            "board row {}, column {}: {c:?} is not a cell; use '.' for empty",
+                            y + 1,
+                            x + 1
+                        ),
                     ));
                 }
                 _ => board.set(x, y, Cell::Painted),
@@ -285,14 +327,22 @@ impl RawDeal {
         for id in &self.holder {
             let at = || locate(text, id, self.offset);
             let idx = set.index_of(id).ok_or_else(|| {
-                FormatError::new(file, at(), format!("unknown piece id {id:?} (not in the piece set \"{}\")", set.name))
+                FormatError::new(
+                    file,
+                    at(),
+                    format!("unknown piece id {id:?} (not in the piece set \"{}\")", set.name),
+                )
             })?;
             let p = set.piece(idx);
             if p.width() > size.w() || p.height() > size.h() {
                 return Err(FormatError::new(
                     file,
                     at(),
-                    format!("piece {id:?} is {}x{}, larger than the {size} board", p.width(), p.height()),
+                    format!(
+                        "piece {id:?} is {}x{}, larger than the {size} board",
+                        p.width(),
+                        p.height()
+                    ),
                 ));
             }
             holder.push(idx);
@@ -316,7 +366,13 @@ pub fn resolve_pieces_path(deal_file: &Path, pieces: &str) -> PathBuf {
 }
 
 /// A deal as a RON file; `pieces` and `seed` are written when given.
-pub fn deal_to_ron(board: &Board, holder: &[PieceIdx], set: &PieceSet, pieces: Option<&str>, seed: Option<u64>) -> String {
+pub fn deal_to_ron(
+    board: &Board,
+    holder: &[PieceIdx],
+    set: &PieceSet,
+    pieces: Option<&str>,
+    seed: Option<u64>,
+) -> String {
     let raw = DealFile {
         board: board.to_rows(),
         holder: holder.iter().map(|&i| set.piece(i).id.clone()).collect(),
@@ -374,9 +430,19 @@ mod tests {
         assert!(e.message.contains("row 2 has 5 cells"), "{e}");
         assert_eq!(e.at, Some((4, 9)));
         let tiny = "(board: [\"...\", \"...\", \"...\"], holder: [\"dot\"])";
-        assert!(parse_deals(tiny, "t.ron").unwrap_err().message.contains("each side must be 4 to 16"));
+        assert!(
+            parse_deals(tiny, "t.ron")
+                .unwrap_err()
+                .message
+                .contains("each side must be 4 to 16")
+        );
         let space = DEAL.replace("\"....\",\n        \"##..\"", "\"... \",\n        \"##..\"");
-        assert!(parse_deals(&space, "s.ron").unwrap_err().message.contains("use '.' for empty"));
+        assert!(
+            parse_deals(&space, "s.ron")
+                .unwrap_err()
+                .message
+                .contains("use '.' for empty")
+        );
     }
 
     #[test]
@@ -389,9 +455,22 @@ mod tests {
         assert_eq!(e.at, Some((8, 21)));
         let wide = DEAL.replace("\"dot\"", "\"h5\"");
         let deal = &parse_deals(&wide, "w.ron").unwrap()[0];
-        assert!(deal.resolve(&set, &wide, "w.ron").unwrap_err().message.contains("larger than the 4x4 board"));
-        let five = DEAL.replace("[\"sq2\", \"dot\"]", "[\"dot\", \"dot\", \"dot\", \"dot\", \"dot\"]");
-        assert!(parse_deals(&five, "f.ron").unwrap_err().message.contains("1 to 4"));
+        assert!(
+            deal.resolve(&set, &wide, "w.ron")
+                .unwrap_err()
+                .message
+                .contains("larger than the 4x4 board")
+        );
+        let five = DEAL.replace(
+            "[\"sq2\", \"dot\"]",
+            "[\"dot\", \"dot\", \"dot\", \"dot\", \"dot\"]",
+        );
+        assert!(
+            parse_deals(&five, "f.ron")
+                .unwrap_err()
+                .message
+                .contains("1 to 4")
+        );
     }
 
     #[test]
@@ -399,11 +478,24 @@ mod tests {
         let set = PieceSet::classic();
         let text = piece_set_to_ron(&set);
         assert_eq!(parse_piece_set(&text, "p.ron").unwrap(), set);
-        let deal = parse_deals(DEAL, "d.ron").unwrap()[0].resolve(&set, DEAL, "d.ron").unwrap();
-        let text = deal_to_ron(&deal.board, &deal.holder, &set, Some("presets/pieces/classic-1010.ron"), Some(42));
-        let again = parse_deals(&text, "d2.ron").unwrap()[0].resolve(&set, &text, "d2.ron").unwrap();
+        let deal = parse_deals(DEAL, "d.ron").unwrap()[0]
+            .resolve(&set, DEAL, "d.ron")
+            .unwrap();
+        let text = deal_to_ron(
+            &deal.board,
+            &deal.holder,
+            &set,
+            Some("presets/pieces/classic-1010.ron"),
+            Some(42),
+        );
+        let again = parse_deals(&text, "d2.ron").unwrap()[0]
+            .resolve(&set, &text, "d2.ron")
+            .unwrap();
         assert_eq!(again, deal);
-        assert!(text.contains("pieces: \"presets/pieces/classic-1010.ron\""), "{text}");
+        assert!(
+            text.contains("pieces: \"presets/pieces/classic-1010.ron\""),
+            "{text}"
+        );
     }
 
     #[test]

@@ -100,6 +100,10 @@ mod tests {
             }
         }
         let dealt = Generator::new(1).deal(&set, 500);
-        assert!(dealt.iter().all(|&i| ["dot", "sq3"].contains(&set.piece(i).id.as_str())));
+        assert!(
+            dealt
+                .iter()
+                .all(|&i| ["dot", "sq3"].contains(&set.piece(i).id.as_str()))
+        );
     }
 }

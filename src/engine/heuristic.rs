@@ -145,7 +145,12 @@ mod tests {
         for p in Policy::ALL {
             assert_eq!(p.name().parse::<Policy>().unwrap(), p);
         }
-        assert!("deep".parse::<Policy>().unwrap_err().contains("deepest, last or frequency"));
+        assert!(
+            "deep"
+                .parse::<Policy>()
+                .unwrap_err()
+                .contains("deepest, last or frequency")
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The pure model: rules, pieces, generator, the paper's validator and
 //! changer, file formats, benchmark and self-play. No GUI types here.
 
+pub mod bench;
 pub mod board;
 pub mod changer;
 pub mod formats;
@@ -8,7 +9,6 @@ pub mod generator;
 pub mod heuristic;
 pub mod pieces;
 pub mod shapes;
+pub mod simulation;
 pub mod trace;
 pub mod validator;
-pub mod bench;
-pub mod simulation;

@@ -25,9 +25,7 @@ impl Piece {
             return Err("a piece needs a non-empty id".to_owned());
         }
         if id.contains(',') || id.chars().any(char::is_whitespace) {
-            return Err(format!(
-                "piece id {id:?} may not contain commas or spaces"
-            ));
+            return Err(format!("piece id {id:?} may not contain commas or spaces"));
         }
         let mut cells = Vec::new();
         for (y, row) in rows.iter().enumerate() {
@@ -153,10 +151,7 @@ impl PieceSet {
     }
 
     pub fn index_of(&self, id: &str) -> Option<PieceIdx> {
-        self.pieces
-            .iter()
-            .position(|p| p.id == id)
-            .map(|i| i as PieceIdx)
+        self.pieces.iter().position(|p| p.id == id).map(|i| i as PieceIdx)
     }
 
     pub fn piece(&self, idx: PieceIdx) -> &Piece {
@@ -213,9 +208,21 @@ mod tests {
 
     #[test]
     fn bad_shapes_are_refused_with_the_reason() {
-        assert!(Piece::from_rows("x", "", 1, &rows("...")).unwrap_err().contains("no cells"));
-        assert!(Piece::from_rows("x", "", 1, &rows("######")).unwrap_err().contains("6x1"));
-        assert!(Piece::from_rows("x", "", 1, &rows("#x")).unwrap_err().contains("'x'"));
+        assert!(
+            Piece::from_rows("x", "", 1, &rows("..."))
+                .unwrap_err()
+                .contains("no cells")
+        );
+        assert!(
+            Piece::from_rows("x", "", 1, &rows("######"))
+                .unwrap_err()
+                .contains("6x1")
+        );
+        assert!(
+            Piece::from_rows("x", "", 1, &rows("#x"))
+                .unwrap_err()
+                .contains("'x'")
+        );
         assert!(Piece::from_rows("a,b", "", 1, &rows("#")).is_err());
     }
 
@@ -228,14 +235,21 @@ mod tests {
         assert!((set.probability(sq2) - 6.0 / 42.0).abs() < 1e-12);
         // "the 3 pieces on each round weight on average 11 cells"
         assert!((3.0 * set.expected_cells() - 11.0).abs() < 1e-9);
-        assert_eq!(set.piece(set.index_of("l5_br").unwrap()).to_rows(), ["..#", "..#", "###"]);
+        assert_eq!(
+            set.piece(set.index_of("l5_br").unwrap()).to_rows(),
+            ["..#", "..#", "###"]
+        );
         assert_eq!(set.piece(set.index_of("l3_bl").unwrap()).label, "b(7,2)");
     }
 
     #[test]
     fn duplicate_ids_and_all_zero_weights_are_refused() {
         let a = Piece::from_rows("a", "", 0, &rows("#")).unwrap();
-        assert!(PieceSet::new("s", vec![a.clone(), a.clone()]).unwrap_err().contains("twice"));
+        assert!(
+            PieceSet::new("s", vec![a.clone(), a.clone()])
+                .unwrap_err()
+                .contains("twice")
+        );
         assert!(PieceSet::new("s", vec![a]).unwrap_err().contains("weight"));
     }
 }

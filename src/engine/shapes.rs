@@ -85,11 +85,7 @@ impl Shapes {
         for (i, cell) in xy.iter_mut().enumerate().take(size.cells()) {
             *cell = ((i % w) as u8, (i / w) as u8);
         }
-        Self {
-            geometry,
-            shapes,
-            xy,
-        }
+        Self { geometry, shapes, xy }
     }
 
     pub fn size(&self) -> BoardSize {

@@ -77,7 +77,13 @@ pub struct PlayedDeal {
 /// random fitting spot, and records every deal met, `n` in all. A game ends
 /// when a piece finds no spot; the next starts on an empty board. Fills
 /// range from empty to the jammed boards where games end.
-pub fn played_deals(shapes: &Shapes, set: &PieceSet, k: usize, n: usize, rng: &mut Generator) -> Vec<PlayedDeal> {
+pub fn played_deals(
+    shapes: &Shapes,
+    set: &PieceSet,
+    k: usize,
+    n: usize,
+    rng: &mut Generator,
+) -> Vec<PlayedDeal> {
     let mut out = Vec::with_capacity(n);
     let mut board: Bits = 0;
     while out.len() < n {

@@ -187,9 +187,7 @@ impl<'a, R: Recorder> Search<'a, R> {
             let same_as = (0..j).find(|&i| {
                 let other = &self.out.orders[i];
                 other.same_as.is_none()
-                    && (0..k).all(|d| {
-                        self.out.holder[usize::from(other.slots[d])] == self.pieces[d]
-                    })
+                    && (0..k).all(|d| self.out.holder[usize::from(other.slots[d])] == self.pieces[d])
             });
             if let Some(i) = same_as {
                 self.out.orders[j].same_as = Some(i as u8);

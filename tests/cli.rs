@@ -1,0 +1,304 @@
+//! The real binary on the shipped presets, and on bad input.
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use proptest::prelude::*;
+
+fn tenten() -> Command {
+    let mut cmd = Command::cargo_bin("tenten").unwrap();
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+fn run_ok(args: &[&str]) -> String {
+    let out = tenten().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs and expects exit code 2; returns stderr.
+fn run_bad(args: &[&str]) -> String {
+    let out = tenten().args(args).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "{args:?} printed {:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
+
+fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tenten-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+#[test]
+fn validate_prints_one_line_per_deal() {
+    let out = run_ok(&["validate", "presets/deals/teaching-batch.ron"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "0 unsolvable nodes=9602",
+            "1 unsolvable nodes=150",
+            "2 unsolvable nodes=2906",
+            "3 solvable nodes=55",
+            "4 solvable nodes=3",
+        ]
+    );
+}
+
+#[test]
+fn validate_time_appends_microseconds() {
+    let out = run_ok(&["validate", "--time", "presets/deals/empty.ron"]);
+    let line = out.trim();
+    let us = line
+        .strip_prefix("0 solvable nodes=3 us=")
+        .unwrap_or_else(|| panic!("{line}"));
+    let us: f64 = us.parse().unwrap();
+    assert!(us > 0.0);
+}
+
+#[test]
+fn validate_explain_shows_the_solution_or_f() {
+    let out = run_ok(&[
+        "validate",
+        "--explain",
+        "presets/deals/solvable-order-matters.ron",
+    ]);
+    assert!(
+        out.contains("b3 = h5 b(6,0) at column 0, row 3, clears row 3"),
+        "{out}"
+    );
+    let out = run_ok(&[
+        "validate",
+        "--explain",
+        "--policy",
+        "frequency",
+        "presets/deals/unsolvable-no-room-for-sq3.ron",
+    ]);
+    assert!(out.contains("policy frequency"), "{out}");
+    assert!(out.contains("b2 = sq3 b(2,0)"), "{out}");
+    assert!(
+        out.lines().any(|l| l.contains("sq3") && l.contains("<- argmax")),
+        "{out}"
+    );
+}
+
+#[test]
+fn every_shipped_deal_validates() {
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/presets/deals")).unwrap() {
+        let path = entry.unwrap().path();
+        let out = run_ok(&["validate", path.to_str().unwrap()]);
+        assert!(out.lines().count() >= 1);
+        assert!(out.lines().all(|l| l.contains("solvable nodes=")), "{out}");
+    }
+}
+
+#[test]
+fn repair_changes_only_unsolvable_holders() {
+    let out = run_ok(&["repair", "--seed", "7", "presets/deals/teaching-batch.ron"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5);
+    for (i, line) in lines[..3].iter().enumerate() {
+        assert!(line.starts_with(&format!("{i} repaired attempts=")), "{line}");
+        assert!(line.contains(" final="));
+    }
+    assert_eq!(lines[3], "3 unchanged final=sq3,dot,h5");
+    assert_eq!(lines[4], "4 unchanged final=sq2,l3_br,h4");
+    // The same seed repairs the same way.
+    assert_eq!(
+        out,
+        run_ok(&["repair", "--seed", "7", "presets/deals/teaching-batch.ron"])
+    );
+}
+
+#[test]
+fn repaired_holders_are_solvable() {
+    let out = run_ok(&[
+        "repair",
+        "--seed",
+        "3",
+        "presets/deals/unsolvable-no-room-for-sq3.ron",
+    ]);
+    let holder = out.trim().rsplit("final=").next().unwrap().to_owned();
+    let board = std::fs::read_to_string("presets/deals/unsolvable-no-room-for-sq3.ron").unwrap();
+    let ids: Vec<String> = holder.split(',').map(|s| format!("\"{s}\"")).collect();
+    let fixed = board.replace("[\"dot\", \"sq3\", \"h2\"]", &format!("[{}]", ids.join(", ")));
+    let path = temp_file("fixed.ron", fixed.as_bytes());
+    assert_eq!(
+        run_ok(&["validate", path.to_str().unwrap()]).split(' ').nth(1),
+        Some("solvable")
+    );
+}
+
+#[test]
+fn repair_explain_lists_every_attempt() {
+    let out = run_ok(&[
+        "repair",
+        "--explain",
+        "--seed",
+        "1",
+        "--max-attempts",
+        "0",
+        "presets/deals/unsolvable-no-long-lines.ron",
+    ]);
+    assert!(out.contains("attempt 0 (dealt): v2,h5,v2 unsolvable"), "{out}");
+    assert!(out.contains("attempt 1 (fallback)"), "{out}");
+}
+
+#[test]
+fn a_dead_board_is_reported_dead() {
+    let mut rows = Vec::new();
+    for y in 0..10 {
+        let row: String = (0..10)
+            .map(|x| if (x + y) % 2 == 0 { '#' } else { '.' })
+            .collect();
+        rows.push(format!("\"{row}\""));
+    }
+    let pieces = temp_file(
+        "lines.ron",
+        b"(name: \"lines\", pieces: [(id: \"h2\", weight: 1, rows: [\"##\"]), (id: \"v2\", weight: 1, rows: [\"#\", \"#\"])])",
+    );
+    let deal = format!("(board: [{}], holder: [\"h2\", \"v2\", \"h2\"])", rows.join(", "));
+    let deal = temp_file("checker.ron", deal.as_bytes());
+    let out = run_ok(&[
+        "repair",
+        "--pieces",
+        pieces.to_str().unwrap(),
+        deal.to_str().unwrap(),
+    ]);
+    assert_eq!(out, "0 dead\n");
+}
+
+#[test]
+fn deal_is_reproducible_and_sized() {
+    let a = run_ok(&["deal", "--seed", "42"]);
+    assert_eq!(a, "holder=sq3,h2,l3_tl\n");
+    assert_eq!(a, run_ok(&["deal", "--seed", "42"]));
+    let four = run_ok(&[
+        "deal",
+        "--seed",
+        "5",
+        "--holder-size",
+        "4",
+        "--pieces",
+        "presets/pieces/uniform.ron",
+    ]);
+    assert_eq!(four.trim().trim_start_matches("holder=").split(',').count(), 4);
+    let repaired = run_ok(&[
+        "deal",
+        "--seed",
+        "42",
+        "--board",
+        "presets/deals/unsolvable-no-room-for-sq3.ron",
+        "--repair",
+    ]);
+    let lines: Vec<&str> = repaired.lines().collect();
+    assert_eq!(lines[0], "holder=sq3,h2,l3_tl");
+    assert!(lines[1].starts_with("repaired attempts="), "{repaired}");
+}
+
+#[test]
+fn bad_input_exits_2_with_a_message_naming_the_place() {
+    let syntax = temp_file("syntax.ron", b"(\n  board: [\"....\"\n  holder: [],\n)");
+    let e = run_bad(&["validate", syntax.to_str().unwrap()]);
+    assert!(e.contains("syntax.ron:3:"), "{e}");
+
+    let ragged = temp_file(
+        "ragged.ron",
+        b"(board: [\"....\", \".....\", \"....\", \"....\"], holder: [\"dot\"])",
+    );
+    let e = run_bad(&["validate", ragged.to_str().unwrap()]);
+    assert!(
+        e.contains("ragged.ron:1:") && e.contains("row 2 has 5 cells"),
+        "{e}"
+    );
+
+    let big = format!(
+        "(board: [{}], holder: [\"dot\"])",
+        ["\"............\""; 12].join(",")
+    );
+    let big = temp_file("big.ron", big.as_bytes());
+    assert!(run_bad(&["validate", big.to_str().unwrap()]).contains("144 cells"));
+
+    let unknown = temp_file(
+        "unknown.ron",
+        b"(board: [\"....\", \"....\", \"....\", \"....\"],\n holder: [\"dot\", \"blob\"])",
+    );
+    let e = run_bad(&["validate", unknown.to_str().unwrap()]);
+    assert!(
+        e.contains("unknown.ron:2:18") && e.contains("unknown piece id \"blob\""),
+        "{e}"
+    );
+
+    let empty = temp_file(
+        "empty.ron",
+        b"(board: [\"....\", \"....\", \"....\", \"....\"], holder: [])",
+    );
+    assert!(run_bad(&["validate", empty.to_str().unwrap()]).contains("holder is empty"));
+
+    let five = temp_file("five.ron", b"(board: [\"....\", \"....\", \"....\", \"....\"], holder: [\"dot\", \"dot\", \"dot\", \"dot\", \"dot\"])");
+    assert!(run_bad(&["repair", five.to_str().unwrap()]).contains("1 to 4"));
+
+    let wide = temp_file(
+        "wide.ron",
+        b"(board: [\"....\", \"....\", \"....\", \"....\"], holder: [\"h5\"])",
+    );
+    assert!(run_bad(&["validate", wide.to_str().unwrap()]).contains("larger than the 4x4 board"));
+
+    let missing = run_bad(&["validate", "no/such/file.ron"]);
+    assert!(missing.contains("no/such/file.ron: cannot read"), "{missing}");
+
+    let binary = temp_file("binary.ron", &[0xff, 0xfe, 0x00, 0x28]);
+    assert!(run_bad(&["validate", binary.to_str().unwrap()]).contains("not UTF-8"));
+
+    let bad_set = temp_file(
+        "set.ron",
+        b"(name: \"s\", pieces: [(id: \"x\", weight: -1, rows: [\"#\"])])",
+    );
+    let e = run_bad(&[
+        "repair",
+        "--pieces",
+        bad_set.to_str().unwrap(),
+        "presets/deals/empty.ron",
+    ]);
+    assert!(e.contains("set.ron:1:"), "{e}");
+
+    assert!(
+        run_bad(&["validate", "--policy", "deep", "presets/deals/empty.ron"])
+            .contains("deepest, last or frequency")
+    );
+    assert!(run_bad(&["deal", "--seed", "1", "--holder-size", "5"]).contains("holder-size"));
+    assert!(run_bad(&["deal"]).contains("--seed"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Whatever the bytes, the answer is a verdict or exit code 2, never a panic.
+    #[test]
+    fn no_bytes_make_it_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200), cut in 0usize..400) {
+        let good = std::fs::read("presets/deals/mid-game.ron").unwrap();
+        let mut mixed = good[..cut.min(good.len())].to_vec();
+        mixed.extend_from_slice(&bytes);
+        for contents in [bytes.clone(), mixed] {
+            let path = temp_file("fuzz.ron", &contents);
+            let out = tenten().args(["validate", path.to_str().unwrap()]).output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            prop_assert!(matches!(out.status.code(), Some(0 | 2)), "{}", stderr);
+            prop_assert!(!stderr.contains("panicked"), "{}", stderr);
+        }
+    }
+}
