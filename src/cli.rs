@@ -82,6 +82,8 @@ enum Command {
         #[arg(long, default_value = "deepest", value_parser = parse_policy)]
         policy: Policy,
     },
+    /// Open the workbench window with a deal, board or piece set.
+    Open { file: PathBuf },
     /// Time validate and validate+change on a seeded corpus of self-play deals (use a release build).
     Bench {
         #[arg(long, default_value_t = 20_000)]
@@ -143,6 +145,15 @@ pub fn main(args: Vec<OsString>) -> i32 {
             policy,
             &mut out,
         ),
+        Command::Open { file } => {
+            return match crate::app::run(Some(file)) {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!("error: could not open the window: {e}");
+                    1
+                }
+            };
+        }
         Command::Bench { deals, seed } => {
             eprintln!("building and timing {deals} deals (seed {seed})...");
             let samples = bench::run(deals, seed);

@@ -212,9 +212,28 @@ impl Cell {
 
 /// A board with what fills each cell, so a window can colour it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "BoardDef")]
 pub struct Board {
     size: BoardSize,
     cells: Vec<Cell>,
+}
+
+/// A stored board, checked on load: a size within the limits and one cell each.
+#[derive(Deserialize)]
+struct BoardDef {
+    size: BoardSize,
+    cells: Vec<Cell>,
+}
+
+impl TryFrom<BoardDef> for Board {
+    type Error = String;
+    fn try_from(d: BoardDef) -> Result<Self, String> {
+        let size = BoardSize::new(d.size.w(), d.size.h())?;
+        if d.cells.len() != size.cells() {
+            return Err(format!("a {size} board needs {} cells, not {}", size.cells(), d.cells.len()));
+        }
+        Ok(Board { size, cells: d.cells })
+    }
 }
 
 impl Board {

@@ -8,7 +8,7 @@ use ron::extensions::Extensions;
 use serde::{Deserialize, Serialize};
 
 use super::board::{Board, BoardSize, Cell};
-use super::pieces::{Piece, PieceIdx, PieceSet};
+use super::pieces::{Piece, PieceIdx, PieceSet, PieceSetDef};
 use super::validator::MAX_HOLDER;
 
 /// A file that could not be used, and why.
@@ -106,26 +106,9 @@ fn locate(text: &str, needle: &str, from: usize) -> Option<(usize, usize)> {
 
 // ---------------------------------------------------------------- piece sets
 
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PieceSetFile {
-    name: String,
-    pieces: Vec<PieceFile>,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PieceFile {
-    id: String,
-    #[serde(default)]
-    label: String,
-    weight: u32,
-    rows: Vec<String>,
-}
-
 /// Parses a piece set; `file` names it in messages.
 pub fn parse_piece_set(text: &str, file: &str) -> Result<PieceSet, FormatError> {
-    let raw: PieceSetFile = parse_ron(text, file)?;
+    let raw: PieceSetDef = parse_ron(text, file)?;
     let mut pieces = Vec::with_capacity(raw.pieces.len());
     for p in &raw.pieces {
         let piece = Piece::from_rows(&p.id, &p.label, p.weight, &p.rows)
@@ -141,20 +124,7 @@ pub fn load_piece_set(path: &Path) -> Result<PieceSet, FormatError> {
 
 /// The set as a RON file.
 pub fn piece_set_to_ron(set: &PieceSet) -> String {
-    let raw = PieceSetFile {
-        name: set.name.clone(),
-        pieces: set
-            .pieces
-            .iter()
-            .map(|p| PieceFile {
-                id: p.id.clone(),
-                label: p.label.clone(),
-                weight: p.weight,
-                rows: p.to_rows(),
-            })
-            .collect(),
-    };
-    to_ron(&raw)
+    to_ron(&set.to_def())
 }
 
 fn to_ron<T: Serialize>(value: &T) -> String {

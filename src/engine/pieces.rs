@@ -1,11 +1,34 @@
 //! Pieces (the paper's blocks b(t, r), Table I) and weighted piece sets
 //! (the 1010! analysis: 19 pieces whose weights sum to 42).
 
+use serde::{Deserialize, Serialize};
+
 /// The largest piece box: custom polyominoes fit in 5x5.
 pub const MAX_PIECE_SIDE: usize = 5;
 
+/// A piece as written in a piece-set file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieceDef {
+    pub id: String,
+    #[serde(default)]
+    pub label: String,
+    pub weight: u32,
+    pub rows: Vec<String>,
+}
+
+/// A piece set as written in its file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieceSetDef {
+    pub name: String,
+    pub pieces: Vec<PieceDef>,
+}
+
 /// A piece: its cells as (dx, dy) offsets from the top-left of its box.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// (De)serialised through `PieceDef`, so a stored piece is checked on load.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "PieceDef", into = "PieceDef")]
 pub struct Piece {
     pub id: String,
     /// The paper's label, e.g. "b(7,2)"; empty for custom pieces.
@@ -111,17 +134,58 @@ impl Piece {
     }
 }
 
+impl TryFrom<PieceDef> for Piece {
+    type Error = String;
+    fn try_from(d: PieceDef) -> Result<Self, String> {
+        Piece::from_rows(&d.id, &d.label, d.weight, &d.rows)
+    }
+}
+
+impl From<Piece> for PieceDef {
+    fn from(p: Piece) -> Self {
+        PieceDef {
+            rows: p.to_rows(),
+            id: p.id,
+            label: p.label,
+            weight: p.weight,
+        }
+    }
+}
+
 /// Index of a piece in its set.
 pub type PieceIdx = u8;
 
 /// A named, weighted set of at most 255 pieces.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "PieceSetDef", into = "PieceSetDef")]
 pub struct PieceSet {
     pub name: String,
     pub pieces: Vec<Piece>,
 }
 
 impl PieceSet {
+    /// Checks the pieces and the set: unique ids, some positive weight.
+    pub fn from_def(def: &PieceSetDef) -> Result<Self, String> {
+        let pieces = def
+            .pieces
+            .iter()
+            .map(|p| Piece::try_from(p.clone()))
+            .collect::<Result<Vec<_>, _>>()?;
+        PieceSet::new(&def.name, pieces)
+    }
+
+    pub fn to_def(&self) -> PieceSetDef {
+        PieceSetDef {
+            name: self.name.clone(),
+            pieces: self.pieces.iter().cloned().map(PieceDef::from).collect(),
+        }
+    }
+
+    /// Expected cells in a holder of `k` pieces.
+    pub fn expected_cells_per_holder(&self, k: usize) -> f64 {
+        k as f64 * self.expected_cells()
+    }
+
     pub fn new(name: &str, pieces: Vec<Piece>) -> Result<Self, String> {
         if pieces.is_empty() {
             return Err("a piece set needs at least one piece".to_owned());
@@ -187,6 +251,19 @@ impl PieceSet {
             .map(|&i| self.piece(i).id.as_str())
             .collect::<Vec<_>>()
             .join(",")
+    }
+}
+
+impl TryFrom<PieceSetDef> for PieceSet {
+    type Error = String;
+    fn try_from(def: PieceSetDef) -> Result<Self, String> {
+        PieceSet::from_def(&def)
+    }
+}
+
+impl From<PieceSet> for PieceSetDef {
+    fn from(set: PieceSet) -> Self {
+        set.to_def()
     }
 }
 

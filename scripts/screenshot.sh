@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Takes a screenshot of the real window under Xvfb into assets/screenshot.png.
+# Needs: xvfb, xdotool, imagemagick (apt-get install -y xvfb xdotool imagemagick).
+# Usage: scripts/screenshot.sh [deal.ron] [output.png]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+deal=${1:-presets/deals/unsolvable-fit-alone-not-together.ron}
+out=${2:-assets/screenshot.png}
+for tool in Xvfb xdotool import; do
+    command -v "$tool" >/dev/null || { echo "missing $tool: apt-get install -y xvfb xdotool imagemagick" >&2; exit 1; }
+done
+cargo build --release --quiet
+display=:$((90 + RANDOM % 9))
+Xvfb "$display" -screen 0 1400x900x24 >/dev/null 2>&1 &
+xvfb=$!
+# A fresh session: nothing remembered from earlier runs.
+data=$(mktemp -d)
+trap 'kill $app $xvfb 2>/dev/null || true; rm -rf "$data"' EXIT
+sleep 1
+DISPLAY=$display XDG_DATA_HOME=$data HOME=$data ./target/release/tenten open "$deal" &
+app=$!
+for _ in $(seq 60); do
+    DISPLAY=$display xdotool search --name "Tenten Workbench" >/dev/null 2>&1 && break
+    sleep 0.5
+done
+sleep 3
+mkdir -p "$(dirname "$out")"
+DISPLAY=$display import -window root "$out"
+echo "wrote $out"

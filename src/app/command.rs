@@ -1,0 +1,165 @@
+//! Every user action is a `Command`, collected during the frame and applied in
+//! one place (`App::run`). The same enum gives menu labels and keyboard
+//! shortcuts, so menus and hotkeys never disagree.
+
+use std::path::PathBuf;
+
+use egui::{Key, KeyboardShortcut, Modifiers};
+
+use crate::engine::board::{BoardSize, Cell};
+use crate::engine::heuristic::Policy;
+use crate::engine::pieces::{Piece, PieceIdx};
+
+use super::state::Tool;
+
+/// A row or a column of the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Line {
+    Row(usize),
+    Column(usize),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    // File
+    NewBoard,
+    OpenDeal,
+    OpenPieceSet,
+    Save,
+    SaveAs,
+    SavePieceSetAs,
+    /// Open a file by path (recent files, drag-and-drop, tests).
+    Load(PathBuf),
+    // Edit
+    Undo,
+    Redo,
+    // View
+    TogglePalette,
+    ToggleInspector,
+    SetInspectorTab(usize),
+    // Board
+    Paint { x: usize, y: usize, cell: Cell, stroke: u64 },
+    FillLine { line: Line, filled: bool },
+    ClearBoard,
+    InvertBoard,
+    RandomFill,
+    SetFillPercent(u32),
+    SetSize(BoardSize),
+    SetTool(Tool),
+    /// Manual play: put a holder piece at an anchor and clear lines.
+    Place { slot: usize, x: usize, y: usize },
+    // Holder
+    SelectSlot(Option<usize>),
+    SetSlot { slot: usize, piece: Option<PieceIdx> },
+    ToggleLock(usize),
+    SetHolderSize(usize),
+    Deal,
+    SetSeed(u64),
+    NewSeed,
+    // Pieces
+    /// `stroke` groups the changes of one slider drag into one undo step.
+    SetWeight { piece: PieceIdx, weight: u32, stroke: u64 },
+    AddPiece(Piece),
+    // Verdict and repair
+    Repair,
+    ApplyRepair,
+    SetPolicy(Policy),
+    SetMaxRedraws(usize),
+    /// Step the found solution on the board (`None` closes it).
+    ShowSolution(Option<usize>),
+    DismissError,
+}
+
+const fn ctrl(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::COMMAND, key)
+}
+
+const fn ctrl_shift(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), key)
+}
+
+impl Command {
+    /// Commands reachable by a keyboard shortcut, checked in this order (the
+    /// shifted ones first, so Ctrl+Shift+S is not taken for Ctrl+S).
+    pub fn with_shortcuts() -> [Command; 13] {
+        [
+            Command::SaveAs,
+            Command::OpenPieceSet,
+            Command::Redo,
+            Command::NewBoard,
+            Command::OpenDeal,
+            Command::Save,
+            Command::Undo,
+            Command::Deal,
+            Command::Repair,
+            Command::RandomFill,
+            Command::NewSeed,
+            Command::TogglePalette,
+            Command::ToggleInspector,
+        ]
+    }
+
+    pub fn shortcut(&self) -> Option<KeyboardShortcut> {
+        Some(match self {
+            Command::NewBoard => ctrl(Key::N),
+            Command::OpenDeal => ctrl(Key::O),
+            Command::OpenPieceSet => ctrl_shift(Key::O),
+            Command::Save => ctrl(Key::S),
+            Command::SaveAs => ctrl_shift(Key::S),
+            Command::Undo => ctrl(Key::Z),
+            Command::Redo => ctrl_shift(Key::Z),
+            Command::Deal => ctrl(Key::D),
+            Command::Repair => ctrl(Key::R),
+            Command::RandomFill => ctrl(Key::F),
+            Command::NewSeed => ctrl(Key::G),
+            Command::TogglePalette => ctrl(Key::Num1),
+            Command::ToggleInspector => ctrl(Key::Num2),
+            _ => return None,
+        })
+    }
+
+    /// Ctrl+Y also redoes, as on most desktops.
+    pub fn alternate_shortcut(&self) -> Option<KeyboardShortcut> {
+        matches!(self, Command::Redo).then_some(ctrl(Key::Y))
+    }
+
+    pub fn label(&self) -> &'static str {
+        match self {
+            Command::NewBoard => "New board",
+            Command::OpenDeal => "Open deal or board…",
+            Command::OpenPieceSet => "Open piece set…",
+            Command::Save => "Save",
+            Command::SaveAs => "Save as…",
+            Command::SavePieceSetAs => "Save piece set as…",
+            Command::Undo => "Undo",
+            Command::Redo => "Redo",
+            Command::TogglePalette => "Piece palette",
+            Command::ToggleInspector => "Inspector",
+            Command::ClearBoard => "Clear board",
+            Command::InvertBoard => "Invert",
+            Command::RandomFill => "Random fill",
+            Command::Deal => "Deal",
+            Command::NewSeed => "New seed",
+            Command::Repair => "Repair",
+            Command::ApplyRepair => "Apply",
+            _ => "",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_command_has_a_label_and_a_distinct_shortcut() {
+        let all = Command::with_shortcuts();
+        for (i, c) in all.iter().enumerate() {
+            assert!(!c.label().is_empty(), "{c:?}");
+            let s = c.shortcut().unwrap();
+            for other in &all[i + 1..] {
+                assert_ne!(Some(s), other.shortcut(), "{c:?} and {other:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! Opening and saving RON files from the window. Dialogs run on the UI thread
+//! (rfd's synchronous dialogs, then the file I/O); a file that fails to load
+//! changes nothing, and saving goes through a temporary file and a rename.
+
+use std::path::{Path, PathBuf};
+
+use crate::engine::board::Board;
+use crate::engine::formats::{self, FormatError};
+use crate::engine::pieces::{PieceIdx, PieceSet};
+use crate::engine::validator::MAX_HOLDER;
+
+use super::command::Command;
+use super::state::Doc;
+
+/// What a file held, checked whole before anything is applied.
+pub enum Loaded {
+    Deal {
+        board: Board,
+        /// `None` for a board file (no holder): the holder stays as it is.
+        holder: Option<Vec<PieceIdx>>,
+        /// The deal's own piece set, when it names one.
+        set: Option<PieceSet>,
+        pieces_file: Option<PathBuf>,
+        seed: Option<u64>,
+        /// Extra words for the status bar ("deal 1 of 5").
+        note: String,
+    },
+    PieceSet(PieceSet),
+}
+
+/// Reads a deal, board, batch (its first deal) or piece set. The holder's ids
+/// refer to the deal's own `pieces` file, else to `current`.
+pub fn load(path: &Path, current: &PieceSet) -> Result<Loaded, String> {
+    let text = formats::read_text(path).map_err(|e| e.to_string())?;
+    let name = path.display().to_string();
+    let looks_like_set = !text.contains("board") && text.contains("pieces");
+    if looks_like_set {
+        return formats::parse_piece_set(&text, &name).map(Loaded::PieceSet).map_err(|e| e.to_string());
+    }
+    let raws = formats::parse_deals(&text, &name).map_err(|e| e.to_string())?;
+    let raw = &raws[0];
+    let (set, pieces_file) = match raw.pieces.as_deref() {
+        Some(p) => {
+            let file = formats::resolve_pieces_path(path, p);
+            let set = formats::load_piece_set(&file).map_err(|e| e.to_string())?;
+            (Some(set), Some(PathBuf::from(p)))
+        }
+        None => (None, None),
+    };
+    let deal = raw.resolve(set.as_ref().unwrap_or(current), &text, &name).map_err(|e: FormatError| e.to_string())?;
+    let note = if raws.len() > 1 { format!(" (deal 1 of {} in the batch)", raws.len()) } else { String::new() };
+    debug_assert!(deal.holder.len() <= MAX_HOLDER);
+    Ok(Loaded::Deal {
+        holder: (!deal.holder.is_empty()).then_some(deal.holder),
+        board: deal.board,
+        set,
+        pieces_file,
+        seed: deal.seed,
+        note,
+    })
+}
+
+/// Writes the document as a deal file.
+pub fn save_deal(path: &Path, doc: &Doc, pieces: Option<&str>, seed: u64) -> Result<(), String> {
+    let text = formats::deal_to_ron(&doc.board, &doc.holder(), &doc.set, pieces, Some(seed));
+    formats::write_atomic(path, &text).map_err(|e| e.to_string())
+}
+
+pub fn save_piece_set(path: &Path, set: &PieceSet) -> Result<(), String> {
+    formats::write_atomic(path, &formats::piece_set_to_ron(set)).map_err(|e| e.to_string())
+}
+
+fn dialog(title: &str) -> rfd::FileDialog {
+    let presets = std::env::current_dir().map(|d| d.join("presets")).ok().filter(|d| d.is_dir());
+    let d = rfd::FileDialog::new().set_title(title).add_filter("RON", &["ron"]);
+    match presets {
+        Some(dir) => d.set_directory(dir),
+        None => d,
+    }
+}
+
+pub fn pick_open(title: &str) -> Option<PathBuf> {
+    dialog(title).pick_file()
+}
+
+pub fn pick_save(title: &str, name: &str) -> Option<PathBuf> {
+    dialog(title).set_file_name(name).save_file()
+}
+
+/// The dialog that shows why a file could not be used.
+pub fn error_dialog(ctx: &egui::Context, message: &str, cmds: &mut Vec<Command>) {
+    let modal = egui::Modal::new(egui::Id::unique("error")).show(ctx, |ui| {
+        ui.set_max_width(520.0);
+        ui.heading("Nothing was changed");
+        ui.add_space(4.0);
+        ui.label(message);
+        ui.add_space(8.0);
+        ui.button("OK").clicked()
+    });
+    if modal.inner || modal.should_close() {
+        cmds.push(Command::DismissError);
+    }
+}

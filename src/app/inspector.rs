@@ -1,0 +1,36 @@
+//! The right-hand inspector: one tab per file under `tabs/`.
+
+use egui::Ui;
+
+use super::app::Live;
+use super::command::Command;
+use super::state::State;
+use super::tabs::{self, Tab};
+
+pub struct Inspector {
+    tabs: Vec<Box<dyn Tab>>,
+}
+
+impl Default for Inspector {
+    fn default() -> Self {
+        Self { tabs: tabs::all() }
+    }
+}
+
+impl Inspector {
+    pub fn ui(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
+        let current = state.settings.inspector_tab.min(self.tabs.len().saturating_sub(1));
+        ui.add_space(4.0);
+        ui.horizontal(|ui| {
+            for (i, tab) in self.tabs.iter().enumerate() {
+                if ui.selectable_label(i == current, tab.title()).clicked() {
+                    cmds.push(Command::SetInspectorTab(i));
+                }
+            }
+        });
+        ui.separator();
+        if let Some(tab) = self.tabs.get_mut(current) {
+            egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| tab.ui(ui, state, live, cmds));
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! The piece palette: every piece of the active set with its id, paper label,
+//! weight and probability; the set's expected cells per holder; and a small
+//! editor for custom pieces.
+
+use egui::{RichText, Ui};
+
+use crate::engine::pieces::{MAX_PIECE_SIDE, Piece, PieceIdx};
+
+use super::app::Live;
+use super::command::Command;
+use super::paint;
+use super::state::State;
+
+pub struct Palette {
+    /// Groups the changes of one slider drag into one undo step.
+    weight_stroke: u64,
+    editor: [[bool; MAX_PIECE_SIDE]; MAX_PIECE_SIDE],
+    new_id: String,
+    new_weight: u32,
+}
+
+impl Default for Palette {
+    fn default() -> Self {
+        Self {
+            weight_stroke: 0,
+            editor: [[false; MAX_PIECE_SIDE]; MAX_PIECE_SIDE],
+            new_id: String::new(),
+            new_weight: 1,
+        }
+    }
+}
+
+impl Palette {
+    pub fn ui(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
+        let set = &state.doc.set;
+        let k = state.doc.slots.len();
+        ui.add_space(4.0);
+        ui.heading(&set.name);
+        ui.label(format!(
+            "{} pieces · total weight {} · {:.1} cells per holder of {k}",
+            set.pieces.len(),
+            set.total_weight(),
+            set.expected_cells_per_holder(k)
+        ));
+        ui.horizontal(|ui| {
+            if ui.button("Open set…").clicked() {
+                cmds.push(Command::OpenPieceSet);
+            }
+            if ui.button("Save piece set as…").clicked() {
+                cmds.push(Command::SavePieceSetAs);
+            }
+        });
+        let hint = match live.selected_slot {
+            Some(s) => format!("Click a piece to put it in slot {}", s + 1),
+            None => "Click a piece to fill the first empty slot".to_owned(),
+        };
+        ui.weak(hint);
+        ui.separator();
+        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+            for (i, piece) in set.pieces.iter().enumerate() {
+                self.piece_row(ui, state, live, i as PieceIdx, piece, cmds);
+            }
+            ui.add_space(6.0);
+            egui::CollapsingHeader::new("Add a custom piece").show(ui, |ui| self.editor(ui, cmds));
+        });
+    }
+
+    fn piece_row(&mut self, ui: &mut Ui, state: &State, live: &Live, idx: PieceIdx, piece: &Piece, cmds: &mut Vec<Command>) {
+        let set = &state.doc.set;
+        ui.horizontal(|ui| {
+            let selected = live.selected_slot.and_then(|s| state.doc.slots.get(s)).is_some_and(|s| s.piece == Some(idx));
+            let tile = paint::piece_tile(ui, piece, paint::piece_color(piece, idx), 46.0, selected, format!("piece {}", piece.id));
+            if tile.on_hover_text(format!("{} cells", piece.size())).clicked() {
+                let slot = live.selected_slot.or_else(|| state.doc.slots.iter().position(|s| s.piece.is_none()));
+                match slot {
+                    Some(slot) => cmds.push(Command::SetSlot { slot, piece: Some(idx) }),
+                    None => cmds.push(Command::SelectSlot(None)),
+                }
+            }
+            ui.vertical(|ui| {
+                ui.horizontal(|ui| {
+                    ui.label(RichText::new(&piece.id).strong());
+                    if !piece.label.is_empty() {
+                        ui.weak(&piece.label);
+                    }
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        ui.monospace(format!("{:5.1}%", 100.0 * set.probability(idx)));
+                    });
+                });
+                let mut weight = piece.weight;
+                let max = weight.max(12);
+                let slider = egui::Slider::new(&mut weight, 0..=max).text("weight");
+                let r = ui.add(slider);
+                if r.drag_started() || (r.changed() && !r.dragged()) {
+                    self.weight_stroke += 1;
+                }
+                if r.changed() {
+                    cmds.push(Command::SetWeight { piece: idx, weight, stroke: self.weight_stroke });
+                }
+            });
+        });
+    }
+
+    fn editor(&mut self, ui: &mut Ui, cmds: &mut Vec<Command>) {
+        ui.weak("Paint the piece on the grid, name it, weight it.");
+        let cell = 18.0;
+        let (rect, response) = ui.allocate_exact_size(egui::Vec2::splat(cell * MAX_PIECE_SIDE as f32), egui::Sense::click());
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "custom piece grid"));
+        if response.clicked()
+            && let Some(pos) = response.interact_pointer_pos()
+        {
+            let x = ((pos.x - rect.min.x) / cell) as usize;
+            let y = ((pos.y - rect.min.y) / cell) as usize;
+            if x < MAX_PIECE_SIDE && y < MAX_PIECE_SIDE {
+                self.editor[y][x] ^= true;
+            }
+        }
+        for (y, row) in self.editor.iter().enumerate() {
+            for (x, &on) in row.iter().enumerate() {
+                let r = egui::Rect::from_min_size(rect.min + egui::vec2(x as f32, y as f32) * cell, egui::Vec2::splat(cell)).shrink(1.0);
+                ui.painter().rect_filled(r, 2.0, if on { paint::HIGHLIGHT } else { paint::EMPTY });
+            }
+        }
+        ui.horizontal(|ui| {
+            let label = ui.label("id");
+            ui.add(egui::TextEdit::singleline(&mut self.new_id).desired_width(90.0)).labelled_by(label.id);
+            let label = ui.label("weight");
+            ui.add(egui::DragValue::new(&mut self.new_weight).range(0..=100)).labelled_by(label.id);
+        });
+        let rows: Vec<String> = self.editor.iter().map(|r| r.iter().map(|&c| if c { '#' } else { '.' }).collect()).collect();
+        let piece = Piece::from_rows(self.new_id.trim(), "", self.new_weight, &rows);
+        match &piece {
+            Ok(_) => {}
+            Err(e) => {
+                ui.weak(e);
+            }
+        }
+        if ui.add_enabled(piece.is_ok(), egui::Button::new("Add piece")).clicked()
+            && let Ok(p) = piece
+        {
+            cmds.push(Command::AddPiece(p));
+            self.editor = [[false; MAX_PIECE_SIDE]; MAX_PIECE_SIDE];
+            self.new_id.clear();
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! What the window remembers: the document (everything undo covers) and the
+//! settings, both persisted across restarts through eframe's storage.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::board::{Board, BoardSize};
+use crate::engine::changer::DEFAULT_MAX_REDRAWS;
+use crate::engine::heuristic::Policy;
+use crate::engine::pieces::{PieceIdx, PieceSet};
+use crate::engine::validator::MAX_HOLDER;
+
+/// One holder slot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Slot {
+    pub piece: Option<PieceIdx>,
+    /// A locked slot keeps its piece when dealing.
+    pub locked: bool,
+}
+
+/// The document: board, holder, piece set, seed and score. Undo snapshots it whole.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Doc {
+    pub board: Board,
+    /// 1 to 4 slots.
+    pub slots: Vec<Slot>,
+    pub set: PieceSet,
+    /// Score of manual play on this board.
+    pub score: u64,
+}
+
+impl Default for Doc {
+    fn default() -> Self {
+        let set = PieceSet::classic();
+        let ids = ["sq3", "h5", "l3_tl"];
+        let slots = ids
+            .iter()
+            .map(|id| Slot {
+                piece: set.index_of(id),
+                locked: false,
+            })
+            .collect();
+        Self {
+            board: Board::empty(BoardSize::CLASSIC),
+            slots,
+            set,
+            score: 0,
+        }
+    }
+}
+
+impl Doc {
+    /// The pieces in the filled slots, in slot order.
+    pub fn holder(&self) -> Vec<PieceIdx> {
+        self.slots.iter().filter_map(|s| s.piece).collect()
+    }
+
+    /// Keeps the document consistent after loading stored state: 1 to 4
+    /// slots, each naming a piece of the set.
+    pub fn sanitize(&mut self) {
+        self.slots.truncate(MAX_HOLDER);
+        if self.slots.is_empty() {
+            self.slots.push(Slot::default());
+        }
+        let n = self.set.pieces.len();
+        for s in &mut self.slots {
+            if s.piece.is_some_and(|p| usize::from(p) >= n) {
+                s.piece = None;
+            }
+        }
+    }
+}
+
+/// Board painting tools.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Tool {
+    /// Left-drag paints, right-drag erases.
+    #[default]
+    Brush,
+    /// Click fills a row (right-click clears it).
+    Row,
+    /// Click fills a column (right-click clears it).
+    Column,
+}
+
+/// Settings: not part of undo.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    pub seed: u64,
+    pub policy: Policy,
+    pub max_redraws: usize,
+    pub tool: Tool,
+    /// Target fill for "random fill", in percent.
+    pub fill_percent: u32,
+    /// The file the document was last opened from or saved to.
+    pub file: Option<PathBuf>,
+    /// Where the piece set came from, written into saved deals.
+    pub pieces_file: Option<PathBuf>,
+    pub recent: Vec<PathBuf>,
+    pub show_palette: bool,
+    pub show_inspector: bool,
+    pub inspector_tab: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            seed: 42,
+            policy: Policy::Deepest,
+            max_redraws: DEFAULT_MAX_REDRAWS,
+            tool: Tool::Brush,
+            fill_percent: 40,
+            file: None,
+            pieces_file: None,
+            recent: Vec::new(),
+            show_palette: true,
+            show_inspector: true,
+            inspector_tab: 0,
+        }
+    }
+}
+
+impl Settings {
+    pub const MAX_RECENT: usize = 8;
+
+    pub fn remember(&mut self, path: PathBuf) {
+        self.recent.retain(|p| p != &path);
+        self.recent.insert(0, path);
+        self.recent.truncate(Self::MAX_RECENT);
+    }
+}
+
+/// Everything persisted.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct State {
+    pub doc: Doc,
+    pub settings: Settings,
+}

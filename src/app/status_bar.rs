@@ -1,0 +1,26 @@
+//! The status bar: the last action, and the live validation's time and nodes.
+
+use egui::Ui;
+
+use super::app::Live;
+
+pub fn ui(ui: &mut Ui, live: &Live) {
+    egui::Panel::bottom("status_bar").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            ui.label(&live.status);
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if let Some(v) = &live.verdict {
+                    ui.monospace(format!(
+                        "validate {:.2} µs · {} nodes",
+                        v.micros, v.validation.nodes
+                    ));
+                } else {
+                    ui.weak("holder empty");
+                }
+                if live.repair_running {
+                    ui.spinner();
+                }
+            });
+        });
+    });
+}

@@ -1,0 +1,20 @@
+//! Inspector tabs. Adding one: a file here with a type implementing `Tab`,
+//! and its line in `all`.
+
+use egui::Ui;
+
+use super::app::Live;
+use super::command::Command;
+use super::state::State;
+
+mod deal;
+
+pub trait Tab {
+    fn title(&self) -> &'static str;
+    fn ui(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>);
+}
+
+/// The tabs, in the order they are shown.
+pub fn all() -> Vec<Box<dyn Tab>> {
+    vec![Box::new(deal::DealTab)]
+}

@@ -1,0 +1,102 @@
+//! The top bar: File, Edit and View menus, the seed, the piece set, the board size.
+
+use egui::Ui;
+
+use super::app::Live;
+use super::command::Command;
+use super::state::State;
+
+/// A menu entry for `cmd`, with its shortcut shown beside it.
+fn item(ui: &mut Ui, cmd: Command, enabled: bool, cmds: &mut Vec<Command>) {
+    let mut button = egui::Button::new(cmd.label());
+    if let Some(s) = cmd.shortcut() {
+        button = button.shortcut_text(ui.ctx().format_shortcut(&s));
+    }
+    if ui.add_enabled(enabled, button).clicked() {
+        cmds.push(cmd);
+    }
+}
+
+fn toggle(ui: &mut Ui, cmd: Command, on: bool, cmds: &mut Vec<Command>) {
+    let text = format!("{} {}", if on { "☑" } else { "☐" }, cmd.label());
+    let mut button = egui::Button::new(text);
+    if let Some(s) = cmd.shortcut() {
+        button = button.shortcut_text(ui.ctx().format_shortcut(&s));
+    }
+    if ui.add(button).clicked() {
+        cmds.push(cmd);
+    }
+}
+
+pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
+    egui::Panel::top("top_bar").show(ui, |ui| {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                item(ui, Command::NewBoard, true, cmds);
+                item(ui, Command::OpenDeal, true, cmds);
+                item(ui, Command::OpenPieceSet, true, cmds);
+                ui.menu_button("Open recent", |ui| {
+                    if state.settings.recent.is_empty() {
+                        ui.weak("No recent files");
+                    }
+                    for path in &state.settings.recent {
+                        if ui.button(path.display().to_string()).clicked() {
+                            cmds.push(Command::Load(path.clone()));
+                        }
+                    }
+                });
+                ui.separator();
+                item(ui, Command::Save, true, cmds);
+                item(ui, Command::SaveAs, true, cmds);
+                item(ui, Command::SavePieceSetAs, true, cmds);
+            });
+            ui.menu_button("Edit", |ui| {
+                item(ui, Command::Undo, live.can_undo, cmds);
+                let mut redo = egui::Button::new(Command::Redo.label());
+                if let (Some(a), Some(b)) = (Command::Redo.shortcut(), Command::Redo.alternate_shortcut()) {
+                    let ctx = ui.ctx().clone();
+                    redo = redo.shortcut_text(format!("{} / {}", ctx.format_shortcut(&a), ctx.format_shortcut(&b)));
+                }
+                if ui.add_enabled(live.can_redo, redo).clicked() {
+                    cmds.push(Command::Redo);
+                }
+                ui.separator();
+                item(ui, Command::ClearBoard, true, cmds);
+                item(ui, Command::InvertBoard, true, cmds);
+                item(ui, Command::RandomFill, true, cmds);
+                ui.separator();
+                item(ui, Command::Deal, true, cmds);
+                item(ui, Command::NewSeed, true, cmds);
+                item(ui, Command::Repair, live.verdict.is_some(), cmds);
+            });
+            ui.menu_button("View", |ui| {
+                toggle(ui, Command::TogglePalette, state.settings.show_palette, cmds);
+                toggle(ui, Command::ToggleInspector, state.settings.show_inspector, cmds);
+                ui.separator();
+                egui::widgets::global_theme_preference_buttons(ui);
+            });
+            ui.separator();
+            let label = ui.label("Seed");
+            let mut seed = state.settings.seed;
+            let r = ui.add(egui::DragValue::new(&mut seed).speed(1.0)).labelled_by(label.id);
+            if r.changed() {
+                cmds.push(Command::SetSeed(seed));
+            }
+            let new_seed = egui::Button::new("New seed").small();
+            if ui.add(new_seed).on_hover_text("New seed (Ctrl+G)").clicked() {
+                cmds.push(Command::NewSeed);
+            }
+            if live.deals > 0 {
+                ui.weak(format!("deal {}", live.deals));
+            }
+            ui.separator();
+            ui.label(format!("Pieces: {}", state.doc.set.name));
+            ui.separator();
+            ui.label(format!("Board {}", state.doc.board.size()));
+            if let Some(file) = &state.settings.file {
+                ui.separator();
+                ui.weak(file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()));
+            }
+        });
+    });
+}
