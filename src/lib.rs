@@ -2,6 +2,6 @@
 //! 1010!-style puzzles (Lohanda et al. 2019, "Performance Improver for Block
 //! Generator in 1010! Using AND-OR Tree").
 
+pub mod app;
 pub mod cli;
 pub mod engine;
-pub mod app;

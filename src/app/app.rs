@@ -150,14 +150,18 @@ impl App {
                 .resizable(true)
                 .default_size(250.0)
                 .min_size(200.0)
-                .show(ui, |ui| self.palette.ui(ui, &self.state, &self.live, &mut self.cmds));
+                .show(ui, |ui| {
+                    self.palette.ui(ui, &self.state, &self.live, &mut self.cmds)
+                });
         }
         if self.state.settings.show_inspector {
             egui::Panel::right("inspector")
                 .resizable(true)
                 .default_size(360.0)
                 .min_size(280.0)
-                .show(ui, |ui| self.inspector.ui(ui, &self.state, &self.live, &mut self.cmds));
+                .show(ui, |ui| {
+                    self.inspector.ui(ui, &self.state, &self.live, &mut self.cmds)
+                });
         }
         egui::CentralPanel::default().show(ui, |ui| {
             self.board_view.ui(ui, &self.state, &self.live, &mut self.cmds);
@@ -178,6 +182,13 @@ impl App {
         self.run(&ctx, time);
     }
 
+    /// Only the piece palette (for its snapshot test and embedding).
+    pub fn show_palette_only(&mut self, ui: &mut egui::Ui) {
+        self.palette.ui(ui, &self.state, &self.live, &mut self.cmds);
+        let time = ui.input(|i| i.time);
+        self.run(&ui.ctx().clone(), time);
+    }
+
     fn shortcuts(&mut self, ctx: &egui::Context) {
         // Text fields keep their own Ctrl+Z and friends.
         if ctx.egui_wants_keyboard_input() {
@@ -195,12 +206,14 @@ impl App {
     }
 
     fn dropped_files(&mut self, ctx: &egui::Context) {
-        let dropped: Vec<PathBuf> = ctx.input(|i| i.raw
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
                 .dropped_files
                 .iter()
                 .map(|f| f.path().to_path_buf())
                 .filter(|p| !p.as_os_str().is_empty())
-                .collect());
+                .collect()
+        });
         self.cmds.extend(dropped.into_iter().map(Command::Load));
     }
 
@@ -232,6 +245,10 @@ impl App {
 
     /// Applies the frame's commands, then brings the verdict up to date.
     pub fn run(&mut self, ctx: &egui::Context, time: f64) {
+        if !self.cmds.is_empty() {
+            // The frame was drawn before these applied: draw it again.
+            ctx.request_repaint();
+        }
         for cmd in std::mem::take(&mut self.cmds) {
             self.apply(cmd, ctx, time);
         }
@@ -332,7 +349,11 @@ impl App {
                 let board = &mut self.state.doc.board;
                 for y in 0..size.h() {
                     for x in 0..size.w() {
-                        let c = if board.get(x, y).is_filled() { Cell::Empty } else { Cell::Painted };
+                        let c = if board.get(x, y).is_filled() {
+                            Cell::Empty
+                        } else {
+                            Cell::Painted
+                        };
                         board.set(x, y, c);
                     }
                 }
@@ -398,7 +419,11 @@ impl App {
                 self.live.deals = 0;
                 self.live.status = format!("New seed {}", self.state.settings.seed);
             }
-            Command::SetWeight { piece, weight, stroke } => {
+            Command::SetWeight {
+                piece,
+                weight,
+                stroke,
+            } => {
                 let set = &self.state.doc.set;
                 let others: u64 = set.total_weight() - u64::from(set.piece(piece).weight);
                 if usize::from(piece) < set.pieces.len() && set.piece(piece).weight != weight {
@@ -429,8 +454,9 @@ impl App {
                 {
                     let holder = view.result.holder.clone();
                     self.edit(EditKey::Single);
-                    let filled: Vec<usize> =
-                        (0..self.state.doc.slots.len()).filter(|&i| self.state.doc.slots[i].piece.is_some()).collect();
+                    let filled: Vec<usize> = (0..self.state.doc.slots.len())
+                        .filter(|&i| self.state.doc.slots[i].piece.is_some())
+                        .collect();
                     for (slot, piece) in filled.into_iter().zip(holder) {
                         self.state.doc.slots[slot].piece = Some(piece);
                     }
@@ -469,12 +495,20 @@ impl App {
         doc.slots[slot].piece = None;
         if !lines.is_empty() {
             let cells = (before | shapes.shape(piece).mask << anchor) & shapes.geometry.mask_of(lines);
-            self.live.flash = Some(Flash { cells, lines, started: time });
+            self.live.flash = Some(Flash {
+                cells,
+                lines,
+                started: time,
+            });
         }
         self.live.status = if lines.is_empty() {
             format!("Placed {} (+{gained})", doc.set.piece(piece).id)
         } else {
-            format!("Placed {}, cleared {} (+{gained})", doc.set.piece(piece).id, lines.describe())
+            format!(
+                "Placed {}, cleared {} (+{gained})",
+                doc.set.piece(piece).id,
+                lines.describe()
+            )
         };
     }
 
@@ -482,7 +516,11 @@ impl App {
     /// seed is reproducible; the first equals `tenten deal --seed S`.
     fn deal(&mut self) {
         self.edit(EditKey::Single);
-        let seed = self.state.settings.seed.wrapping_add(self.live.deals.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let seed = self
+            .state
+            .settings
+            .seed
+            .wrapping_add(self.live.deals.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let mut generator = Generator::new(seed);
         let doc = &mut self.state.doc;
         for slot in &mut doc.slots {
@@ -492,7 +530,12 @@ impl App {
             }
         }
         self.live.deals += 1;
-        self.live.status = format!("Dealt {} (seed {}, deal {})", doc.set.ids(&doc.holder()), self.state.settings.seed, self.live.deals);
+        self.live.status = format!(
+            "Dealt {} (seed {}, deal {})",
+            doc.set.ids(&doc.holder()),
+            self.state.settings.seed,
+            self.live.deals
+        );
     }
 
     fn start_repair(&mut self, ctx: &egui::Context) {
@@ -506,7 +549,10 @@ impl App {
             board: self.state.doc.board.bits(),
             holder,
             seed: self.state.settings.seed.wrapping_add(self.live.deals),
-            options: ChangeOptions { policy: self.state.settings.policy, max_redraws: self.state.settings.max_redraws },
+            options: ChangeOptions {
+                policy: self.state.settings.policy,
+                max_redraws: self.state.settings.max_redraws,
+            },
         };
         match RepairJob::spawn(input, ctx) {
             Ok(job) => {
@@ -520,7 +566,14 @@ impl App {
 
     fn load(&mut self, path: &std::path::Path) {
         match files::load(path, &self.state.doc.set) {
-            Ok(files::Loaded::Deal { board, holder, set, pieces_file, seed, note }) => {
+            Ok(files::Loaded::Deal {
+                board,
+                holder,
+                set,
+                pieces_file,
+                seed,
+                note,
+            }) => {
                 self.edit(EditKey::Single);
                 let doc = &mut self.state.doc;
                 if let Some(set) = set {
@@ -530,7 +583,13 @@ impl App {
                 doc.board = board;
                 doc.score = 0;
                 if let Some(holder) = holder {
-                    doc.slots = holder.into_iter().map(|p| Slot { piece: Some(p), locked: false }).collect();
+                    doc.slots = holder
+                        .into_iter()
+                        .map(|p| Slot {
+                            piece: Some(p),
+                            locked: false,
+                        })
+                        .collect();
                 }
                 doc.sanitize();
                 if let Some(seed) = seed {
@@ -577,10 +636,18 @@ impl App {
     fn refresh(&mut self) {
         let doc = &self.state.doc;
         let size = doc.board.size();
-        if self.validated.as_ref().is_some_and(|(d, s)| d == doc && *s == size) {
+        if self
+            .validated
+            .as_ref()
+            .is_some_and(|(d, s)| d == doc && *s == size)
+        {
             return;
         }
-        if self.validated.as_ref().is_none_or(|(d, s)| d.set != doc.set || *s != size) {
+        if self
+            .validated
+            .as_ref()
+            .is_none_or(|(d, s)| d.set != doc.set || *s != size)
+        {
             self.live.shapes = Shapes::new(&doc.set, size);
         }
         let holder = doc.holder();
@@ -593,7 +660,12 @@ impl App {
         self.validated = Some((doc.clone(), size));
         self.live.can_undo = self.undo.can_undo();
         self.live.can_redo = self.undo.can_redo();
-        if self.live.repair.as_ref().is_some_and(|r| r.input.board != bits || r.input.set != doc.set) {
+        if self
+            .live
+            .repair
+            .as_ref()
+            .is_some_and(|r| r.input.board != bits || r.input.set != doc.set)
+        {
             self.live.repair = None;
         }
     }

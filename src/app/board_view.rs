@@ -17,6 +17,8 @@ pub struct SlotDrag(pub usize);
 #[derive(Default)]
 pub struct BoardView {
     stroke: u64,
+    /// A brush stroke is under way.
+    painting: bool,
     custom: (usize, usize),
 }
 
@@ -29,7 +31,10 @@ struct Grid {
 
 impl Grid {
     fn cell_rect(&self, x: usize, y: usize) -> Rect {
-        Rect::from_min_size(self.rect.min + vec2(x as f32, y as f32) * self.cell, Vec2::splat(self.cell))
+        Rect::from_min_size(
+            self.rect.min + vec2(x as f32, y as f32) * self.cell,
+            Vec2::splat(self.cell),
+        )
     }
 
     fn cell_at(&self, pos: egui::Pos2) -> Option<(usize, usize)> {
@@ -72,9 +77,17 @@ impl BoardView {
             for (tool, name, tip) in [
                 (Tool::Brush, "Brush", "Left-drag paints, right-drag erases"),
                 (Tool::Row, "Row", "Click fills a row, right-click clears it"),
-                (Tool::Column, "Column", "Click fills a column, right-click clears it"),
+                (
+                    Tool::Column,
+                    "Column",
+                    "Click fills a column, right-click clears it",
+                ),
             ] {
-                if ui.selectable_label(s.tool == tool, name).on_hover_text(tip).clicked() {
+                if ui
+                    .selectable_label(s.tool == tool, name)
+                    .on_hover_text(tip)
+                    .clicked()
+                {
                     cmds.push(Command::SetTool(tool));
                 }
             }
@@ -85,32 +98,43 @@ impl BoardView {
                 }
             }
             ui.separator();
-            if ui.button("Random fill").on_hover_text("Self-play with weighted pieces at random spots (Ctrl+F)").clicked() {
+            if ui
+                .button("Random fill")
+                .on_hover_text("Self-play with weighted pieces at random spots (Ctrl+F)")
+                .clicked()
+            {
                 cmds.push(Command::RandomFill);
             }
             let mut pct = s.fill_percent;
-            if ui.add(egui::Slider::new(&mut pct, 0..=80).suffix("%").text("fill")).changed() {
+            if ui
+                .add(egui::Slider::new(&mut pct, 0..=80).suffix("%").text("fill"))
+                .changed()
+            {
                 cmds.push(Command::SetFillPercent(pct));
             }
             ui.separator();
             let size = state.doc.board.size();
-            egui::ComboBox::from_id_salt("board size").selected_text(format!("{size}")).show_ui(ui, |ui| {
-                for (w, h) in [(8, 8), (10, 10), (11, 11)] {
-                    if let Ok(preset) = BoardSize::new(w, h)
-                        && ui.selectable_label(preset == size, format!("{preset}")).clicked()
-                    {
-                        cmds.push(Command::SetSize(preset));
+            egui::ComboBox::from_label("size")
+                .selected_text(format!("{size}"))
+                .show_ui(ui, |ui| {
+                    for (w, h) in [(8, 8), (10, 10), (11, 11)] {
+                        if let Ok(preset) = BoardSize::new(w, h)
+                            && ui.selectable_label(preset == size, format!("{preset}")).clicked()
+                        {
+                            cmds.push(Command::SetSize(preset));
+                        }
                     }
-                }
-            });
+                });
             ui.menu_button("Custom…", |ui| {
                 if self.custom == (0, 0) {
                     self.custom = (size.w(), size.h());
                 }
                 let label = ui.label("width");
-                ui.add(egui::DragValue::new(&mut self.custom.0).range(4..=16)).labelled_by(label.id);
+                ui.add(egui::DragValue::new(&mut self.custom.0).range(4..=16))
+                    .labelled_by(label.id);
                 let label = ui.label("height");
-                ui.add(egui::DragValue::new(&mut self.custom.1).range(4..=16)).labelled_by(label.id);
+                ui.add(egui::DragValue::new(&mut self.custom.1).range(4..=16))
+                    .labelled_by(label.id);
                 match BoardSize::new(self.custom.0, self.custom.1) {
                     Ok(new) => {
                         if ui.button(format!("Use {new}")).clicked() {
@@ -128,8 +152,10 @@ impl BoardView {
 
     fn board(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
         let size = state.doc.board.size();
-        let avail = ui.available_size() - vec2(0.0, 150.0);
-        let cell = (avail.x / size.w() as f32).min(avail.y / size.h() as f32).clamp(12.0, 56.0);
+        let avail = ui.available_size() - vec2(0.0, 200.0);
+        let cell = (avail.x / size.w() as f32)
+            .min(avail.y / size.h() as f32)
+            .clamp(12.0, 56.0);
         let board_size = vec2(cell * size.w() as f32, cell * size.h() as f32);
         let (response, painter) = ui
             .horizontal(|ui| {
@@ -138,7 +164,11 @@ impl BoardView {
             })
             .inner;
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "board"));
-        let grid = Grid { rect: response.rect, cell, size };
+        let grid = Grid {
+            rect: response.rect,
+            cell,
+            size,
+        };
         let set = &state.doc.set;
 
         // The cells: the live board, or a solution step.
@@ -163,7 +193,11 @@ impl BoardView {
                     }
                     None => paint::cell_color(state.doc.board.get(x, y), &set.pieces),
                 };
-                painter.rect_filled(grid.cell_rect(x, y).shrink(cell * 0.05), CornerRadius::same((cell * 0.12) as u8), color);
+                painter.rect_filled(
+                    grid.cell_rect(x, y).shrink(cell * 0.05),
+                    CornerRadius::same((cell * 0.12) as u8),
+                    color,
+                );
             }
         }
 
@@ -173,7 +207,12 @@ impl BoardView {
             && !v.validation.cleared_first.is_empty()
         {
             for r in grid.line_rect(v.validation.cleared_first) {
-                painter.rect_stroke(r, CornerRadius::same(3), Stroke::new(3.0, paint::WARN), egui::StrokeKind::Inside);
+                painter.rect_stroke(
+                    r,
+                    CornerRadius::same(3),
+                    Stroke::new(3.0, paint::WARN),
+                    egui::StrokeKind::Inside,
+                );
             }
         }
 
@@ -185,12 +224,29 @@ impl BoardView {
             let piece_idx = v.validation.holder()[usize::from(s.slot)];
             let piece = set.piece(piece_idx);
             for &(dx, dy) in piece.cells() {
-                let r = grid.cell_rect(usize::from(s.x) + usize::from(dx), usize::from(s.y) + usize::from(dy));
-                painter.rect_filled(r.shrink(cell * 0.05), CornerRadius::same((cell * 0.12) as u8), paint::piece_color(piece, piece_idx));
-                painter.rect_stroke(r.shrink(cell * 0.05), CornerRadius::same((cell * 0.12) as u8), Stroke::new(2.0, Color32::WHITE), egui::StrokeKind::Inside);
+                let r = grid.cell_rect(
+                    usize::from(s.x) + usize::from(dx),
+                    usize::from(s.y) + usize::from(dy),
+                );
+                painter.rect_filled(
+                    r.shrink(cell * 0.05),
+                    CornerRadius::same((cell * 0.12) as u8),
+                    paint::piece_color(piece, piece_idx),
+                );
+                painter.rect_stroke(
+                    r.shrink(cell * 0.05),
+                    CornerRadius::same((cell * 0.12) as u8),
+                    Stroke::new(2.0, Color32::WHITE),
+                    egui::StrokeKind::Inside,
+                );
             }
             for r in grid.line_rect(s.lines) {
-                painter.rect_stroke(r, CornerRadius::same(3), Stroke::new(3.0, paint::OK), egui::StrokeKind::Inside);
+                painter.rect_stroke(
+                    r,
+                    CornerRadius::same(3),
+                    Stroke::new(3.0, paint::OK),
+                    egui::StrokeKind::Inside,
+                );
             }
         }
 
@@ -201,7 +257,11 @@ impl BoardView {
             for y in 0..size.h() {
                 for x in 0..size.w() {
                     if f.cells >> size.bit(x, y) & 1 == 1 {
-                        painter.rect_filled(grid.cell_rect(x, y).shrink(cell * 0.05), CornerRadius::same((cell * 0.12) as u8), Color32::from_rgba_unmultiplied(255, 255, 255, alpha));
+                        painter.rect_filled(
+                            grid.cell_rect(x, y).shrink(cell * 0.05),
+                            CornerRadius::same((cell * 0.12) as u8),
+                            Color32::from_rgba_unmultiplied(255, 255, 255, alpha),
+                        );
                     }
                 }
             }
@@ -209,31 +269,57 @@ impl BoardView {
 
         self.drop_target(ui, &response, &grid, state, live, cmds);
         if shown.is_none() {
-            self.paint_input(&response, &grid, state, cmds);
+            self.paint_input(ui, &response, &grid, state, cmds);
         }
     }
 
-    /// Brush strokes and line fills.
-    fn paint_input(&mut self, response: &egui::Response, grid: &Grid, state: &State, cmds: &mut Vec<Command>) {
-        let Some(pos) = response.interact_pointer_pos() else { return };
-        let Some((x, y)) = grid.cell_at(pos) else { return };
-        let primary = response.clicked() || response.dragged_by(egui::PointerButton::Primary);
-        let secondary = response.secondary_clicked() || response.dragged_by(egui::PointerButton::Secondary);
-        if response.drag_started() || response.clicked() || response.secondary_clicked() {
-            self.stroke += 1;
+    /// Brush strokes (from the press on, so a click paints too) and line fills.
+    fn paint_input(
+        &mut self,
+        ui: &Ui,
+        response: &egui::Response,
+        grid: &Grid,
+        state: &State,
+        cmds: &mut Vec<Command>,
+    ) {
+        let down = response.is_pointer_button_down_on();
+        if !down {
+            self.painting = false;
         }
-        if !primary && !secondary {
+        let Some((x, y)) = response.interact_pointer_pos().and_then(|p| grid.cell_at(p)) else {
             return;
-        }
+        };
         match state.settings.tool {
             Tool::Brush => {
-                let cell = if primary { Cell::Painted } else { Cell::Empty };
-                cmds.push(Command::Paint { x, y, cell, stroke: self.stroke });
+                if !down {
+                    return;
+                }
+                if !self.painting {
+                    self.painting = true;
+                    self.stroke += 1;
+                }
+                let erase = ui.input(|i| i.pointer.secondary_down());
+                let cell = if erase { Cell::Empty } else { Cell::Painted };
+                if state.doc.board.get(x, y).is_filled() == erase {
+                    cmds.push(Command::Paint {
+                        x,
+                        y,
+                        cell,
+                        stroke: self.stroke,
+                    });
+                }
             }
             Tool::Row | Tool::Column => {
                 if response.clicked() || response.secondary_clicked() {
-                    let line = if state.settings.tool == Tool::Row { Line::Row(y) } else { Line::Column(x) };
-                    cmds.push(Command::FillLine { line, filled: primary });
+                    let line = if state.settings.tool == Tool::Row {
+                        Line::Row(y)
+                    } else {
+                        Line::Column(x)
+                    };
+                    cmds.push(Command::FillLine {
+                        line,
+                        filled: response.clicked(),
+                    });
                 }
             }
         }
@@ -241,24 +327,51 @@ impl BoardView {
 
     /// A holder piece dragged over the board: a ghost shows where it lands
     /// and whether it fits; releasing places it.
-    fn drop_target(&self, ui: &Ui, response: &egui::Response, grid: &Grid, state: &State, live: &Live, cmds: &mut Vec<Command>) {
-        let Some(drag) = response.dnd_hover_payload::<SlotDrag>() else { return };
-        let Some(piece_idx) = state.doc.slots.get(drag.0).and_then(|s| s.piece) else { return };
-        let Some(pointer) = ui.ctx().pointer_hover_pos() else { return };
+    fn drop_target(
+        &self,
+        ui: &Ui,
+        response: &egui::Response,
+        grid: &Grid,
+        state: &State,
+        live: &Live,
+        cmds: &mut Vec<Command>,
+    ) {
+        let Some(drag) = response.dnd_hover_payload::<SlotDrag>() else {
+            return;
+        };
+        let Some(piece_idx) = state.doc.slots.get(drag.0).and_then(|s| s.piece) else {
+            return;
+        };
+        let Some(pointer) = ui.ctx().pointer_hover_pos() else {
+            return;
+        };
         let piece = state.doc.set.piece(piece_idx);
         // The pointer holds the piece by its middle.
-        let corner = pointer - vec2(piece.width() as f32, piece.height() as f32) * grid.cell / 2.0 + Vec2::splat(grid.cell / 2.0);
-        let Some((x, y)) = grid.cell_at(corner) else { return };
+        let corner = pointer - vec2(piece.width() as f32, piece.height() as f32) * grid.cell / 2.0
+            + Vec2::splat(grid.cell / 2.0);
+        let Some((x, y)) = grid.cell_at(corner) else {
+            return;
+        };
         let shapes = &live.shapes;
         let fits = x + piece.width() <= grid.size.w()
             && y + piece.height() <= grid.size.h()
-            && shapes.shape(piece_idx).fits(state.doc.board.bits(), shapes.geometry.full) >> grid.size.bit(x, y) & 1 == 1;
-        let color = if fits { paint::piece_color(piece, piece_idx).gamma_multiply(0.7) } else { paint::BAD.gamma_multiply(0.6) };
+            && shapes
+                .shape(piece_idx)
+                .fits(state.doc.board.bits(), shapes.geometry.full)
+                >> grid.size.bit(x, y)
+                & 1
+                == 1;
+        let color = if fits {
+            paint::piece_color(piece, piece_idx).gamma_multiply(0.7)
+        } else {
+            paint::BAD.gamma_multiply(0.6)
+        };
         for &(dx, dy) in piece.cells() {
             let (cx, cy) = (x + usize::from(dx), y + usize::from(dy));
             if cx < grid.size.w() && cy < grid.size.h() {
                 let r = grid.cell_rect(cx, cy).shrink(grid.cell * 0.05);
-                ui.painter().rect_filled(r, CornerRadius::same((grid.cell * 0.12) as u8), color);
+                ui.painter()
+                    .rect_filled(r, CornerRadius::same((grid.cell * 0.12) as u8), color);
             }
         }
         if response.dnd_release_payload::<SlotDrag>().is_some() {
@@ -271,19 +384,32 @@ impl BoardView {
 /// that full lines were cleared first.
 fn verdict_banner(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
     let Some(v) = &live.verdict else {
-        banner(ui, paint::PAINTED, "Holder empty: deal, or pick pieces from the palette", |_| {});
+        banner(
+            ui,
+            paint::PAINTED,
+            "Holder empty: deal, or pick pieces from the palette",
+            |_| {},
+        );
         return;
     };
     let val = &v.validation;
     let set = &state.doc.set;
-    if !val.cleared_first.is_empty() {
-        let text = format!("The board held full lines ({}): validation clears them first", val.cleared_first.describe());
-        banner(ui, paint::WARN, &text, |_| {});
-        ui.add_space(3.0);
-    }
+    // One line whatever the verdict, so the board never jumps.
+    let cleared = if val.cleared_first.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " after clearing the full {} first, as validation does",
+            val.cleared_first.describe()
+        )
+    };
     if val.solvable {
         let sol = val.solution.as_ref();
-        let text = format!("Solvable: {} fits ({} nodes)", set.ids(val.holder()), val.nodes);
+        let text = format!(
+            "Solvable: {} fits{cleared} ({} nodes)",
+            set.ids(val.holder()),
+            val.nodes
+        );
         banner(ui, paint::OK, &text, |ui| {
             let Some(sol) = sol else { return };
             match live.solution_step {
@@ -297,25 +423,52 @@ fn verdict_banner(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Comman
                     if ui.button("Close").on_hover_text("Close the solution").clicked() {
                         cmds.push(Command::ShowSolution(None));
                     }
-                    if ui.add_enabled(i + 1 < n, egui::Button::new("Next")).on_hover_text("Next step").clicked() {
+                    if ui
+                        .add_enabled(i + 1 < n, egui::Button::new("Next"))
+                        .on_hover_text("Next step")
+                        .clicked()
+                    {
                         cmds.push(Command::ShowSolution(Some(i + 1)));
                     }
-                    if ui.add_enabled(i > 0, egui::Button::new("Back")).on_hover_text("Previous step").clicked() {
+                    if ui
+                        .add_enabled(i > 0, egui::Button::new("Back"))
+                        .on_hover_text("Previous step")
+                        .clicked()
+                    {
                         cmds.push(Command::ShowSolution(Some(i - 1)));
                     }
                     if let Some(s) = sol.steps().get(i) {
                         let id = &set.piece(val.holder()[usize::from(s.slot)]).id;
-                        let clears = if s.lines.is_empty() { String::new() } else { format!(", clears {}", s.lines.describe()) };
-                        ui.label(RichText::new(format!("Step {}/{n}: {id} at ({}, {}){clears}", i + 1, s.x, s.y)).color(Color32::WHITE));
+                        let clears = if s.lines.is_empty() {
+                            String::new()
+                        } else {
+                            format!(", clears {}", s.lines.describe())
+                        };
+                        ui.label(
+                            RichText::new(format!("Step {}/{n}: {id} at ({}, {}){clears}", i + 1, s.x, s.y))
+                                .color(Color32::WHITE),
+                        );
                     }
                 }
             }
         });
     } else {
-        let text = format!("Unsolvable: no order places {} ({} nodes)", set.ids(val.holder()), val.nodes);
+        let text = format!(
+            "Unsolvable: no order places {}{cleared} ({} nodes)",
+            set.ids(val.holder()),
+            val.nodes
+        );
         banner(ui, paint::BAD, &text, |ui| {
-            let label = if live.repair_running { "Repairing…" } else { "Repair" };
-            if ui.add_enabled(!live.repair_running, egui::Button::new(label)).on_hover_text("Ctrl+R").clicked() {
+            let label = if live.repair_running {
+                "Repairing…"
+            } else {
+                "Repair"
+            };
+            if ui
+                .add_enabled(!live.repair_running, egui::Button::new(label))
+                .on_hover_text("Ctrl+R")
+                .clicked()
+            {
                 cmds.push(Command::Repair);
             }
         });
@@ -323,11 +476,15 @@ fn verdict_banner(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Comman
 }
 
 fn banner(ui: &mut Ui, color: Color32, text: &str, buttons: impl FnOnce(&mut Ui)) {
-    egui::Frame::new().fill(color).corner_radius(6).inner_margin(egui::Margin::symmetric(10, 6)).show(ui, |ui| {
-        ui.set_width(ui.available_width());
-        ui.horizontal(|ui| {
-            ui.label(RichText::new(text).color(Color32::WHITE).strong());
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), buttons);
+    egui::Frame::new()
+        .fill(color)
+        .corner_radius(6)
+        .inner_margin(egui::Margin::symmetric(10, 6))
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.horizontal(|ui| {
+                ui.label(RichText::new(text).color(Color32::WHITE).strong());
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), buttons);
+            });
         });
-    });
 }

@@ -38,8 +38,16 @@ pub enum Command {
     ToggleInspector,
     SetInspectorTab(usize),
     // Board
-    Paint { x: usize, y: usize, cell: Cell, stroke: u64 },
-    FillLine { line: Line, filled: bool },
+    Paint {
+        x: usize,
+        y: usize,
+        cell: Cell,
+        stroke: u64,
+    },
+    FillLine {
+        line: Line,
+        filled: bool,
+    },
     ClearBoard,
     InvertBoard,
     RandomFill,
@@ -47,10 +55,17 @@ pub enum Command {
     SetSize(BoardSize),
     SetTool(Tool),
     /// Manual play: put a holder piece at an anchor and clear lines.
-    Place { slot: usize, x: usize, y: usize },
+    Place {
+        slot: usize,
+        x: usize,
+        y: usize,
+    },
     // Holder
     SelectSlot(Option<usize>),
-    SetSlot { slot: usize, piece: Option<PieceIdx> },
+    SetSlot {
+        slot: usize,
+        piece: Option<PieceIdx>,
+    },
     ToggleLock(usize),
     SetHolderSize(usize),
     Deal,
@@ -58,7 +73,11 @@ pub enum Command {
     NewSeed,
     // Pieces
     /// `stroke` groups the changes of one slider drag into one undo step.
-    SetWeight { piece: PieceIdx, weight: u32, stroke: u64 },
+    SetWeight {
+        piece: PieceIdx,
+        weight: u32,
+        stroke: u64,
+    },
     AddPiece(Piece),
     // Verdict and repair
     Repair,

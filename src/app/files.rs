@@ -35,7 +35,9 @@ pub fn load(path: &Path, current: &PieceSet) -> Result<Loaded, String> {
     let name = path.display().to_string();
     let looks_like_set = !text.contains("board") && text.contains("pieces");
     if looks_like_set {
-        return formats::parse_piece_set(&text, &name).map(Loaded::PieceSet).map_err(|e| e.to_string());
+        return formats::parse_piece_set(&text, &name)
+            .map(Loaded::PieceSet)
+            .map_err(|e| e.to_string());
     }
     let raws = formats::parse_deals(&text, &name).map_err(|e| e.to_string())?;
     let raw = &raws[0];
@@ -47,8 +49,14 @@ pub fn load(path: &Path, current: &PieceSet) -> Result<Loaded, String> {
         }
         None => (None, None),
     };
-    let deal = raw.resolve(set.as_ref().unwrap_or(current), &text, &name).map_err(|e: FormatError| e.to_string())?;
-    let note = if raws.len() > 1 { format!(" (deal 1 of {} in the batch)", raws.len()) } else { String::new() };
+    let deal = raw
+        .resolve(set.as_ref().unwrap_or(current), &text, &name)
+        .map_err(|e: FormatError| e.to_string())?;
+    let note = if raws.len() > 1 {
+        format!(" (deal 1 of {} in the batch)", raws.len())
+    } else {
+        String::new()
+    };
     debug_assert!(deal.holder.len() <= MAX_HOLDER);
     Ok(Loaded::Deal {
         holder: (!deal.holder.is_empty()).then_some(deal.holder),
@@ -71,8 +79,13 @@ pub fn save_piece_set(path: &Path, set: &PieceSet) -> Result<(), String> {
 }
 
 fn dialog(title: &str) -> rfd::FileDialog {
-    let presets = std::env::current_dir().map(|d| d.join("presets")).ok().filter(|d| d.is_dir());
-    let d = rfd::FileDialog::new().set_title(title).add_filter("RON", &["ron"]);
+    let presets = std::env::current_dir()
+        .map(|d| d.join("presets"))
+        .ok()
+        .filter(|d| d.is_dir());
+    let d = rfd::FileDialog::new()
+        .set_title(title)
+        .add_filter("RON", &["ron"]);
     match presets {
         Some(dir) => d.set_directory(dir),
         None => d,

@@ -26,38 +26,87 @@ impl HolderPanel {
                 ui.label(RichText::new("Holder").strong());
                 let label = ui.label("slots");
                 let mut n = k;
-                ui.add(egui::DragValue::new(&mut n).range(1..=MAX_HOLDER)).labelled_by(label.id);
+                ui.add(egui::DragValue::new(&mut n).range(1..=MAX_HOLDER))
+                    .labelled_by(label.id);
                 if n != k {
                     cmds.push(Command::SetHolderSize(n));
                 }
-                if ui.button("Deal").on_hover_text("Draw every unlocked slot from the seeded generator (Ctrl+D)").clicked() {
+                if ui
+                    .button("Deal")
+                    .on_hover_text("Draw every unlocked slot from the seeded generator (Ctrl+D)")
+                    .clicked()
+                {
                     cmds.push(Command::Deal);
                 }
             });
             for (i, slot) in doc.slots.iter().enumerate() {
                 ui.vertical(|ui| {
                     let selected = live.selected_slot == Some(i);
-                    let id = egui::Id::unique(("slot", i));
-                    let name = slot.piece.map_or("empty".to_owned(), |p| doc.set.piece(p).id.clone());
-                    let tile = |ui: &mut Ui| match slot.piece {
+                    let name = slot
+                        .piece
+                        .map_or("empty".to_owned(), |p| doc.set.piece(p).id.clone());
+                    let response = match slot.piece {
                         Some(p) => {
                             let piece = doc.set.piece(p);
-                            paint::piece_tile(ui, piece, paint::piece_color(piece, p), 116.0, selected, format!("slot {} {name}", i + 1))
-                        }
-                        None => {
-                            let (rect, r) = ui.allocate_exact_size(egui::Vec2::splat(116.0), egui::Sense::click());
-                            r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, format!("slot {} empty", i + 1)));
-                            let visuals = ui.style().interact_selectable(&r, selected);
-                            ui.painter().rect(rect, 4.0, visuals.weak_bg_fill, visuals.bg_stroke, egui::StrokeKind::Inside);
-                            ui.painter().text(rect.center(), egui::Align2::CENTER_CENTER, "empty", egui::FontId::proportional(14.0), ui.visuals().weak_text_color());
+                            let color = paint::piece_color(piece, p);
+                            let r = paint::piece_tile(
+                                ui,
+                                piece,
+                                color,
+                                116.0,
+                                selected,
+                                format!("slot {} {name}", i + 1),
+                            );
+                            let r = r.interact(egui::Sense::drag());
+                            r.dnd_set_drag_payload(SlotDrag(i));
+                            if r.dragged()
+                                && let Some(pos) = ui.ctx().pointer_interact_pos()
+                            {
+                                // The piece follows the pointer, above everything.
+                                let layer = egui::LayerId::new(
+                                    egui::Order::Tooltip,
+                                    egui::Id::unique(("dragged slot", i)),
+                                );
+                                let painter = ui.ctx().layer_painter(layer);
+                                let cell = 22.0;
+                                let size = egui::vec2(piece.width() as f32, piece.height() as f32) * cell;
+                                let origin = pos - size / 2.0;
+                                for &(dx, dy) in piece.cells() {
+                                    let min = origin + egui::vec2(f32::from(dx), f32::from(dy)) * cell;
+                                    let rect =
+                                        egui::Rect::from_min_size(min, egui::Vec2::splat(cell)).shrink(1.5);
+                                    painter.rect_filled(rect, 3.0, color.gamma_multiply(0.8));
+                                }
+                            }
                             r
                         }
-                    };
-                    let response = if slot.piece.is_some() {
-                        let inner = ui.dnd_drag_source(id, SlotDrag(i), tile);
-                        inner.inner | inner.response
-                    } else {
-                        tile(ui)
+                        None => {
+                            let (rect, r) =
+                                ui.allocate_exact_size(egui::Vec2::splat(116.0), egui::Sense::click());
+                            r.widget_info(|| {
+                                egui::WidgetInfo::labeled(
+                                    egui::Role::Button,
+                                    true,
+                                    format!("slot {} empty", i + 1),
+                                )
+                            });
+                            let visuals = ui.style().interact_selectable(&r, selected);
+                            ui.painter().rect(
+                                rect,
+                                4.0,
+                                visuals.weak_bg_fill,
+                                visuals.bg_stroke,
+                                egui::StrokeKind::Inside,
+                            );
+                            ui.painter().text(
+                                rect.center(),
+                                egui::Align2::CENTER_CENTER,
+                                "empty",
+                                egui::FontId::proportional(14.0),
+                                ui.visuals().weak_text_color(),
+                            );
+                            r
+                        }
                     };
                     if response.clicked() {
                         cmds.push(Command::SelectSlot(if selected { None } else { Some(i) }));
@@ -68,7 +117,12 @@ impl HolderPanel {
                         if ui.checkbox(&mut locked, "lock").changed() {
                             cmds.push(Command::ToggleLock(i));
                         }
-                        if slot.piece.is_some() && ui.small_button("empty").on_hover_text("Empty this slot").clicked() {
+                        if slot.piece.is_some()
+                            && ui
+                                .small_button("empty")
+                                .on_hover_text("Empty this slot")
+                                .clicked()
+                        {
                             cmds.push(Command::SetSlot { slot: i, piece: None });
                         }
                     });

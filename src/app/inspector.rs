@@ -19,7 +19,10 @@ impl Default for Inspector {
 
 impl Inspector {
     pub fn ui(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
-        let current = state.settings.inspector_tab.min(self.tabs.len().saturating_sub(1));
+        let current = state
+            .settings
+            .inspector_tab
+            .min(self.tabs.len().saturating_sub(1));
         ui.add_space(4.0);
         ui.horizontal(|ui| {
             for (i, tab) in self.tabs.iter().enumerate() {
@@ -30,7 +33,9 @@ impl Inspector {
         });
         ui.separator();
         if let Some(tab) = self.tabs.get_mut(current) {
-            egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| tab.ui(ui, state, live, cmds));
+            egui::ScrollArea::vertical()
+                .auto_shrink([false, false])
+                .show(ui, |ui| tab.ui(ui, state, live, cmds));
         }
     }
 }

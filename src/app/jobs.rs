@@ -32,14 +32,23 @@ impl RepairJob {
         let (tx, rx) = channel();
         let job = input.clone();
         let ctx = ctx.clone();
-        std::thread::Builder::new().name("repair".to_owned()).spawn(move || {
-            let shapes = Shapes::new(&job.set, job.shapes_size);
-            let mut generator = Generator::new(job.seed);
-            let r = repair(&shapes, &job.set, job.board, &job.holder, &mut generator, job.options);
-            // The window may have closed; nobody to tell then.
-            let _ = tx.send(r);
-            ctx.request_repaint();
-        })?;
+        std::thread::Builder::new()
+            .name("repair".to_owned())
+            .spawn(move || {
+                let shapes = Shapes::new(&job.set, job.shapes_size);
+                let mut generator = Generator::new(job.seed);
+                let r = repair(
+                    &shapes,
+                    &job.set,
+                    job.board,
+                    &job.holder,
+                    &mut generator,
+                    job.options,
+                );
+                // The window may have closed; nobody to tell then.
+                let _ = tx.send(r);
+                ctx.request_repaint();
+            })?;
         Ok(Self { input, rx })
     }
 

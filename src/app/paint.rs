@@ -1,6 +1,6 @@
 //! Colours and small drawings shared by the panels.
 
-use egui::{Color32, CornerRadius, Rect, Sense, Stroke, Ui, Vec2, Role, WidgetInfo, pos2, vec2};
+use egui::{Color32, CornerRadius, Rect, Role, Sense, Ui, Vec2, WidgetInfo, vec2};
 
 use crate::engine::board::Cell;
 use crate::engine::pieces::{Piece, PieceIdx};
@@ -47,9 +47,7 @@ pub fn cell_color(cell: Cell, pieces: &[Piece]) -> Color32 {
     match cell {
         Cell::Empty => EMPTY,
         Cell::Painted => PAINTED,
-        Cell::Piece(i) => pieces
-            .get(usize::from(i))
-            .map_or(PAINTED, |p| piece_color(p, i)),
+        Cell::Piece(i) => pieces.get(usize::from(i)).map_or(PAINTED, |p| piece_color(p, i)),
     }
 }
 
@@ -67,11 +65,24 @@ pub fn draw_piece(ui: &Ui, rect: Rect, piece: &Piece, color: Color32, cell: f32)
 }
 
 /// A clickable tile showing a piece; `label` names it for screen readers and tests.
-pub fn piece_tile(ui: &mut Ui, piece: &Piece, color: Color32, size: f32, selected: bool, label: String) -> egui::Response {
+pub fn piece_tile(
+    ui: &mut Ui,
+    piece: &Piece,
+    color: Color32,
+    size: f32,
+    selected: bool,
+    label: String,
+) -> egui::Response {
     let (rect, response) = ui.allocate_exact_size(Vec2::splat(size), Sense::click());
     response.widget_info(|| WidgetInfo::labeled(Role::Button, ui.is_enabled(), label.clone()));
     let visuals = ui.style().interact_selectable(&response, selected);
-    ui.painter().rect(rect, CornerRadius::same(4), visuals.weak_bg_fill, visuals.bg_stroke, egui::StrokeKind::Inside);
+    ui.painter().rect(
+        rect,
+        CornerRadius::same(4),
+        visuals.weak_bg_fill,
+        visuals.bg_stroke,
+        egui::StrokeKind::Inside,
+    );
     draw_piece(ui, rect.shrink(4.0), piece, color, size / 6.0);
     response
 }

@@ -56,24 +56,49 @@ impl Palette {
         };
         ui.weak(hint);
         ui.separator();
-        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            for (i, piece) in set.pieces.iter().enumerate() {
-                self.piece_row(ui, state, live, i as PieceIdx, piece, cmds);
-            }
-            ui.add_space(6.0);
-            egui::CollapsingHeader::new("Add a custom piece").show(ui, |ui| self.editor(ui, cmds));
-        });
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for (i, piece) in set.pieces.iter().enumerate() {
+                    self.piece_row(ui, state, live, i as PieceIdx, piece, cmds);
+                }
+                ui.add_space(6.0);
+                egui::CollapsingHeader::new("Add a custom piece").show(ui, |ui| self.editor(ui, cmds));
+            });
     }
 
-    fn piece_row(&mut self, ui: &mut Ui, state: &State, live: &Live, idx: PieceIdx, piece: &Piece, cmds: &mut Vec<Command>) {
+    fn piece_row(
+        &mut self,
+        ui: &mut Ui,
+        state: &State,
+        live: &Live,
+        idx: PieceIdx,
+        piece: &Piece,
+        cmds: &mut Vec<Command>,
+    ) {
         let set = &state.doc.set;
         ui.horizontal(|ui| {
-            let selected = live.selected_slot.and_then(|s| state.doc.slots.get(s)).is_some_and(|s| s.piece == Some(idx));
-            let tile = paint::piece_tile(ui, piece, paint::piece_color(piece, idx), 46.0, selected, format!("piece {}", piece.id));
+            let selected = live
+                .selected_slot
+                .and_then(|s| state.doc.slots.get(s))
+                .is_some_and(|s| s.piece == Some(idx));
+            let tile = paint::piece_tile(
+                ui,
+                piece,
+                paint::piece_color(piece, idx),
+                46.0,
+                selected,
+                format!("piece {}", piece.id),
+            );
             if tile.on_hover_text(format!("{} cells", piece.size())).clicked() {
-                let slot = live.selected_slot.or_else(|| state.doc.slots.iter().position(|s| s.piece.is_none()));
+                let slot = live
+                    .selected_slot
+                    .or_else(|| state.doc.slots.iter().position(|s| s.piece.is_none()));
                 match slot {
-                    Some(slot) => cmds.push(Command::SetSlot { slot, piece: Some(idx) }),
+                    Some(slot) => cmds.push(Command::SetSlot {
+                        slot,
+                        piece: Some(idx),
+                    }),
                     None => cmds.push(Command::SelectSlot(None)),
                 }
             }
@@ -95,7 +120,11 @@ impl Palette {
                     self.weight_stroke += 1;
                 }
                 if r.changed() {
-                    cmds.push(Command::SetWeight { piece: idx, weight, stroke: self.weight_stroke });
+                    cmds.push(Command::SetWeight {
+                        piece: idx,
+                        weight,
+                        stroke: self.weight_stroke,
+                    });
                 }
             });
         });
@@ -104,7 +133,10 @@ impl Palette {
     fn editor(&mut self, ui: &mut Ui, cmds: &mut Vec<Command>) {
         ui.weak("Paint the piece on the grid, name it, weight it.");
         let cell = 18.0;
-        let (rect, response) = ui.allocate_exact_size(egui::Vec2::splat(cell * MAX_PIECE_SIDE as f32), egui::Sense::click());
+        let (rect, response) = ui.allocate_exact_size(
+            egui::Vec2::splat(cell * MAX_PIECE_SIDE as f32),
+            egui::Sense::click(),
+        );
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "custom piece grid"));
         if response.clicked()
             && let Some(pos) = response.interact_pointer_pos()
@@ -117,17 +149,28 @@ impl Palette {
         }
         for (y, row) in self.editor.iter().enumerate() {
             for (x, &on) in row.iter().enumerate() {
-                let r = egui::Rect::from_min_size(rect.min + egui::vec2(x as f32, y as f32) * cell, egui::Vec2::splat(cell)).shrink(1.0);
-                ui.painter().rect_filled(r, 2.0, if on { paint::HIGHLIGHT } else { paint::EMPTY });
+                let r = egui::Rect::from_min_size(
+                    rect.min + egui::vec2(x as f32, y as f32) * cell,
+                    egui::Vec2::splat(cell),
+                )
+                .shrink(1.0);
+                ui.painter()
+                    .rect_filled(r, 2.0, if on { paint::HIGHLIGHT } else { paint::EMPTY });
             }
         }
         ui.horizontal(|ui| {
             let label = ui.label("id");
-            ui.add(egui::TextEdit::singleline(&mut self.new_id).desired_width(90.0)).labelled_by(label.id);
+            ui.add(egui::TextEdit::singleline(&mut self.new_id).desired_width(90.0))
+                .labelled_by(label.id);
             let label = ui.label("weight");
-            ui.add(egui::DragValue::new(&mut self.new_weight).range(0..=100)).labelled_by(label.id);
+            ui.add(egui::DragValue::new(&mut self.new_weight).range(0..=100))
+                .labelled_by(label.id);
         });
-        let rows: Vec<String> = self.editor.iter().map(|r| r.iter().map(|&c| if c { '#' } else { '.' }).collect()).collect();
+        let rows: Vec<String> = self
+            .editor
+            .iter()
+            .map(|r| r.iter().map(|&c| if c { '#' } else { '.' }).collect())
+            .collect();
         let piece = Piece::from_rows(self.new_id.trim(), "", self.new_weight, &rows);
         match &piece {
             Ok(_) => {}
@@ -135,7 +178,9 @@ impl Palette {
                 ui.weak(e);
             }
         }
-        if ui.add_enabled(piece.is_ok(), egui::Button::new("Add piece")).clicked()
+        if ui
+            .add_enabled(piece.is_ok(), egui::Button::new("Add piece"))
+            .clicked()
             && let Ok(p) = piece
         {
             cmds.push(Command::AddPiece(p));

@@ -55,7 +55,11 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
                 let mut redo = egui::Button::new(Command::Redo.label());
                 if let (Some(a), Some(b)) = (Command::Redo.shortcut(), Command::Redo.alternate_shortcut()) {
                     let ctx = ui.ctx().clone();
-                    redo = redo.shortcut_text(format!("{} / {}", ctx.format_shortcut(&a), ctx.format_shortcut(&b)));
+                    redo = redo.shortcut_text(format!(
+                        "{} / {}",
+                        ctx.format_shortcut(&a),
+                        ctx.format_shortcut(&b)
+                    ));
                 }
                 if ui.add_enabled(live.can_redo, redo).clicked() {
                     cmds.push(Command::Redo);
@@ -78,7 +82,9 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
             ui.separator();
             let label = ui.label("Seed");
             let mut seed = state.settings.seed;
-            let r = ui.add(egui::DragValue::new(&mut seed).speed(1.0)).labelled_by(label.id);
+            let r = ui
+                .add(egui::DragValue::new(&mut seed).speed(1.0))
+                .labelled_by(label.id);
             if r.changed() {
                 cmds.push(Command::SetSeed(seed));
             }
@@ -95,7 +101,10 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
             ui.label(format!("Board {}", state.doc.board.size()));
             if let Some(file) = &state.settings.file {
                 ui.separator();
-                ui.weak(file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()));
+                ui.weak(
+                    file.file_name()
+                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+                );
             }
         });
     });

@@ -230,7 +230,11 @@ impl TryFrom<BoardDef> for Board {
     fn try_from(d: BoardDef) -> Result<Self, String> {
         let size = BoardSize::new(d.size.w(), d.size.h())?;
         if d.cells.len() != size.cells() {
-            return Err(format!("a {size} board needs {} cells, not {}", size.cells(), d.cells.len()));
+            return Err(format!(
+                "a {size} board needs {} cells, not {}",
+                size.cells(),
+                d.cells.len()
+            ));
         }
         Ok(Board { size, cells: d.cells })
     }

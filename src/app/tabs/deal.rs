@@ -30,22 +30,58 @@ impl Tab for DealTab {
             return;
         };
         let v = &verdict.validation;
-        let (text, color) = if v.solvable { ("Solvable", paint::OK) } else { ("Unsolvable", paint::BAD) };
+        let (text, color) = if v.solvable {
+            ("Solvable", paint::OK)
+        } else {
+            ("Unsolvable", paint::BAD)
+        };
         ui.label(RichText::new(text).size(20.0).strong().color(color));
-        ui.label(format!("Holder {} on a {} board with {} empty cells", set.ids(v.holder()), state.doc.board.size(), state.doc.board.empty_cells()));
-        ui.label(format!("Fast-path validation: {:.2} µs, {} nodes", verdict.micros, v.nodes));
-        let per_depth: Vec<String> = v.nodes_per_depth[..v.holder().len()].iter().map(u64::to_string).collect();
-        ui.weak(format!("Nodes at positions 1..{}: {}", v.holder().len(), per_depth.join(" / ")));
+        ui.label(format!(
+            "Holder {} on a {} board with {} empty cells",
+            set.ids(v.holder()),
+            state.doc.board.size(),
+            state.doc.board.empty_cells()
+        ));
+        ui.label(format!(
+            "Fast-path validation: {:.2} µs, {} nodes",
+            verdict.micros, v.nodes
+        ));
+        let per_depth: Vec<String> = v.nodes_per_depth[..v.holder().len()]
+            .iter()
+            .map(u64::to_string)
+            .collect();
+        ui.weak(format!(
+            "Nodes at positions 1..{}: {}",
+            v.holder().len(),
+            per_depth.join(" / ")
+        ));
         if !v.cleared_first.is_empty() {
-            ui.colored_label(paint::WARN, format!("The board held full lines, cleared first: {}", v.cleared_first.describe()));
+            ui.colored_label(
+                paint::WARN,
+                format!(
+                    "The board held full lines, cleared first: {}",
+                    v.cleared_first.describe()
+                ),
+            );
         }
         ui.separator();
         if let Some(sol) = &v.solution {
             ui.label(RichText::new(format!("Solution (order {} of the Permute matrix)", sol.order)).strong());
             for (i, s) in sol.steps().iter().enumerate() {
                 let piece = set.piece(v.holder()[usize::from(s.slot)]);
-                let clears = if s.lines.is_empty() { String::new() } else { format!(", clears {}", s.lines.describe()) };
-                let text = format!("{}. b{} = {} at ({}, {}){clears}", i + 1, s.slot + 1, piece.title(), s.x, s.y);
+                let clears = if s.lines.is_empty() {
+                    String::new()
+                } else {
+                    format!(", clears {}", s.lines.describe())
+                };
+                let text = format!(
+                    "{}. b{} = {} at ({}, {}){clears}",
+                    i + 1,
+                    s.slot + 1,
+                    piece.title(),
+                    s.x,
+                    s.y
+                );
                 if ui.selectable_label(live.solution_step == Some(i), text).clicked() {
                     cmds.push(Command::ShowSolution(Some(i)));
                 }
@@ -82,28 +118,38 @@ fn heuristic(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
 fn f_table(ui: &mut Ui, set: &PieceSet, holder: &[PieceIdx], f: &FMatrix, id: &str) {
     let ub: Vec<String> = f.unfit_block.iter().map(u8::to_string).collect();
     ui.label(format!("unfitBlock = [{}]", ub.join(", ")));
-    egui::Grid::new(id).striped(true).spacing([8.0, 2.0]).show(ui, |ui| {
-        ui.label("F");
-        for j in 0..f.orders {
-            ui.label(RichText::new(format!("j{j}")).weak());
-        }
-        ui.label("Σ");
-        ui.end_row();
-        for i in 0..f.k {
-            let chosen = i == f.chosen;
-            let name = format!("b{} {}", i + 1, set.piece(holder[i]).id);
-            ui.label(if chosen { RichText::new(name).strong().color(paint::BAD) } else { RichText::new(name) });
+    egui::Grid::new(id)
+        .striped(true)
+        .spacing([8.0, 2.0])
+        .show(ui, |ui| {
+            ui.label("F");
             for j in 0..f.orders {
-                let value = f.get(i, j);
-                let text = RichText::new(value.to_string()).monospace();
-                ui.label(if value == 0 { text.weak() } else { text });
+                ui.label(RichText::new(format!("j{j}")).weak());
             }
-            let sum = RichText::new(f.row_sums[i].to_string()).monospace().strong();
-            ui.label(if chosen { sum.color(paint::BAD) } else { sum });
+            ui.label("Σ");
             ui.end_row();
-        }
-    });
-    ui.weak(format!("argmax (equation 5): b{}, ties go to the lowest slot", f.chosen + 1));
+            for (i, &piece) in holder.iter().enumerate().take(f.k) {
+                let chosen = i == f.chosen;
+                let name = format!("b{} {}", i + 1, set.piece(piece).id);
+                ui.label(if chosen {
+                    RichText::new(name).strong().color(paint::BAD)
+                } else {
+                    RichText::new(name)
+                });
+                for j in 0..f.orders {
+                    let value = f.get(i, j);
+                    let text = RichText::new(value.to_string()).monospace();
+                    ui.label(if value == 0 { text.weak() } else { text });
+                }
+                let sum = RichText::new(f.row_sums[i].to_string()).monospace().strong();
+                ui.label(if chosen { sum.color(paint::BAD) } else { sum });
+                ui.end_row();
+            }
+        });
+    ui.weak(format!(
+        "argmax (equation 5): b{}, ties go to the lowest slot",
+        f.chosen + 1
+    ));
 }
 
 fn repair(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
@@ -111,7 +157,11 @@ fn repair(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
     ui.horizontal(|ui| {
         let label = ui.label("Redraws before the fallback");
         let mut n = state.settings.max_redraws;
-        if ui.add(egui::DragValue::new(&mut n).range(0..=10_000)).labelled_by(label.id).changed() {
+        if ui
+            .add(egui::DragValue::new(&mut n).range(0..=10_000))
+            .labelled_by(label.id)
+            .changed()
+        {
             cmds.push(Command::SetMaxRedraws(n));
         }
     });
@@ -119,7 +169,13 @@ fn repair(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
         ui.weak("A solvable holder is never changed.");
     }
     let running = live.repair_running;
-    if ui.add_enabled(!running && live.verdict.is_some(), egui::Button::new(if running { "Repairing…" } else { "Repair" })).clicked() {
+    if ui
+        .add_enabled(
+            !running && live.verdict.is_some(),
+            egui::Button::new(if running { "Repairing…" } else { "Repair" }),
+        )
+        .clicked()
+    {
         cmds.push(Command::Repair);
     }
     let Some(view) = &live.repair else { return };
@@ -131,38 +187,58 @@ fn repair(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
         Outcome::Dead => "Dead: no holder of this size can be placed on this board".to_owned(),
     };
     ui.label(RichText::new(summary).strong());
-    ui.weak(format!("{:.1} µs in all, policy {}", r.total_micros, view.input.options.policy));
-    if r.outcome == Outcome::Repaired && ui.button("Apply").on_hover_text("Put the repaired holder in the slots").clicked() {
+    ui.weak(format!(
+        "{:.1} µs in all, policy {}",
+        r.total_micros, view.input.options.policy
+    ));
+    if r.outcome == Outcome::Repaired
+        && ui
+            .button("Apply")
+            .on_hover_text("Put the repaired holder in the slots")
+            .clicked()
+    {
         cmds.push(Command::ApplyRepair);
     }
-    egui::Grid::new("history").striped(true).spacing([8.0, 2.0]).show(ui, |ui| {
-        for h in ["#", "holder", "verdict", "change", "µs"] {
-            ui.label(RichText::new(h).weak());
-        }
-        ui.end_row();
-        for (n, a) in r.attempts.iter().enumerate().take(SHOWN_ATTEMPTS) {
-            let phase = match a.phase {
-                Phase::Dealt => "dealt",
-                Phase::Redraw => "",
-                Phase::Fallback => " fallback",
-            };
-            ui.label(format!("{n}{phase}"));
-            ui.label(set.ids(&a.holder));
-            let (text, color) = if a.solvable { ("solvable", paint::OK) } else { ("unsolvable", paint::BAD) };
-            ui.label(RichText::new(text).color(color));
-            match a.change {
-                Some((slot, piece)) => ui.label(format!("b{} → {}", slot + 1, set.piece(piece).id)),
-                None => ui.label(""),
-            };
-            ui.label(RichText::new(format!("{:.2}", a.micros)).monospace());
+    egui::Grid::new("history")
+        .striped(true)
+        .spacing([8.0, 2.0])
+        .show(ui, |ui| {
+            for h in ["#", "holder", "verdict", "change", "µs"] {
+                ui.label(RichText::new(h).weak());
+            }
             ui.end_row();
-        }
-    });
+            for (n, a) in r.attempts.iter().enumerate().take(SHOWN_ATTEMPTS) {
+                let phase = match a.phase {
+                    Phase::Dealt => "dealt",
+                    Phase::Redraw => "",
+                    Phase::Fallback => " fallback",
+                };
+                ui.label(format!("{n}{phase}"));
+                ui.label(set.ids(&a.holder));
+                let (text, color) = if a.solvable {
+                    ("solvable", paint::OK)
+                } else {
+                    ("unsolvable", paint::BAD)
+                };
+                ui.label(RichText::new(text).color(color));
+                match a.change {
+                    Some((slot, piece)) => ui.label(format!("b{} -> {}", slot + 1, set.piece(piece).id)),
+                    None => ui.label(""),
+                };
+                ui.label(RichText::new(format!("{:.2}", a.micros)).monospace());
+                ui.end_row();
+            }
+        });
     if r.attempts.len() > SHOWN_ATTEMPTS {
-        ui.weak(format!("… and {} more attempts", r.attempts.len() - SHOWN_ATTEMPTS));
+        ui.weak(format!(
+            "… and {} more attempts",
+            r.attempts.len() - SHOWN_ATTEMPTS
+        ));
     }
     if let Some(f) = r.attempts.first().and_then(|a| a.f.as_ref()) {
         ui.add_space(4.0);
-        ui.collapsing("F of the dealt holder", |ui| f_table(ui, set, &r.attempts[0].holder, f, "f_first"));
+        ui.collapsing("F of the dealt holder", |ui| {
+            f_table(ui, set, &r.attempts[0].holder, f, "f_first")
+        });
     }
 }

@@ -1,0 +1,317 @@
+//! The window, driven like a user would: egui_kittest clicks, keys and drags,
+//! plus snapshots under tests/snapshots/.
+
+use std::path::PathBuf;
+
+use egui::{Event, Modifiers, PointerButton, Pos2, Rect};
+use egui_kittest::kittest::Queryable;
+use egui_kittest::{Harness, SnapshotOptions};
+use tenten::app::App;
+use tenten::app::command::Command;
+use tenten::app::state::State;
+use tenten::engine::board::Cell;
+use tenten::engine::generator::Generator;
+use tenten::engine::pieces::PieceSet;
+
+fn preset(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("presets/deals")
+        .join(name)
+}
+
+fn harness_with(app: App) -> Harness<'static, App> {
+    let mut h = Harness::builder()
+        .with_size([1400.0, 880.0])
+        .with_max_steps(16)
+        .build_ui_state(|ui, app: &mut App| app.show(ui), app);
+    h.run();
+    h
+}
+
+/// The classic preset, as on first launch.
+fn harness() -> Harness<'static, App> {
+    harness_with(App::new(State::default()))
+}
+
+fn open(h: &mut Harness<'static, App>, deal: &str) {
+    h.state_mut().push(Command::Load(preset(deal)));
+    h.run();
+    assert!(h.state().live.error.is_none(), "{:?}", h.state().live.error);
+}
+
+fn board_rect(h: &Harness<'static, App>) -> Rect {
+    h.get_by_label("board").rect()
+}
+
+/// The centre of cell (x, y) on screen.
+fn cell_center(h: &Harness<'static, App>, x: usize, y: usize) -> Pos2 {
+    let r = board_rect(h);
+    let size = h.state().state.doc.board.size();
+    let cell = r.width() / size.w() as f32;
+    r.min + egui::vec2((x as f32 + 0.5) * cell, (y as f32 + 0.5) * cell)
+}
+
+fn click_at(h: &mut Harness<'static, App>, pos: Pos2, button: PointerButton) {
+    h.hover_at(pos);
+    h.run();
+    for pressed in [true, false] {
+        h.event(Event::PointerButton {
+            pos,
+            button,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        h.run();
+    }
+}
+
+fn verdict(h: &Harness<'static, App>) -> Option<bool> {
+    h.state().live.verdict.as_ref().map(|v| v.validation.solvable)
+}
+
+fn wait_for_repair(h: &mut Harness<'static, App>) {
+    for _ in 0..500 {
+        h.step();
+        if h.state().live.repair.is_some() {
+            h.run();
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("the repair never finished");
+}
+
+#[test]
+fn first_launch_shows_the_classic_preset_and_a_verdict() {
+    let h = harness();
+    let doc = &h.state().state.doc;
+    assert_eq!(doc.set.name, "classic 1010!");
+    assert_eq!(doc.board.size().to_string(), "10x10");
+    assert_eq!(verdict(&h), Some(true));
+    h.get_by_label_contains("Solvable: sq3,h5,l3_tl fits");
+    h.get_by_label("piece sq2");
+    h.get_by_label_contains("11.0 cells per holder of 3");
+}
+
+#[test]
+fn painting_cells_changes_the_verdict() {
+    let mut h = harness();
+    open(&mut h, "unsolvable-no-room-for-sq3.ron");
+    assert_eq!(verdict(&h), Some(false));
+    h.get_by_label_contains("Unsolvable: no order places dot,sq3,h2");
+    // With one end of row 2 painted, the dot completes the row and the
+    // clear makes room for the 3x3 square.
+    let left = cell_center(&h, 0, 2);
+    click_at(&mut h, left, PointerButton::Primary);
+    assert_eq!(h.state().state.doc.board.get(0, 2), Cell::Painted);
+    assert_eq!(verdict(&h), Some(true));
+    // With both ends painted the row is full: validation clears it first.
+    let right = cell_center(&h, 9, 2);
+    click_at(&mut h, right, PointerButton::Primary);
+    assert_eq!(verdict(&h), Some(true));
+    h.get_by_label_contains("after clearing the full row 2 first");
+    // Right-click erases; with one end free a dot completes the row, so
+    // both ends must go for the deal to be unsolvable again.
+    click_at(&mut h, right, PointerButton::Secondary);
+    assert_eq!(h.state().state.doc.board.get(9, 2), Cell::Empty);
+    assert_eq!(verdict(&h), Some(true));
+    click_at(&mut h, left, PointerButton::Secondary);
+    assert_eq!(verdict(&h), Some(false));
+}
+
+#[test]
+fn a_slot_is_set_from_the_palette() {
+    let mut h = harness();
+    h.get_by_label("slot 2 h5").click();
+    h.run();
+    assert_eq!(h.state().live.selected_slot, Some(1));
+    h.get_by_label("piece dot").click();
+    h.run();
+    let set = &h.state().state.doc.set;
+    assert_eq!(h.state().state.doc.slots[1].piece, set.index_of("dot"));
+    h.get_by_label("slot 2 dot");
+    h.get_by_label_contains("Solvable: sq3,dot,l3_tl fits");
+}
+
+#[test]
+fn dealing_with_a_fixed_seed_gives_the_expected_pieces() {
+    let mut h = harness();
+    h.state_mut().push(Command::SetSeed(7));
+    h.run();
+    // The holder's Deal button (the inspector has a Deal tab too).
+    let board_bottom = board_rect(&h).max.y;
+    h.get_all_by_role_and_label(egui::accesskit::Role::Button, "Deal")
+        .find(|n| n.rect().min.y > board_bottom)
+        .unwrap()
+        .click();
+    h.run();
+    let set = PieceSet::classic();
+    let expected = Generator::new(7).deal(&set, 3);
+    assert_eq!(h.state().state.doc.holder(), expected);
+    // A locked slot keeps its piece on the next deal.
+    let kept = h.state().state.doc.slots[0].piece;
+    h.get_all_by_label("lock").next().unwrap().click();
+    h.run();
+    h.state_mut().push(Command::Deal);
+    h.run();
+    assert_eq!(h.state().state.doc.slots[0].piece, kept);
+    assert_ne!(
+        h.state().state.doc.holder(),
+        expected,
+        "the second deal of a seed differs"
+    );
+}
+
+#[test]
+fn an_unsolvable_preset_is_repaired_and_applied() {
+    let mut h = harness();
+    open(&mut h, "unsolvable-fit-alone-not-together.ron");
+    assert_eq!(verdict(&h), Some(false));
+    h.get_all_by_role_and_label(egui::accesskit::Role::Button, "Repair")
+        .next()
+        .unwrap()
+        .click();
+    h.run();
+    wait_for_repair(&mut h);
+    h.get_by_label_contains("Repaired after");
+    h.get_by_label("Apply").click();
+    h.run();
+    assert_eq!(verdict(&h), Some(true));
+    let repaired = &h.state().live.repair.as_ref().unwrap().result.holder;
+    assert_eq!(&h.state().state.doc.holder(), repaired);
+}
+
+#[test]
+fn undo_restores_the_board_and_redo_repeats() {
+    let mut h = harness();
+    let before = h.state().state.doc.board.clone();
+    // One drag stroke across three cells is one undo step.
+    let (a, b, c) = (
+        cell_center(&h, 2, 4),
+        cell_center(&h, 3, 4),
+        cell_center(&h, 4, 4),
+    );
+    h.hover_at(a);
+    h.run();
+    h.drag_at(a);
+    h.run();
+    for p in [b, c] {
+        h.hover_at(p);
+        h.run();
+    }
+    h.drop_at(c);
+    h.run();
+    assert_eq!(h.state().state.doc.board.filled(), 3);
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(h.state().state.doc.board, before);
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::Y);
+    h.run();
+    assert_eq!(h.state().state.doc.board.filled(), 3);
+}
+
+#[test]
+fn a_bad_file_shows_an_error_and_changes_nothing() {
+    let mut h = harness();
+    open(&mut h, "mid-game.ron");
+    let before = h.state().state.clone();
+    let path = std::env::temp_dir().join(format!("tenten-ui-bad-{}.ron", std::process::id()));
+    std::fs::write(
+        &path,
+        "(board: [\"....\", \"....\", \"....\", \"....\"],\n holder: [\"dot\", \"blob\"])",
+    )
+    .unwrap();
+    h.state_mut().push(Command::Load(path.clone()));
+    h.run();
+    h.get_by_label("Nothing was changed");
+    h.get_by_label_contains("unknown piece id \"blob\"");
+    assert_eq!(h.state().state, before);
+    h.get_by_label("OK").click();
+    h.run();
+    assert!(h.state().live.error.is_none());
+    assert!(h.query_by_label("Nothing was changed").is_none());
+    std::fs::remove_file(path).ok();
+}
+
+#[test]
+fn a_holder_piece_dragged_onto_the_board_is_played_and_scores() {
+    let mut h = harness();
+    open(&mut h, "solvable-order-matters.ron");
+    // Drag slot 3 (h5) to row 3, whose free cells it completes.
+    let from = h.get_by_label("slot 3 h5").rect().center();
+    let to = cell_center(&h, 2, 3);
+    h.hover_at(from);
+    h.run();
+    h.drag_at(from);
+    h.run();
+    for t in [0.25, 0.5, 0.75, 1.0] {
+        h.hover_at(from + (to - from) * t);
+        h.run();
+    }
+    h.drop_at(to);
+    h.run();
+    let doc = &h.state().state.doc;
+    assert_eq!(doc.slots[2].piece, None, "the played piece leaves the holder");
+    assert_eq!(doc.score, 5 + 10, "5 cells and one line");
+    assert!(
+        (0..10).all(|x| doc.board.get(x, 3) == Cell::Empty),
+        "row 3 cleared"
+    );
+}
+
+#[test]
+fn the_solution_steps_on_the_board() {
+    let mut h = harness();
+    open(&mut h, "solvable-order-matters.ron");
+    h.get_by_label("Show solution").click();
+    h.run();
+    h.get_by_label_contains("Step 1/3: dot at (1, 0)");
+    h.get_by_label("Next").click();
+    h.run();
+    h.get_by_label_contains("Step 2/3: h5 at (0, 3), clears row 3");
+    h.get_by_label("Close").click();
+    h.run();
+    assert_eq!(h.state().live.solution_step, None);
+}
+
+/// One place for snapshot settings: software renderers differ by a few pixels.
+fn snapshot(h: &mut Harness<'static, App>, name: &str) {
+    // Timings change from run to run: hide them.
+    let timed: Vec<Rect> = h.query_all_by_label_contains("µs").map(|n| n.rect()).collect();
+    for r in timed {
+        h.mask(r);
+    }
+    h.snapshot_options(
+        name,
+        &SnapshotOptions::new().threshold(1.2).max_failed_pixels(400),
+    );
+}
+
+#[test]
+fn snapshot_solvable_deal() {
+    let mut h = harness();
+    open(&mut h, "solvable-order-matters.ron");
+    h.remove_cursor();
+    h.run();
+    snapshot(&mut h, "main_window_solvable");
+}
+
+#[test]
+fn snapshot_unsolvable_deal() {
+    let mut h = harness();
+    open(&mut h, "unsolvable-no-room-for-sq3.ron");
+    h.remove_cursor();
+    h.run();
+    snapshot(&mut h, "main_window_unsolvable");
+}
+
+#[test]
+fn snapshot_palette() {
+    let state = State::default();
+    let app = App::new(state);
+    let mut h = Harness::builder()
+        .with_size([280.0, 900.0])
+        .build_ui_state(|ui, app: &mut App| app.show_palette_only(ui), app);
+    h.run();
+    snapshot(&mut h, "palette");
+}
