@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Takes a screenshot of the real window under Xvfb into assets/screenshot.png.
 # Needs: xvfb, xdotool, imagemagick (apt-get install -y xvfb xdotool imagemagick).
-# Usage: scripts/screenshot.sh [deal.ron] [output.png]
+# Usage: scripts/screenshot.sh [deal.ron] [output.png] [keys to press first, e.g. ctrl+r]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 deal=${1:-presets/deals/unsolvable-fit-alone-not-together.ron}
@@ -24,6 +24,12 @@ for _ in $(seq 60); do
     sleep 0.5
 done
 sleep 3
+window=$(DISPLAY=$display xdotool search --name "Tenten Workbench" | head -1)
+DISPLAY=$display xdotool windowfocus --sync "$window" mousemove 700 450
+for key in "${@:3}"; do
+    DISPLAY=$display xdotool key --clearmodifiers "$key"
+    sleep 1
+done
 mkdir -p "$(dirname "$out")"
 DISPLAY=$display import -window root "$out"
 echo "wrote $out"

@@ -61,8 +61,6 @@ pub struct Live {
     /// A message shown in a dialog until dismissed (a failed load or save).
     pub error: Option<String>,
     pub status: String,
-    /// Deals made with the current seed.
-    pub deals: u64,
     pub can_undo: bool,
     pub can_redo: bool,
 }
@@ -105,7 +103,6 @@ impl App {
                 flash: None,
                 error: None,
                 status: "Ready".to_owned(),
-                deals: 0,
                 can_undo: false,
                 can_redo: false,
             },
@@ -274,14 +271,20 @@ impl App {
             Command::OpenDeal => {
                 if let Some(path) = files::pick_open("Open deal or board") {
                     self.load(&path);
+                } else {
+                    self.live.status = files::NO_FILE_CHOSEN.to_owned();
                 }
             }
             Command::OpenPieceSet => {
                 if let Some(path) = files::pick_open("Open piece set") {
                     self.load(&path);
+                } else {
+                    self.live.status = files::NO_FILE_CHOSEN.to_owned();
                 }
             }
             Command::Load(path) => self.load(&path),
+            // eframe saves the session on the way out.
+            Command::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
             Command::Save => match self.state.settings.file.clone() {
                 Some(path) => self.save_deal(&path),
                 None => self.apply(Command::SaveAs, ctx, time),
@@ -289,6 +292,8 @@ impl App {
             Command::SaveAs => {
                 if let Some(path) = files::pick_save("Save deal", "deal.ron") {
                     self.save_deal(&path);
+                } else {
+                    self.live.status = files::NO_FILE_CHOSEN.to_owned();
                 }
             }
             Command::SavePieceSetAs => {
@@ -300,6 +305,8 @@ impl App {
                         }
                         Err(e) => self.live.error = Some(e),
                     }
+                } else {
+                    self.live.status = files::NO_FILE_CHOSEN.to_owned();
                 }
             }
             Command::Undo => {
@@ -411,12 +418,12 @@ impl App {
             Command::Deal => self.deal(),
             Command::SetSeed(seed) => {
                 self.state.settings.seed = seed;
-                self.live.deals = 0;
+                self.state.settings.deals = 0;
             }
             Command::NewSeed => {
                 let mut rng = Generator::new(self.state.settings.seed ^ time.to_bits());
                 self.state.settings.seed = rng.below(1_000_000) as u64;
-                self.live.deals = 0;
+                self.state.settings.deals = 0;
                 self.live.status = format!("New seed {}", self.state.settings.seed);
             }
             Command::SetWeight {
@@ -520,7 +527,7 @@ impl App {
             .state
             .settings
             .seed
-            .wrapping_add(self.live.deals.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            .wrapping_add(self.state.settings.deals.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let mut generator = Generator::new(seed);
         let doc = &mut self.state.doc;
         for slot in &mut doc.slots {
@@ -529,12 +536,12 @@ impl App {
                 slot.piece = Some(piece);
             }
         }
-        self.live.deals += 1;
+        self.state.settings.deals += 1;
         self.live.status = format!(
             "Dealt {} (seed {}, deal {})",
             doc.set.ids(&doc.holder()),
             self.state.settings.seed,
-            self.live.deals
+            self.state.settings.deals
         );
     }
 
@@ -548,7 +555,7 @@ impl App {
             shapes_size: self.state.doc.board.size(),
             board: self.state.doc.board.bits(),
             holder,
-            seed: self.state.settings.seed.wrapping_add(self.live.deals),
+            seed: self.state.settings.seed.wrapping_add(self.state.settings.deals),
             options: ChangeOptions {
                 policy: self.state.settings.policy,
                 max_redraws: self.state.settings.max_redraws,
@@ -594,7 +601,7 @@ impl App {
                 doc.sanitize();
                 if let Some(seed) = seed {
                     self.state.settings.seed = seed;
-                    self.live.deals = 0;
+                    self.state.settings.deals = 0;
                 }
                 self.state.settings.file = Some(path.to_path_buf());
                 self.state.settings.remember(path.to_path_buf());

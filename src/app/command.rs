@@ -30,6 +30,7 @@ pub enum Command {
     SavePieceSetAs,
     /// Open a file by path (recent files, drag-and-drop, tests).
     Load(PathBuf),
+    Quit,
     // Edit
     Undo,
     Redo,
@@ -100,8 +101,9 @@ const fn ctrl_shift(key: Key) -> KeyboardShortcut {
 impl Command {
     /// Commands reachable by a keyboard shortcut, checked in this order (the
     /// shifted ones first, so Ctrl+Shift+S is not taken for Ctrl+S).
-    pub fn with_shortcuts() -> [Command; 13] {
+    pub fn with_shortcuts() -> [Command; 14] {
         [
+            Command::Quit,
             Command::SaveAs,
             Command::OpenPieceSet,
             Command::Redo,
@@ -120,6 +122,7 @@ impl Command {
 
     pub fn shortcut(&self) -> Option<KeyboardShortcut> {
         Some(match self {
+            Command::Quit => ctrl(Key::Q),
             Command::NewBoard => ctrl(Key::N),
             Command::OpenDeal => ctrl(Key::O),
             Command::OpenPieceSet => ctrl_shift(Key::O),
@@ -150,6 +153,7 @@ impl Command {
             Command::Save => "Save",
             Command::SaveAs => "Save as…",
             Command::SavePieceSetAs => "Save piece set as…",
+            Command::Quit => "Quit",
             Command::Undo => "Undo",
             Command::Redo => "Redo",
             Command::TogglePalette => "Piece palette",

@@ -78,6 +78,9 @@ pub fn save_piece_set(path: &Path, set: &PieceSet) -> Result<(), String> {
     formats::write_atomic(path, &formats::piece_set_to_ron(set)).map_err(|e| e.to_string())
 }
 
+/// Shown when a dialog returns nothing: cancelled, or no dialog could open.
+pub const NO_FILE_CHOSEN: &str = "No file chosen. (No dialog? It needs xdg-desktop-portal or zenity; you can also drop a .ron file on the window.)";
+
 fn dialog(title: &str) -> rfd::FileDialog {
     let presets = std::env::current_dir()
         .map(|d| d.join("presets"))

@@ -90,6 +90,8 @@ pub enum Tool {
 #[serde(default)]
 pub struct Settings {
     pub seed: u64,
+    /// Deals made with this seed: the next deal is the (deals + 1)-th.
+    pub deals: u64,
     pub policy: Policy,
     pub max_redraws: usize,
     pub tool: Tool,
@@ -109,6 +111,7 @@ impl Default for Settings {
     fn default() -> Self {
         Self {
             seed: 42,
+            deals: 0,
             policy: Policy::Deepest,
             max_redraws: DEFAULT_MAX_REDRAWS,
             tool: Tool::Brush,

@@ -49,6 +49,8 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
                 item(ui, Command::Save, true, cmds);
                 item(ui, Command::SaveAs, true, cmds);
                 item(ui, Command::SavePieceSetAs, true, cmds);
+                ui.separator();
+                item(ui, Command::Quit, true, cmds);
             });
             ui.menu_button("Edit", |ui| {
                 item(ui, Command::Undo, live.can_undo, cmds);
@@ -92,8 +94,8 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
             if ui.add(new_seed).on_hover_text("New seed (Ctrl+G)").clicked() {
                 cmds.push(Command::NewSeed);
             }
-            if live.deals > 0 {
-                ui.weak(format!("deal {}", live.deals));
+            if state.settings.deals > 0 {
+                ui.weak(format!("deal {}", state.settings.deals));
             }
             ui.separator();
             ui.label(format!("Pieces: {}", state.doc.set.name));
