@@ -4,6 +4,8 @@
 pub mod bench;
 pub mod board;
 pub mod changer;
+pub mod explain;
+pub mod export;
 pub mod formats;
 pub mod generator;
 pub mod heuristic;
@@ -11,4 +13,5 @@ pub mod pieces;
 pub mod shapes;
 pub mod simulation;
 pub mod trace;
+pub mod tree;
 pub mod validator;

@@ -1,6 +1,9 @@
 //! The validator's event trace, for stepping through the AND-OR tree. The fast
 //! path uses `NoTrace`, whose `ENABLED = false` compiles every event away.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
 use super::board::{Bits, Lines};
 
 /// One step of the search, named after the step of Fig. 4 it performs.
@@ -26,16 +29,27 @@ pub enum Event {
     NoFit { depth: u8, slot: u8 },
     /// Every location of the block at `depth` has been tried.
     Backtrack { depth: u8 },
-    /// 1(b)ii.B: the last block fits: SUCCESS.
+    /// Exhaustive mode: the last block fits; the search goes on.
+    Solution,
+    /// 1(b)ii.B: the last block fits: SUCCESS (in exhaustive mode: the end
+    /// of a search that found at least one solution).
     Solved,
     /// 2: no permutation left: FAILURE.
     Unsolvable,
+    /// Exhaustive mode: the node budget ran out or the user cancelled.
+    Stopped,
 }
 
 /// Where the search reports its events.
 pub trait Recorder {
     const ENABLED: bool;
+    /// Explore the whole tree instead of stopping at the first solution.
+    const EXHAUSTIVE: bool = false;
     fn push(&mut self, event: Event);
+    /// Exhaustive mode: whether to go on after `nodes` placements.
+    fn keep_going(&mut self, _nodes: u64) -> bool {
+        true
+    }
 }
 
 /// The fast path: records nothing.
@@ -57,5 +71,28 @@ impl Recorder for Trace {
     const ENABLED: bool = true;
     fn push(&mut self, event: Event) {
         self.events.push(event);
+    }
+}
+
+/// The whole tree, with a node budget, a cancel flag and a progress counter
+/// that another thread may watch.
+pub struct Exhaustive {
+    pub trace: Trace,
+    pub budget: u64,
+    pub cancel: Arc<AtomicBool>,
+    pub progress: Arc<AtomicU64>,
+}
+
+impl Recorder for Exhaustive {
+    const ENABLED: bool = true;
+    const EXHAUSTIVE: bool = true;
+    fn push(&mut self, event: Event) {
+        self.trace.events.push(event);
+    }
+    fn keep_going(&mut self, nodes: u64) -> bool {
+        if nodes % 4096 == 0 {
+            self.progress.store(nodes, Ordering::Relaxed);
+        }
+        nodes < self.budget && !self.cancel.load(Ordering::Relaxed)
     }
 }

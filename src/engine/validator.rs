@@ -15,7 +15,7 @@
 use super::board::{Bits, Lines};
 use super::pieces::PieceIdx;
 use super::shapes::Shapes;
-use super::trace::{Event, NoTrace, Recorder, Trace};
+use super::trace::{Event, Exhaustive, NoTrace, Recorder, Trace};
 
 /// The most pieces a holder takes.
 pub const MAX_HOLDER: usize = 4;
@@ -117,6 +117,55 @@ pub fn validate_traced(shapes: &Shapes, board: Bits, holder: &[PieceIdx]) -> (Va
     (v, trace)
 }
 
+/// What an exhaustive search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exploration {
+    pub validation: Validation,
+    pub trace: Trace,
+    pub solutions: u64,
+    /// False when the budget ran out or the search was cancelled.
+    pub complete: bool,
+}
+
+impl Exploration {
+    /// Mean children per expanded node at each position 1..=k (the
+    /// branching factor the Trix report measures): placements at position d
+    /// over the nodes that tried position d (orders for d = 1).
+    pub fn branching(&self) -> Vec<f64> {
+        let v = &self.validation;
+        let k = usize::from(v.k);
+        let orders = v.orders().iter().filter(|o| o.same_as.is_none()).count() as f64;
+        (0..k)
+            .map(|d| {
+                let parents = if d == 0 {
+                    orders
+                } else {
+                    v.nodes_per_depth[d - 1] as f64
+                };
+                if parents == 0.0 {
+                    0.0
+                } else {
+                    v.nodes_per_depth[d] as f64 / parents
+                }
+            })
+            .collect()
+    }
+}
+
+/// Explores the whole AND-OR tree (every order, every position, not stopping
+/// at the first solution), recording every event, within `recorder`'s budget.
+pub fn explore(shapes: &Shapes, board: Bits, holder: &[PieceIdx], recorder: &mut Exhaustive) -> Exploration {
+    let mut solutions = 0;
+    let mut stopped = false;
+    let validation = Search::run_counting(shapes, board, holder, recorder, &mut solutions, &mut stopped);
+    Exploration {
+        validation,
+        trace: std::mem::take(&mut recorder.trace),
+        solutions,
+        complete: !stopped,
+    }
+}
+
 struct Search<'a, R: Recorder> {
     shapes: &'a Shapes,
     full: Bits,
@@ -128,10 +177,24 @@ struct Search<'a, R: Recorder> {
     /// The current path: the step made at each position.
     path: [Step; MAX_HOLDER],
     j: usize,
+    /// Exhaustive mode: solutions found, and whether the budget stopped it.
+    solutions: u64,
+    stopped: bool,
 }
 
 impl<'a, R: Recorder> Search<'a, R> {
     fn run(shapes: &'a Shapes, board: Bits, holder: &[PieceIdx], rec: &'a mut R) -> Validation {
+        Self::run_counting(shapes, board, holder, rec, &mut 0, &mut false)
+    }
+
+    fn run_counting(
+        shapes: &'a Shapes,
+        board: Bits,
+        holder: &[PieceIdx],
+        rec: &'a mut R,
+        solutions: &mut u64,
+        stopped: &mut bool,
+    ) -> Validation {
         let k = holder.len();
         assert!(
             (1..=MAX_HOLDER).contains(&k),
@@ -163,9 +226,13 @@ impl<'a, R: Recorder> Search<'a, R> {
             },
             path: [Step::default(); MAX_HOLDER],
             j: 0,
+            solutions: 0,
+            stopped: false,
         };
         search.orders(start);
         search.out.nodes = search.out.nodes_per_depth.iter().sum();
+        *solutions = search.solutions;
+        *stopped = search.stopped;
         search.out
     }
 
@@ -205,13 +272,14 @@ impl<'a, R: Recorder> Search<'a, R> {
                     });
                 }
                 // 1(b): the positions of the first block, and below it the rest.
-                if self.place_from(start, 0) {
+                if self.place_from(start, 0) && R::EXHAUSTIVE {
+                    // Only the budget stops an exhaustive search early.
+                    self.out.solvable = self.out.solution.is_some();
+                    self.rec.push(Event::Stopped);
+                    return;
+                }
+                if self.out.solution.is_some() && !R::EXHAUSTIVE {
                     self.out.solvable = true;
-                    self.out.solution = Some(Solution {
-                        order: j as u8,
-                        len: k as u8,
-                        steps: self.path,
-                    });
                     if R::ENABLED {
                         self.rec.push(Event::Solved);
                     }
@@ -224,8 +292,13 @@ impl<'a, R: Recorder> Search<'a, R> {
             }
         }
         // 2: no permutation left.
+        self.out.solvable = self.out.solution.is_some();
         if R::ENABLED {
-            self.rec.push(Event::Unsolvable);
+            self.rec.push(if self.out.solvable {
+                Event::Solved
+            } else {
+                Event::Unsolvable
+            });
         }
     }
 
@@ -264,8 +337,27 @@ impl<'a, R: Recorder> Search<'a, R> {
                     lines,
                 });
             }
+            if R::EXHAUSTIVE && !self.rec.keep_going(self.out.nodes_per_depth.iter().sum()) {
+                self.stopped = true;
+                return true;
+            }
             // 1(b)ii.B: the last block placed means SUCCESS.
-            if depth + 1 == self.k || self.place_from(next, depth + 1) {
+            if depth + 1 == self.k {
+                if self.out.solution.is_none() {
+                    self.out.solution = Some(Solution {
+                        order: self.j as u8,
+                        len: self.k as u8,
+                        steps: self.path,
+                    });
+                }
+                if !R::EXHAUSTIVE {
+                    return true;
+                }
+                self.solutions += 1;
+                self.rec.push(Event::Solution);
+                continue;
+            }
+            if self.place_from(next, depth + 1) {
                 return true;
             }
         }

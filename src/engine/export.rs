@@ -1,0 +1,209 @@
+//! Exports for slides and papers: the tree as Graphviz DOT or SVG (down to a
+//! chosen level), F and the changer's history as CSV.
+
+use std::fmt::Write as _;
+
+use super::changer::{Phase, Repair};
+use super::heuristic::FMatrix;
+use super::pieces::{PieceIdx, PieceSet};
+use super::trace::Event;
+use super::tree::{NodeId, Status, Tree};
+
+/// A node's one-line label: "order 2: h5, sq2, dot", "h5 b(6,0) at (0,3) clears row 3".
+pub fn node_label(tree: &Tree, id: NodeId, events: &[Event], set: &PieceSet, holder: &[PieceIdx]) -> String {
+    let name = |slot: u8| set.piece(holder[usize::from(slot)]).title();
+    if id == Tree::ROOT {
+        return "root (OR over orders)".to_owned();
+    }
+    match events[tree.node(id).event as usize] {
+        Event::Order { order, slots } => {
+            let seq: Vec<&str> = slots[..holder.len()]
+                .iter()
+                .map(|&s| set.piece(holder[usize::from(s)]).id.as_str())
+                .collect();
+            format!("order {order}: {}", seq.join(", "))
+        }
+        Event::DuplicateOrder { order, same_as } => format!("order {order}: same as order {same_as}"),
+        Event::Place {
+            slot, x, y, lines, ..
+        } => {
+            let clears = if lines.is_empty() {
+                String::new()
+            } else {
+                format!(" clears {}", lines.describe())
+            };
+            format!("{} at ({x},{y}){clears}", name(slot))
+        }
+        Event::NoFit { slot, .. } => format!("{}: no place", name(slot)),
+        _ => String::new(),
+    }
+}
+
+fn color(status: Status) -> &'static str {
+    match status {
+        Status::Solved => "#2e9e5b",
+        Status::Failed => "#d2453c",
+        Status::Pruned => "#9a9a9a",
+        Status::InProgress => "#317bd6",
+        Status::Unexplored => "#cccccc",
+    }
+}
+
+/// The nodes down to `max_level` (0 root, 1 orders, 1 + d placements), depth first.
+fn visible(tree: &Tree, max_level: u8) -> Vec<NodeId> {
+    let mut out = Vec::new();
+    let mut stack = vec![Tree::ROOT];
+    while let Some(id) = stack.pop() {
+        out.push(id);
+        if tree.node(id).level < max_level {
+            let children: Vec<NodeId> = tree.children(id).collect();
+            stack.extend(children.into_iter().rev());
+        }
+    }
+    out
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Graphviz DOT of the tree at its final state.
+pub fn dot(tree: &Tree, events: &[Event], set: &PieceSet, holder: &[PieceIdx], max_level: u8) -> String {
+    let last = events.len().saturating_sub(1);
+    let mut out = String::from(
+        "digraph andor {\n  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontcolor=white];\n",
+    );
+    for id in visible(tree, max_level) {
+        let label = node_label(tree, id, events, set, holder).replace('"', "'");
+        let fill = color(tree.status(id, events, last));
+        let _ = writeln!(out, "  n{id} [label=\"{label}\", fillcolor=\"{fill}\"];");
+        if id != Tree::ROOT {
+            let _ = writeln!(out, "  n{} -> n{id};", tree.node(id).parent);
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// A self-contained SVG drawing of the tree, leaves side by side, each parent
+/// centred over its children.
+pub fn svg(tree: &Tree, events: &[Event], set: &PieceSet, holder: &[PieceIdx], max_level: u8) -> String {
+    let last = events.len().saturating_sub(1);
+    let nodes = visible(tree, max_level);
+    let shown: std::collections::HashSet<NodeId> = nodes.iter().copied().collect();
+    let (w, h, gap) = (170.0_f64, 34.0_f64, 70.0_f64);
+    let mut x = std::collections::HashMap::new();
+    let mut next_leaf = 0.0;
+    // Post-order: leaves take the next column, parents the middle of theirs.
+    fn place(
+        tree: &Tree,
+        id: NodeId,
+        shown: &std::collections::HashSet<NodeId>,
+        x: &mut std::collections::HashMap<NodeId, f64>,
+        next: &mut f64,
+    ) -> f64 {
+        let kids: Vec<NodeId> = tree.children(id).filter(|c| shown.contains(c)).collect();
+        let pos = if kids.is_empty() {
+            *next += 1.0;
+            *next - 1.0
+        } else {
+            let xs: Vec<f64> = kids.iter().map(|&c| place(tree, c, shown, x, next)).collect();
+            (xs[0] + xs[xs.len() - 1]) / 2.0
+        };
+        x.insert(id, pos);
+        pos
+    }
+    place(tree, Tree::ROOT, &shown, &mut x, &mut next_leaf);
+    let levels = nodes.iter().map(|&n| tree.node(n).level).max().unwrap_or(0);
+    let width = next_leaf.max(1.0) * (w + 20.0) + 20.0;
+    let height = f64::from(levels + 1) * gap + 20.0;
+    let at = |id: NodeId| {
+        (
+            20.0 + x[&id] * (w + 20.0),
+            10.0 + f64::from(tree.node(id).level) * gap,
+        )
+    };
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
+    );
+    for &id in &nodes {
+        if id != Tree::ROOT {
+            let (px, py) = at(tree.node(id).parent);
+            let (cx, cy) = at(id);
+            let _ = writeln!(
+                out,
+                "  <line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{cy:.1}\" stroke=\"#888\"/>",
+                px + w / 2.0,
+                py + h,
+                cx + w / 2.0
+            );
+        }
+    }
+    for &id in &nodes {
+        let (cx, cy) = at(id);
+        let fill = color(tree.status(id, events, last));
+        let label = escape(&node_label(tree, id, events, set, holder));
+        let _ = writeln!(
+            out,
+            "  <rect x=\"{cx:.1}\" y=\"{cy:.1}\" width=\"{w}\" height=\"{h}\" rx=\"6\" fill=\"{fill}\"/>\n  <text x=\"{:.1}\" y=\"{:.1}\" fill=\"white\" text-anchor=\"middle\">{label}</text>",
+            cx + w / 2.0,
+            cy + h / 2.0 + 4.0
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// F as CSV: one row per slot, one column per order, then the row sum.
+pub fn f_csv(f: &FMatrix, set: &PieceSet, holder: &[PieceIdx]) -> String {
+    let mut out = String::from("slot,piece");
+    for j in 0..f.orders {
+        let _ = write!(out, ",order {j}");
+    }
+    out.push_str(",sum,chosen\n");
+    for (i, &piece) in holder.iter().enumerate().take(f.k) {
+        let _ = write!(out, "b{},{}", i + 1, set.piece(piece).id);
+        for j in 0..f.orders {
+            let _ = write!(out, ",{}", f.get(i, j));
+        }
+        let _ = writeln!(out, ",{},{}", f.row_sums[i], i == f.chosen);
+    }
+    let ub: Vec<String> = f.unfit_block.iter().map(u8::to_string).collect();
+    let _ = writeln!(out, "unfitBlock,{},{}", f.policy, ub.join(","));
+    out
+}
+
+/// The changer's history as CSV, one attempt per row.
+pub fn history_csv(r: &Repair, set: &PieceSet) -> String {
+    let mut out =
+        String::from("attempt,phase,holder,verdict,nodes,microseconds,row sums,chosen slot,new piece\n");
+    for (n, a) in r.attempts.iter().enumerate() {
+        let phase = match a.phase {
+            Phase::Dealt => "dealt",
+            Phase::Redraw => "redraw",
+            Phase::Fallback => "fallback",
+        };
+        let verdict = if a.solvable { "solvable" } else { "unsolvable" };
+        let sums = a.f.as_ref().map_or(String::new(), |f| {
+            f.row_sums
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        });
+        let (slot, piece) = a.change.map_or((String::new(), String::new()), |(s, p)| {
+            (format!("b{}", s + 1), set.piece(p).id.clone())
+        });
+        let _ = writeln!(
+            out,
+            "{n},{phase},\"{}\",{verdict},{},{:.3},{sums},{slot},{piece}",
+            set.ids(&a.holder),
+            a.nodes,
+            a.micros
+        );
+    }
+    out
+}
