@@ -90,7 +90,7 @@ impl Recorder for Exhaustive {
         self.trace.events.push(event);
     }
     fn keep_going(&mut self, nodes: u64) -> bool {
-        if nodes % 4096 == 0 {
+        if nodes.is_multiple_of(4096) {
             self.progress.store(nodes, Ordering::Relaxed);
         }
         nodes < self.budget && !self.cancel.load(Ordering::Relaxed)
