@@ -357,7 +357,7 @@ fn explain_f(set: &PieceSet, f: &FMatrix, holder: &[PieceIdx], out: &mut String)
         f.orders - 1
     );
     for i in 0..f.k {
-        let row: Vec<String> = (0..f.orders).map(|j| format!("{:>4}", f.get(i, j))).collect();
+        let row: Vec<String> = (0..f.orders).map(|j| format!("{:>5}", f.get(i, j))).collect();
         let mark = if i == f.chosen {
             "  <- argmax (equation 5)"
         } else {
@@ -365,7 +365,7 @@ fn explain_f(set: &PieceSet, f: &FMatrix, holder: &[PieceIdx], out: &mut String)
         };
         let _ = writeln!(
             out,
-            "    {:<16} {}  sum {:>5}{mark}",
+            "    {:<16}{}  sum {:>6}{mark}",
             slot_name(set, holder, i),
             row.join(""),
             f.row_sums[i]

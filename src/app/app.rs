@@ -7,13 +7,14 @@ use crate::engine::bench::time_validate;
 use crate::engine::board::{Bits, Board, BoardSize, Cell, Lines};
 use crate::engine::changer::{ChangeOptions, Outcome, Repair};
 use crate::engine::generator::Generator;
-use crate::engine::pieces::PieceSet;
+use crate::engine::pieces::{PieceIdx, PieceSet};
 use crate::engine::shapes::{Shapes, score};
 use crate::engine::simulation::{play, random_fill};
 use crate::engine::validator::{MAX_HOLDER, Validation, validate};
 
 use super::board_view::BoardView;
 use super::command::{Command, Line};
+use super::debugger::DebugBoard;
 use super::files;
 use super::holder::HolderPanel;
 use super::inspector::Inspector;
@@ -63,6 +64,12 @@ pub struct Live {
     pub status: String,
     pub can_undo: bool,
     pub can_redo: bool,
+    /// The tree debugger's view of the board, while its tab is open.
+    pub debug_board: Option<DebugBoard>,
+    /// When the debugger's view last changed, for a short flash of cleared lines.
+    pub debug_since: f64,
+    /// A holder from the changer's history being replayed in the tree tab.
+    pub replay: Option<Vec<PieceIdx>>,
 }
 
 impl Live {
@@ -105,6 +112,9 @@ impl App {
                 status: "Ready".to_owned(),
                 can_undo: false,
                 can_redo: false,
+                debug_board: None,
+                debug_since: 0.0,
+                replay: None,
             },
             undo: Undo::default(),
             cmds: Vec::new(),
@@ -322,8 +332,15 @@ impl App {
                 }
             }
             Command::TogglePalette => self.state.settings.show_palette ^= true,
-            Command::ToggleInspector => self.state.settings.show_inspector ^= true,
-            Command::SetInspectorTab(i) => self.state.settings.inspector_tab = i,
+            Command::ToggleInspector => {
+                self.state.settings.show_inspector ^= true;
+                self.live.debug_board = None;
+            }
+            Command::SetInspectorTab(i) => {
+                self.state.settings.inspector_tab = i;
+                // The tree tab puts its view back when it is shown.
+                self.live.debug_board = None;
+            }
             Command::Paint { x, y, cell, stroke } => {
                 if x < size.w() && y < size.h() && doc.board.get(x, y) != cell {
                     self.edit(EditKey::Stroke(stroke));
@@ -474,6 +491,24 @@ impl App {
             Command::SetMaxRedraws(n) => self.state.settings.max_redraws = n,
             Command::ShowSolution(step) => self.live.solution_step = step,
             Command::DismissError => self.live.error = None,
+            Command::DebugBoard(board) => {
+                self.live.debug_board = board;
+                self.live.debug_since = time;
+            }
+            Command::Replay(holder) => {
+                if holder.is_some() {
+                    self.state.settings.inspector_tab = super::tabs::TREE_TAB;
+                    self.state.settings.show_inspector = true;
+                }
+                self.live.replay = holder;
+            }
+            Command::SaveText { title, name, text } => match files::pick_save(title, name) {
+                Some(path) => match crate::engine::formats::write_atomic(&path, &text) {
+                    Ok(()) => self.live.status = format!("Saved {}", path.display()),
+                    Err(e) => self.live.error = Some(e.to_string()),
+                },
+                None => self.live.status = files::NO_FILE_CHOSEN.to_owned(),
+            },
         }
     }
 
@@ -664,6 +699,7 @@ impl App {
             micros: time_validate(&self.live.shapes, bits, &holder),
         });
         self.live.solution_step = None;
+        self.live.replay = None;
         self.validated = Some((doc.clone(), size));
         self.live.can_undo = self.undo.can_undo();
         self.live.can_redo = self.undo.can_redo();

@@ -267,6 +267,10 @@ impl BoardView {
             }
         }
 
+        if let Some(db) = &live.debug_board {
+            debug_overlay(ui, &painter, &grid, state, db, live.debug_since);
+            return;
+        }
         self.drop_target(ui, &response, &grid, state, live, cmds);
         if shown.is_none() {
             self.paint_input(ui, &response, &grid, state, cmds);
@@ -376,6 +380,75 @@ impl BoardView {
         }
         if response.dnd_release_payload::<SlotDrag>().is_some() {
             cmds.push(Command::Place { slot: drag.0, x, y });
+        }
+    }
+}
+
+/// Colours of the 1st, 2nd, 3rd and 4th placement on the debugger's path.
+const SEQUENCE: [Color32; 4] = [
+    Color32::from_rgb(0x31, 0x7b, 0xd6),
+    Color32::from_rgb(0xe0, 0x8a, 0x1f),
+    Color32::from_rgb(0x8e, 0x4f, 0xc8),
+    Color32::from_rgb(0x2e, 0x9e, 0x8b),
+];
+
+/// The tree debugger's node on the board: the pieces placed along the path in
+/// sequence colours, the candidate outlined, the lines it cleared flashing.
+fn debug_overlay(
+    ui: &Ui,
+    painter: &egui::Painter,
+    grid: &Grid,
+    state: &State,
+    db: &super::debugger::DebugBoard,
+    since: f64,
+) {
+    let size = grid.size;
+    let cell = grid.cell;
+    let radius = CornerRadius::same((cell * 0.12) as u8);
+    for y in 0..size.h() {
+        for x in 0..size.w() {
+            let bit = 1u128 << size.bit(x, y);
+            let color = if db.board & bit == 0 {
+                paint::EMPTY
+            } else if let Some(i) = db.placed.iter().rposition(|m| m & bit != 0) {
+                SEQUENCE[i % SEQUENCE.len()]
+            } else {
+                paint::cell_color(state.doc.board.get(x, y), &state.doc.set.pieces).gamma_multiply(0.6)
+            };
+            painter.rect_filled(grid.cell_rect(x, y).shrink(cell * 0.05), radius, color);
+        }
+    }
+    if let Some((mask, _)) = db.candidate {
+        for y in 0..size.h() {
+            for x in 0..size.w() {
+                if mask >> size.bit(x, y) & 1 == 1 {
+                    let r = grid.cell_rect(x, y).shrink(cell * 0.05);
+                    painter.rect_stroke(
+                        r,
+                        radius,
+                        Stroke::new(3.0, Color32::WHITE),
+                        egui::StrokeKind::Inside,
+                    );
+                }
+            }
+        }
+    }
+    if !db.cleared.is_empty() {
+        // A short flash, then a steady outline.
+        let age = ui.input(|i| i.time) - since;
+        let pulse = if age < 1.2 {
+            ui.ctx().request_repaint();
+            (0.55 + 0.45 * (age * 10.0).cos()) as f32
+        } else {
+            1.0
+        };
+        for r in grid.line_rect(db.cleared) {
+            painter.rect_stroke(
+                r,
+                CornerRadius::same(3),
+                Stroke::new(4.0, paint::WARN.gamma_multiply(pulse)),
+                egui::StrokeKind::Inside,
+            );
         }
     }
 }

@@ -10,6 +10,7 @@ use crate::engine::board::{BoardSize, Cell};
 use crate::engine::heuristic::Policy;
 use crate::engine::pieces::{Piece, PieceIdx};
 
+use super::debugger::DebugBoard;
 use super::state::Tool;
 
 /// A row or a column of the board.
@@ -88,6 +89,17 @@ pub enum Command {
     /// Step the found solution on the board (`None` closes it).
     ShowSolution(Option<usize>),
     DismissError,
+    // The tree debugger
+    /// What the board shows for the debugger's current event (`None`: the live board).
+    DebugBoard(Option<DebugBoard>),
+    /// Trace this holder instead of the live one (`None`: back to the live deal).
+    Replay(Option<Vec<PieceIdx>>),
+    /// Save text (an export) through a save dialog.
+    SaveText {
+        title: &'static str,
+        name: &'static str,
+        text: String,
+    },
 }
 
 const fn ctrl(key: Key) -> KeyboardShortcut {

@@ -4,6 +4,7 @@
 mod app;
 mod board_view;
 pub mod command;
+pub mod debugger;
 mod files;
 mod holder;
 mod inspector;

@@ -8,6 +8,8 @@ use super::command::Command;
 use super::state::State;
 
 mod deal;
+mod heuristic;
+mod tree;
 
 pub trait Tab {
     fn title(&self) -> &'static str;
@@ -16,5 +18,12 @@ pub trait Tab {
 
 /// The tabs, in the order they are shown.
 pub fn all() -> Vec<Box<dyn Tab>> {
-    vec![Box::new(deal::DealTab)]
+    vec![
+        Box::new(deal::DealTab),
+        Box::new(tree::TreeTab::default()),
+        Box::new(heuristic::HeuristicTab),
+    ]
 }
+
+/// Where `all` puts the tree tab (replaying an attempt opens it).
+pub const TREE_TAB: usize = 1;

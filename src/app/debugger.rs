@@ -1,0 +1,334 @@
+//! A debugging session over one traced search: the cursor (an index into the
+//! event trace), stepping, breakpoints, and the outline's expanded nodes.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, channel};
+
+use crate::engine::board::{Bits, BoardSize, Lines};
+use crate::engine::pieces::{PieceIdx, PieceSet};
+use crate::engine::shapes::Shapes;
+use crate::engine::trace::{Event, Exhaustive, Trace};
+use crate::engine::tree::{NodeId, Tree};
+use crate::engine::validator::{Validation, explore, validate_traced};
+
+/// The deal a session traces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DealKey {
+    pub set: PieceSet,
+    pub size: BoardSize,
+    pub board: Bits,
+    pub holder: Vec<PieceIdx>,
+}
+
+/// Exhaustive-mode figures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExploreStats {
+    pub solutions: u64,
+    pub complete: bool,
+    pub branching: Vec<f64>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Breakpoints {
+    /// Stop at any placement at this position (1..=k).
+    pub depth: Option<u8>,
+    /// Stop at any placement or failure of this piece.
+    pub piece: Option<PieceIdx>,
+    /// Stop at the first failure in this order.
+    pub first_failure_in: Option<u8>,
+}
+
+pub struct Session {
+    pub key: DealKey,
+    pub validation: Validation,
+    pub events: Arc<Vec<Event>>,
+    pub tree: Arc<Tree>,
+    pub explored: Option<ExploreStats>,
+    pub cursor: usize,
+    pub expanded: HashSet<NodeId>,
+    pub breakpoints: Breakpoints,
+    pub playing: bool,
+    /// Events per second while playing.
+    pub speed: f32,
+    play_debt: f64,
+}
+
+/// What the board shows for the current event.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DebugBoard {
+    /// The board at the current node (after its clears).
+    pub board: Bits,
+    /// Each placement on the path (1st, 2nd, ...): its cells.
+    pub placed: Vec<Bits>,
+    /// The current candidate position (cells), and whether it fits.
+    pub candidate: Option<(Bits, bool)>,
+    /// Lines the current placement cleared.
+    pub cleared: Lines,
+}
+
+impl Session {
+    pub fn new(
+        key: DealKey,
+        validation: Validation,
+        events: Vec<Event>,
+        explored: Option<ExploreStats>,
+    ) -> Self {
+        let tree = Tree::build(&events);
+        let mut s = Self {
+            key,
+            validation,
+            events: Arc::new(events),
+            tree: Arc::new(tree),
+            explored,
+            cursor: 0,
+            expanded: HashSet::from([Tree::ROOT]),
+            breakpoints: Breakpoints::default(),
+            playing: false,
+            speed: 8.0,
+            play_debt: 0.0,
+        };
+        s.reveal();
+        s
+    }
+
+    /// Traces the fast-path search of `key` (quick: it stops at the first success).
+    pub fn trace(key: DealKey) -> Self {
+        let shapes = Shapes::new(&key.set, key.size);
+        let (v, trace) = validate_traced(&shapes, key.board, &key.holder);
+        Self::new(key, v, trace.events, None)
+    }
+
+    pub fn last(&self) -> usize {
+        self.events.len().saturating_sub(1)
+    }
+
+    pub fn node(&self) -> NodeId {
+        self.tree
+            .event_node
+            .get(self.cursor)
+            .copied()
+            .unwrap_or(Tree::ROOT)
+    }
+
+    /// Moves the cursor and opens the outline down to its node.
+    pub fn go(&mut self, cursor: usize) {
+        self.cursor = cursor.min(self.last());
+        self.reveal();
+    }
+
+    fn reveal(&mut self) {
+        for n in self.tree.path(self.node()) {
+            self.expanded.insert(n);
+        }
+    }
+
+    pub fn step_into(&mut self) {
+        self.go(self.cursor + 1);
+    }
+
+    pub fn step_back(&mut self) {
+        self.go(self.cursor.saturating_sub(1));
+    }
+
+    /// Finishes the current node's subtree.
+    pub fn step_over(&mut self) {
+        let n = self.tree.node(self.node());
+        let target = if n.close == u32::MAX {
+            self.last()
+        } else {
+            (n.close as usize).max(self.cursor + 1)
+        };
+        self.go(target);
+    }
+
+    /// Finishes the parent's subtree.
+    pub fn step_out(&mut self) {
+        let parent = self.tree.node(self.node()).parent;
+        let close = self.tree.node(parent).close;
+        let target = if close == u32::MAX {
+            self.last()
+        } else {
+            (close as usize).max(self.cursor + 1)
+        };
+        self.go(target);
+    }
+
+    /// Runs until `stop` holds for an event (or a breakpoint, or the end).
+    fn run_until(&mut self, stop: impl Fn(&Event) -> bool) {
+        let mut i = self.cursor + 1;
+        while i < self.last() && !stop(&self.events[i]) && !self.breaks_at(i) {
+            i += 1;
+        }
+        self.go(i);
+    }
+
+    pub fn run_to_failure(&mut self) {
+        self.run_until(|e| matches!(e, Event::NoFit { .. }));
+    }
+
+    pub fn run_to_end(&mut self) {
+        self.run_until(|e| matches!(e, Event::Solved | Event::Unsolvable | Event::Stopped));
+    }
+
+    pub fn restart(&mut self) {
+        self.playing = false;
+        self.go(0);
+    }
+
+    /// Whether a breakpoint stops at event `i`.
+    pub fn breaks_at(&self, i: usize) -> bool {
+        let b = self.breakpoints;
+        let piece_of = |slot: u8| self.key.holder.get(usize::from(slot)).copied();
+        match self.events[i] {
+            Event::Place { depth, slot, .. } => {
+                b.depth == Some(depth) || (b.piece.is_some() && b.piece == piece_of(slot))
+            }
+            Event::NoFit { slot, .. } => {
+                if b.piece.is_some() && b.piece == piece_of(slot) {
+                    return true;
+                }
+                let Some(j) = b.first_failure_in else { return false };
+                // The first NoFit since order j began.
+                let begin = self.events[..i]
+                    .iter()
+                    .rposition(|e| matches!(e, Event::Order { .. } | Event::DuplicateOrder { .. }));
+                let in_j =
+                    begin.is_some_and(|s| matches!(self.events[s], Event::Order { order, .. } if order == j));
+                in_j && begin.is_some_and(|s| {
+                    !self.events[s + 1..i]
+                        .iter()
+                        .any(|e| matches!(e, Event::NoFit { .. }))
+                })
+            }
+            _ => false,
+        }
+    }
+
+    /// Advances playback by `dt` seconds; stops at breakpoints and the end.
+    pub fn play(&mut self, dt: f64) {
+        if !self.playing {
+            return;
+        }
+        self.play_debt += dt * f64::from(self.speed);
+        while self.play_debt >= 1.0 {
+            self.play_debt -= 1.0;
+            if self.cursor >= self.last() {
+                self.playing = false;
+                return;
+            }
+            self.step_into();
+            if self.breaks_at(self.cursor) {
+                self.playing = false;
+                return;
+            }
+        }
+    }
+
+    /// The board at the current event, with the path's placements.
+    pub fn board(&self, shapes: &Shapes) -> DebugBoard {
+        let start = self.validation.start;
+        let node = self.node();
+        let mut placed = Vec::new();
+        let mut board = start;
+        let mut cleared = Lines::default();
+        let mut candidate = None;
+        for n in self.tree.path(node) {
+            if n == Tree::ROOT {
+                continue;
+            }
+            match self.events[self.tree.node(n).event as usize] {
+                Event::Place {
+                    slot,
+                    x,
+                    y,
+                    board: after,
+                    lines,
+                    ..
+                } => {
+                    let piece = self.key.holder[usize::from(slot)];
+                    let mask = shapes.shape(piece).mask << shapes.size().bit(usize::from(x), usize::from(y));
+                    placed.push(mask);
+                    board = after;
+                    cleared = lines;
+                    if n == node {
+                        candidate = Some((mask, true));
+                    }
+                }
+                Event::Order { .. } => {
+                    board = start;
+                    cleared = Lines::default();
+                }
+                _ => {}
+            }
+        }
+        if !matches!(self.events.get(self.cursor), Some(Event::Place { .. })) {
+            cleared = Lines::default();
+        }
+        DebugBoard {
+            board,
+            placed,
+            candidate,
+            cleared,
+        }
+    }
+}
+
+/// An exhaustive exploration on its own thread.
+pub struct ExploreJob {
+    pub key: DealKey,
+    pub budget: u64,
+    pub progress: Arc<AtomicU64>,
+    cancel: Arc<AtomicBool>,
+    rx: Receiver<Session>,
+}
+
+impl ExploreJob {
+    pub fn spawn(key: DealKey, budget: u64, ctx: &egui::Context) -> std::io::Result<Self> {
+        let (tx, rx) = channel();
+        let progress = Arc::new(AtomicU64::new(0));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let job_key = key.clone();
+        let (p, c, ctx) = (progress.clone(), cancel.clone(), ctx.clone());
+        std::thread::Builder::new()
+            .name("explore".to_owned())
+            .spawn(move || {
+                let shapes = Shapes::new(&job_key.set, job_key.size);
+                let mut rec = Exhaustive {
+                    trace: Trace::default(),
+                    budget,
+                    cancel: c,
+                    progress: p,
+                };
+                let e = explore(&shapes, job_key.board, &job_key.holder, &mut rec);
+                let stats = ExploreStats {
+                    solutions: e.solutions,
+                    complete: e.complete,
+                    branching: e.branching(),
+                };
+                let session = Session::new(job_key, e.validation, e.trace.events, Some(stats));
+                let _ = tx.send(session);
+                ctx.request_repaint();
+            })?;
+        Ok(Self {
+            key,
+            budget,
+            progress,
+            cancel,
+            rx,
+        })
+    }
+
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    pub fn fraction(&self) -> f32 {
+        (self.progress.load(Ordering::Relaxed) as f64 / self.budget.max(1) as f64) as f32
+    }
+
+    pub fn poll(&self) -> Option<Session> {
+        self.rx.try_recv().ok()
+    }
+}

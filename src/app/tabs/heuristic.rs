@@ -1,0 +1,197 @@
+//! The heuristic tab: F as a heatmap with its numbers, the row sums and the
+//! argmax (equations 4 and 5), under a switchable failure policy; and the
+//! changer's history, each attempt replayable in the tree tab.
+
+use egui::{Color32, CornerRadius, RichText, Sense, Ui, vec2};
+
+use crate::engine::changer::Phase;
+use crate::engine::export;
+use crate::engine::heuristic::{FMatrix, Policy};
+use crate::engine::pieces::{PieceIdx, PieceSet};
+
+use super::super::app::Live;
+use super::super::command::Command;
+use super::super::paint;
+use super::super::state::State;
+use super::Tab;
+
+pub struct HeuristicTab;
+
+impl Tab for HeuristicTab {
+    fn title(&self) -> &'static str {
+        "Heuristic F"
+    }
+
+    fn ui(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
+        let set = &state.doc.set;
+        ui.label(RichText::new("Equation (4)").strong());
+        ui.monospace("fail(i,j) = 5·ub(j)  if p(j, ub(j)) = b_i\n           0        otherwise");
+        ui.label(RichText::new("Equation (5)").strong());
+        ui.monospace("b* = argmax_i Σ_j fail(i,j)   (ties: lowest slot)");
+        ui.add_space(4.0);
+        ui.horizontal(|ui| {
+            ui.label("Failure policy");
+            for p in Policy::ALL {
+                let tip = match p {
+                    Policy::Deepest => "ub(j) = the deepest position that failed in order j",
+                    Policy::Last => "ub(j) = the last failure noted in order j (Fig. 4 read literally)",
+                    Policy::Frequency => {
+                        "every failure counts, 5 × its position (\"how often the block fails\")"
+                    }
+                };
+                if ui
+                    .selectable_label(state.settings.policy == p, p.name())
+                    .on_hover_text(tip)
+                    .clicked()
+                {
+                    cmds.push(Command::SetPolicy(p));
+                }
+            }
+        });
+        ui.separator();
+        match &live.verdict {
+            None => {
+                ui.label("The holder is empty.");
+            }
+            Some(v) if v.validation.solvable => {
+                ui.label("The deal is solvable: the changer leaves it alone, and F is not computed.");
+            }
+            Some(v) => {
+                let f = FMatrix::new(&v.validation, state.settings.policy);
+                heatmap(ui, set, v.validation.holder(), &f);
+                let chosen = set.piece(v.validation.holder()[f.chosen]).id.clone();
+                ui.label(
+                    RichText::new(format!(
+                        "The changer replaces b{} = {chosen} (row sum {})",
+                        f.chosen + 1,
+                        f.row_sums[f.chosen]
+                    ))
+                    .strong()
+                    .color(paint::BAD),
+                );
+                if ui.button("Save F as CSV…").clicked() {
+                    let text = export::f_csv(&f, set, v.validation.holder());
+                    cmds.push(Command::SaveText {
+                        title: "Save F as CSV",
+                        name: "f-matrix.csv",
+                        text,
+                    });
+                }
+            }
+        }
+        ui.separator();
+        history(ui, state, live, cmds);
+    }
+}
+
+/// F as coloured cells with their values, the row sums, the argmax outlined.
+pub fn heatmap(ui: &mut Ui, set: &PieceSet, holder: &[PieceIdx], f: &FMatrix) {
+    let max = f.fail.iter().copied().max().unwrap_or(0).max(1) as f32;
+    let cell = vec2(44.0, 24.0);
+    egui::Grid::new(("heatmap", f.policy.name()))
+        .spacing([3.0, 3.0])
+        .show(ui, |ui| {
+            ui.label("");
+            for j in 0..f.orders {
+                ui.label(RichText::new(format!("j={j}")).weak());
+            }
+            ui.label(RichText::new("Σ").strong());
+            ui.end_row();
+            ui.label("");
+            for &u in &f.unfit_block {
+                ui.label(RichText::new(format!("ub {u}")).weak().small());
+            }
+            ui.end_row();
+            for (i, &piece) in holder.iter().enumerate().take(f.k) {
+                let chosen = i == f.chosen;
+                let name = RichText::new(format!("b{} {}", i + 1, set.piece(piece).id));
+                ui.label(if chosen {
+                    name.strong().color(paint::BAD)
+                } else {
+                    name
+                });
+                for j in 0..f.orders {
+                    let value = f.get(i, j);
+                    let (rect, _) = ui.allocate_exact_size(cell, Sense::hover());
+                    let t = value as f32 / max;
+                    let fill = if value == 0 {
+                        ui.visuals().faint_bg_color
+                    } else {
+                        paint::BAD.gamma_multiply(0.25 + 0.75 * t)
+                    };
+                    ui.painter().rect_filled(rect, CornerRadius::same(3), fill);
+                    let text_color = if t > 0.5 {
+                        Color32::WHITE
+                    } else {
+                        ui.visuals().text_color()
+                    };
+                    ui.painter().text(
+                        rect.center(),
+                        egui::Align2::CENTER_CENTER,
+                        value.to_string(),
+                        egui::FontId::monospace(12.0),
+                        text_color,
+                    );
+                }
+                let sum = RichText::new(f.row_sums[i].to_string()).monospace().strong();
+                let sum = if chosen { sum.color(paint::BAD) } else { sum };
+                ui.label(sum).on_hover_text(if chosen {
+                    "argmax: this slot is changed"
+                } else {
+                    ""
+                });
+                ui.end_row();
+            }
+        });
+}
+
+fn history(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
+    ui.label(RichText::new("Changer history").strong());
+    let Some(view) = &live.repair else {
+        ui.weak("Run Repair (Ctrl+R) on an unsolvable deal to see every attempt here.");
+        return;
+    };
+    let set = &view.input.set;
+    let r = &view.result;
+    ui.horizontal(|ui| {
+        ui.weak(format!(
+            "{} attempts, policy {}",
+            r.attempts.len(),
+            view.input.options.policy
+        ));
+        if ui.button("Save history as CSV…").clicked() {
+            cmds.push(Command::SaveText {
+                title: "Save history as CSV",
+                name: "history.csv",
+                text: export::history_csv(r, set),
+            });
+        }
+    });
+    ui.weak("Click an attempt to replay its search in the AND-OR tree tab.");
+    for (n, a) in r.attempts.iter().enumerate().take(200) {
+        let phase = match a.phase {
+            Phase::Dealt => "dealt",
+            Phase::Redraw => "redraw",
+            Phase::Fallback => "fallback",
+        };
+        let verdict = if a.solvable { "solvable" } else { "unsolvable" };
+        let change = a.change.map_or(String::new(), |(s, p)| {
+            format!(", change b{} -> {}", s + 1, set.piece(p).id)
+        });
+        let replaying = live.replay.as_ref() == Some(&a.holder);
+        let text = RichText::new(format!("{n} {phase}: {} {verdict}{change}", set.ids(&a.holder))).color(
+            if a.solvable {
+                paint::OK
+            } else {
+                ui.visuals().text_color()
+            },
+        );
+        if ui.selectable_label(replaying, text).clicked() {
+            cmds.push(Command::Replay(Some(a.holder.clone())));
+        }
+        if let Some(f) = &a.f {
+            ui.indent(("attempt", n), |ui| heatmap(ui, set, &a.holder, f));
+        }
+    }
+    let _ = state;
+}

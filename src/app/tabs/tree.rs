@@ -1,0 +1,531 @@
+//! The AND-OR tree tab: a debugger for the paper's search. Step through the
+//! events forward and back, see each one explained in Fig. 4's terms, watch
+//! unfitBlock fill in, and browse the tree (only visible rows are drawn).
+
+use egui::{Color32, Key, KeyboardShortcut, Modifiers, RichText, Ui};
+
+use crate::engine::explain::Context;
+use crate::engine::export;
+use crate::engine::tree::{NodeId, Status, Tree};
+
+use super::super::app::Live;
+use super::super::command::Command;
+use super::super::debugger::{DealKey, ExploreJob, Session};
+use super::super::paint;
+use super::super::state::State;
+use super::Tab;
+
+const ROW_HEIGHT: f32 = 18.0;
+
+pub struct TreeTab {
+    session: Option<Session>,
+    job: Option<ExploreJob>,
+    budget: u64,
+    export_level: u8,
+    show_on_board: bool,
+    scroll_to_cursor: bool,
+    error: Option<String>,
+}
+
+impl Default for TreeTab {
+    fn default() -> Self {
+        Self {
+            session: None,
+            job: None,
+            budget: 2_000_000,
+            export_level: 3,
+            show_on_board: true,
+            scroll_to_cursor: true,
+            error: None,
+        }
+    }
+}
+
+/// The debugger's keys, shown in its tooltips.
+fn key(k: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::NONE, k)
+}
+fn shift(k: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::SHIFT, k)
+}
+
+#[derive(Clone, Copy)]
+enum Step {
+    Restart,
+    Back,
+    Into,
+    Over,
+    Out,
+    NextFailure,
+    Run,
+}
+
+impl Step {
+    const ALL: [Step; 7] = [
+        Step::Restart,
+        Step::Back,
+        Step::Into,
+        Step::Over,
+        Step::Out,
+        Step::NextFailure,
+        Step::Run,
+    ];
+
+    fn shortcut(self) -> KeyboardShortcut {
+        match self {
+            Step::Restart => shift(Key::F5),
+            Step::Back => key(Key::F9),
+            Step::Into => key(Key::F11),
+            Step::Over => key(Key::F10),
+            Step::Out => shift(Key::F11),
+            Step::NextFailure => key(Key::F8),
+            Step::Run => key(Key::F5),
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Step::Restart => "Restart",
+            Step::Back => "Back",
+            Step::Into => "Step",
+            Step::Over => "Over",
+            Step::Out => "Out",
+            Step::NextFailure => "Next failure",
+            Step::Run => "Run",
+        }
+    }
+
+    fn tip(self) -> &'static str {
+        match self {
+            Step::Restart => "Back to the start",
+            Step::Back => "Step back to the previous event",
+            Step::Into => "Step into: the next event",
+            Step::Over => "Step over: finish the current subtree",
+            Step::Out => "Step out: finish the parent's subtree",
+            Step::NextFailure => "Run to the next failure (or breakpoint)",
+            Step::Run => "Run to the solution or the end (or a breakpoint)",
+        }
+    }
+
+    fn apply(self, s: &mut Session) {
+        match self {
+            Step::Restart => s.restart(),
+            Step::Back => s.step_back(),
+            Step::Into => s.step_into(),
+            Step::Over => s.step_over(),
+            Step::Out => s.step_out(),
+            Step::NextFailure => s.run_to_failure(),
+            Step::Run => s.run_to_end(),
+        }
+    }
+}
+
+fn status_color(status: Status) -> Color32 {
+    match status {
+        Status::Solved => paint::OK,
+        Status::Failed => paint::BAD,
+        Status::Pruned => Color32::GRAY,
+        Status::InProgress => paint::HIGHLIGHT,
+        Status::Unexplored => Color32::from_gray(120),
+    }
+}
+
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Solved => "solved",
+        Status::Failed => "failed",
+        Status::Pruned => "pruned",
+        Status::InProgress => "in progress",
+        Status::Unexplored => "unexplored",
+    }
+}
+
+impl TreeTab {
+    /// The deal to trace: the replayed attempt's holder, else the live one.
+    fn wanted(state: &State, live: &Live) -> Option<DealKey> {
+        let holder = live.replay.clone().unwrap_or_else(|| state.doc.holder());
+        (!holder.is_empty()).then(|| DealKey {
+            set: state.doc.set.clone(),
+            size: state.doc.board.size(),
+            board: state.doc.board.bits(),
+            holder,
+        })
+    }
+
+    fn sync(&mut self, state: &State, live: &Live, ui: &Ui) {
+        if let Some(job) = &self.job {
+            if let Some(session) = job.poll() {
+                self.session = Some(session);
+                self.job = None;
+                self.scroll_to_cursor = true;
+            } else {
+                ui.ctx()
+                    .request_repaint_after(std::time::Duration::from_millis(100));
+            }
+        }
+        let Some(key) = Self::wanted(state, live) else {
+            self.session = None;
+            return;
+        };
+        let current = self.session.as_ref().is_some_and(|s| s.key == key);
+        let exploring = self.job.as_ref().is_some_and(|j| j.key == key);
+        if !current && !exploring {
+            if let Some(job) = self.job.take() {
+                job.cancel();
+            }
+            self.session = Some(Session::trace(key));
+            self.scroll_to_cursor = true;
+        }
+    }
+
+    fn keys(&mut self, ui: &Ui) {
+        let Some(s) = &mut self.session else { return };
+        for step in Step::ALL {
+            if ui.input_mut(|i| i.consume_shortcut(&step.shortcut())) {
+                s.playing = false;
+                step.apply(s);
+                self.scroll_to_cursor = true;
+            }
+        }
+    }
+}
+
+impl Tab for TreeTab {
+    fn title(&self) -> &'static str {
+        "AND-OR tree"
+    }
+
+    fn ui(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
+        self.sync(state, live, ui);
+        self.keys(ui);
+        let set = &state.doc.set;
+        let Some(s) = &mut self.session else {
+            ui.label("The holder is empty: deal, or pick pieces, to search.");
+            return;
+        };
+        // Playback.
+        if s.playing {
+            let dt = f64::from(ui.input(|i| i.stable_dt)).min(0.1);
+            s.play(dt);
+            self.scroll_to_cursor = true;
+            ui.ctx().request_repaint();
+        }
+
+        let holder = s.key.holder.clone();
+        let mode = if s.explored.is_some() {
+            "exhaustive"
+        } else {
+            "fast path, stops at the first success"
+        };
+        ui.label(format!(
+            "Search of {} ({mode}): {} events, {} nodes",
+            set.ids(&holder),
+            s.events.len(),
+            s.tree.len()
+        ));
+        if live.replay.is_some() {
+            ui.horizontal(|ui| {
+                ui.colored_label(paint::WARN, "Replaying a holder from the changer's history");
+                if ui.small_button("Back to the live deal").clicked() {
+                    cmds.push(Command::Replay(None));
+                }
+            });
+        }
+
+        // Stepping controls.
+        ui.horizontal_wrapped(|ui| {
+            for step in Step::ALL {
+                let tip = format!("{} ({})", step.tip(), ui.ctx().format_shortcut(&step.shortcut()));
+                if ui.button(step.label()).on_hover_text(tip).clicked() {
+                    s.playing = false;
+                    step.apply(s);
+                    self.scroll_to_cursor = true;
+                }
+            }
+            let play = if s.playing { "Pause" } else { "Play" };
+            if ui
+                .button(play)
+                .on_hover_text("Play the search at the speed set")
+                .clicked()
+            {
+                s.playing = !s.playing;
+            }
+            let label = ui.label("speed");
+            ui.add(
+                egui::Slider::new(&mut s.speed, 1.0..=200.0)
+                    .logarithmic(true)
+                    .suffix("/s"),
+            )
+            .labelled_by(label.id);
+        });
+        ui.weak(format!("event {} of {}", s.cursor + 1, s.events.len()));
+
+        // The current step in the paper's terms.
+        let ctx = Context {
+            set,
+            holder: &holder,
+            events: &s.events,
+            tree: &s.tree,
+        };
+        egui::Frame::new()
+            .fill(ui.visuals().faint_bg_color)
+            .inner_margin(6)
+            .corner_radius(4)
+            .show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.label(RichText::new(ctx.sentence(s.cursor)).strong());
+            });
+        let orders = (1..=holder.len()).product::<usize>();
+        let ub = ctx.unfit_block(s.cursor, state.settings.policy, orders);
+        let ub: Vec<String> = ub
+            .iter()
+            .map(|u| if *u == 0 { "·".to_owned() } else { u.to_string() })
+            .collect();
+        ui.monospace(format!(
+            "unfitBlock ({}) = [{}]",
+            state.settings.policy,
+            ub.join(", ")
+        ));
+
+        // The board follows the cursor.
+        ui.checkbox(&mut self.show_on_board, "Show the current node on the board");
+        let board = self.show_on_board.then(|| s.board(&live.shapes));
+        if live.debug_board != board {
+            cmds.push(Command::DebugBoard(board));
+        }
+
+        ui.collapsing("Breakpoints", |ui| {
+            let k = holder.len() as u8;
+            egui::ComboBox::from_label("at position")
+                .selected_text(s.breakpoints.depth.map_or("none".to_owned(), |d| d.to_string()))
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut s.breakpoints.depth, None, "none");
+                    for d in 1..=k {
+                        ui.selectable_value(&mut s.breakpoints.depth, Some(d), d.to_string());
+                    }
+                });
+            egui::ComboBox::from_label("piece")
+                .selected_text(
+                    s.breakpoints
+                        .piece
+                        .map_or("none".to_owned(), |p| set.piece(p).id.clone()),
+                )
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut s.breakpoints.piece, None, "none");
+                    for &p in &holder {
+                        ui.selectable_value(&mut s.breakpoints.piece, Some(p), set.piece(p).id.clone());
+                    }
+                });
+            egui::ComboBox::from_label("first failure in order")
+                .selected_text(
+                    s.breakpoints
+                        .first_failure_in
+                        .map_or("none".to_owned(), |j| j.to_string()),
+                )
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut s.breakpoints.first_failure_in, None, "none");
+                    for j in 0..orders as u8 {
+                        ui.selectable_value(&mut s.breakpoints.first_failure_in, Some(j), j.to_string());
+                    }
+                });
+        });
+
+        ui.collapsing("Exhaustive mode", |ui| {
+            ui.weak("Explore the whole tree, not stopping at the first success.");
+            ui.horizontal(|ui| {
+                let label = ui.label("node budget");
+                ui.add(
+                    egui::DragValue::new(&mut self.budget)
+                        .range(1_000..=50_000_000)
+                        .speed(10_000),
+                )
+                .labelled_by(label.id);
+            });
+            match &self.job {
+                Some(job) => {
+                    ui.add(
+                        egui::ProgressBar::new(job.fraction())
+                            .show_percentage()
+                            .text(format!(
+                                "{} of {} nodes",
+                                job.progress.load(std::sync::atomic::Ordering::Relaxed),
+                                job.budget
+                            )),
+                    );
+                    if ui.button("Cancel").clicked() {
+                        job.cancel();
+                    }
+                }
+                None => {
+                    if ui.button("Explore the whole tree").clicked() {
+                        match ExploreJob::spawn(s.key.clone(), self.budget, ui.ctx()) {
+                            Ok(job) => self.job = Some(job),
+                            Err(e) => self.error = Some(format!("could not start: {e}")),
+                        }
+                    }
+                }
+            }
+            if let Some(e) = &s.explored {
+                let complete = if e.complete {
+                    "complete"
+                } else {
+                    "stopped by the budget"
+                };
+                ui.label(format!(
+                    "{} solutions; {} nodes; {complete}",
+                    e.solutions, s.validation.nodes
+                ));
+                let fails = s.tree.node(Tree::ROOT).fails;
+                let k = holder.len();
+                let by_depth: Vec<String> = fails[..k].iter().map(u32::to_string).collect();
+                ui.label(format!("failures at positions 1..{k}: {}", by_depth.join(" / ")));
+                let by_order: Vec<String> = s
+                    .tree
+                    .children(Tree::ROOT)
+                    .map(|o| s.tree.node(o).fails.iter().sum::<u32>().to_string())
+                    .collect();
+                ui.label(format!("failures by order: {}", by_order.join(" / ")));
+                let bf: Vec<String> = e.branching.iter().map(|b| format!("{b:.1}")).collect();
+                ui.label(format!(
+                    "branching factor at positions 1..{k}: {}",
+                    bf.join(" / ")
+                ));
+            }
+            if let Some(err) = &self.error {
+                ui.colored_label(paint::BAD, err);
+            }
+        });
+
+        ui.collapsing("Export", |ui| {
+            ui.horizontal(|ui| {
+                let label = ui.label("down to level");
+                ui.add(egui::DragValue::new(&mut self.export_level).range(1..=5))
+                    .labelled_by(label.id);
+            });
+            ui.horizontal(|ui| {
+                if ui.button("Save DOT…").clicked() {
+                    let text = export::dot(&s.tree, &s.events, set, &holder, self.export_level);
+                    cmds.push(Command::SaveText {
+                        title: "Save tree as Graphviz DOT",
+                        name: "tree.dot",
+                        text,
+                    });
+                }
+                if ui.button("Save SVG…").clicked() {
+                    let text = export::svg(&s.tree, &s.events, set, &holder, self.export_level);
+                    cmds.push(Command::SaveText {
+                        title: "Save tree as SVG",
+                        name: "tree.svg",
+                        text,
+                    });
+                }
+            });
+        });
+
+        // Breadcrumb of the current path.
+        let node = s.node();
+        let path = s.tree.path(node);
+        ui.separator();
+        ui.horizontal_wrapped(|ui| {
+            for (i, &n) in path.iter().enumerate() {
+                if i > 0 {
+                    ui.weak(">");
+                }
+                let text = export::node_label(&s.tree, n, &s.events, set, &holder);
+                if ui.link(text).clicked() && n != Tree::ROOT {
+                    s.go(s.tree.node(n).event as usize);
+                }
+            }
+        });
+        ui.separator();
+        self.outline(ui, set, &holder);
+    }
+}
+
+impl TreeTab {
+    /// The lazily expanded outline; only the rows in view are laid out.
+    fn outline(
+        &mut self,
+        ui: &mut Ui,
+        set: &crate::engine::pieces::PieceSet,
+        holder: &[crate::engine::pieces::PieceIdx],
+    ) {
+        let Some(s) = &mut self.session else { return };
+        let rows = visible_rows(&s.tree, &s.expanded);
+        let current = s.node();
+        let mut area = egui::ScrollArea::vertical()
+            .id_salt("tree outline")
+            .auto_shrink([false, false])
+            .max_height(ui.available_height().max(200.0));
+        if self.scroll_to_cursor {
+            if let Some(i) = rows.iter().position(|&(n, _)| n == current) {
+                let spacing = ui.spacing().item_spacing.y;
+                area = area.vertical_scroll_offset(((i as f32) - 4.0).max(0.0) * (ROW_HEIGHT + spacing));
+            }
+            self.scroll_to_cursor = false;
+        }
+        let mut toggle = None;
+        let mut goto = None;
+        area.show_rows(ui, ROW_HEIGHT, rows.len(), |ui, range| {
+            for &(n, level) in &rows[range] {
+                let node = s.tree.node(n);
+                let status = s.tree.status(n, &s.events, s.cursor);
+                ui.horizontal(|ui| {
+                    ui.set_height(ROW_HEIGHT);
+                    ui.add_space(f32::from(level) * 14.0);
+                    if node.children > 0 {
+                        let open = s.expanded.contains(&n);
+                        if ui
+                            .small_button(if open { "-" } else { "+" })
+                            .on_hover_text(if open { "Collapse" } else { "Expand" })
+                            .clicked()
+                        {
+                            toggle = Some(n);
+                        }
+                    } else {
+                        ui.add_space(18.0);
+                    }
+                    let (dot, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+                    ui.painter()
+                        .circle_filled(dot.center(), 4.0, status_color(status));
+                    let label = export::node_label(&s.tree, n, &s.events, set, holder);
+                    let fails: u32 = node.fails.iter().sum();
+                    let counts = if node.children > 0 {
+                        format!("  [{} tried, {fails} failures]", node.children)
+                    } else {
+                        String::new()
+                    };
+                    let text = RichText::new(format!("{label}{counts}")).color(status_color(status));
+                    let r = ui
+                        .selectable_label(n == current, text)
+                        .on_hover_text(status_name(status));
+                    if r.clicked() && n != Tree::ROOT {
+                        goto = Some(node.event as usize);
+                    }
+                });
+            }
+        });
+        if let Some(n) = toggle
+            && !s.expanded.remove(&n)
+        {
+            s.expanded.insert(n);
+        }
+        if let Some(e) = goto {
+            s.go(e);
+        }
+    }
+}
+
+/// The outline's rows: every node whose ancestors are all expanded, depth first.
+pub fn visible_rows(tree: &Tree, expanded: &std::collections::HashSet<NodeId>) -> Vec<(NodeId, u8)> {
+    let mut rows = Vec::new();
+    let mut stack = vec![Tree::ROOT];
+    while let Some(n) = stack.pop() {
+        rows.push((n, tree.node(n).level));
+        if expanded.contains(&n) {
+            let children: Vec<NodeId> = tree.children(n).collect();
+            stack.extend(children.into_iter().rev());
+        }
+    }
+    rows
+}
