@@ -132,27 +132,34 @@ impl Session {
         self.go(self.cursor.saturating_sub(1));
     }
 
+    /// The first event after `node`'s subtree is finished.
+    fn after(&self, node: NodeId) -> usize {
+        let close = self.tree.node(node).close;
+        if close == u32::MAX {
+            return self.last();
+        }
+        let mut t = close as usize;
+        // The closing event may belong to the subtree itself (a backtrack).
+        if self
+            .tree
+            .event_node
+            .get(t)
+            .is_some_and(|&n| self.tree.is_ancestor(node, n))
+        {
+            t += 1;
+        }
+        t.max(self.cursor + 1)
+    }
+
     /// Finishes the current node's subtree.
     pub fn step_over(&mut self) {
-        let n = self.tree.node(self.node());
-        let target = if n.close == u32::MAX {
-            self.last()
-        } else {
-            (n.close as usize).max(self.cursor + 1)
-        };
-        self.go(target);
+        self.go(self.after(self.node()));
     }
 
     /// Finishes the parent's subtree.
     pub fn step_out(&mut self) {
         let parent = self.tree.node(self.node()).parent;
-        let close = self.tree.node(parent).close;
-        let target = if close == u32::MAX {
-            self.last()
-        } else {
-            (close as usize).max(self.cursor + 1)
-        };
-        self.go(target);
+        self.go(self.after(parent));
     }
 
     /// Runs until `stop` holds for an event (or a breakpoint, or the end).
@@ -330,5 +337,89 @@ impl ExploreJob {
 
     pub fn poll(&self) -> Option<Session> {
         self.rx.try_recv().ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session() -> Session {
+        let set = PieceSet::classic();
+        // A 4x4 checkerboard: 8 free cells, none touching. (dot, h2) fails:
+        // the dot fits 8 times, h2 never.
+        let board: Bits = (0..16)
+            .filter(|i| (i % 4 + i / 4) % 2 == 0)
+            .fold(0, |b, i| b | 1 << i);
+        let holder = vec![set.index_of("dot").unwrap(), set.index_of("h2").unwrap()];
+        Session::trace(DealKey {
+            set,
+            size: BoardSize::new(4, 4).unwrap(),
+            board,
+            holder,
+        })
+    }
+
+    #[test]
+    fn stepping_moves_through_the_events() {
+        let mut s = session();
+        assert_eq!(s.events.len(), 21);
+        s.step_into();
+        assert!(matches!(
+            s.events[s.cursor],
+            Event::Place {
+                depth: 1,
+                x: 1,
+                y: 0,
+                ..
+            }
+        ));
+        // Over the first dot's subtree (its failing h2): the next dot.
+        s.step_over();
+        assert_eq!(s.cursor, 3);
+        assert!(matches!(
+            s.events[s.cursor],
+            Event::Place {
+                depth: 1,
+                x: 3,
+                y: 0,
+                ..
+            }
+        ));
+        // Out of order 0: order 1 begins.
+        s.step_out();
+        assert!(
+            matches!(s.events[s.cursor], Event::Order { order: 1, .. }),
+            "{:?}",
+            s.events[s.cursor]
+        );
+        s.step_back();
+        assert!(matches!(s.events[s.cursor], Event::Backtrack { depth: 1 }));
+        s.restart();
+        s.run_to_failure();
+        assert!(matches!(s.events[s.cursor], Event::NoFit { depth: 2, .. }));
+        s.run_to_end();
+        assert_eq!(s.cursor, s.last());
+    }
+
+    #[test]
+    fn breakpoints_stop_runs_and_playback() {
+        let mut s = session();
+        s.breakpoints.first_failure_in = Some(1);
+        s.run_to_end();
+        assert!(matches!(s.events[s.cursor], Event::NoFit { depth: 1, .. }));
+        s.restart();
+        s.breakpoints = Breakpoints {
+            depth: Some(1),
+            ..Breakpoints::default()
+        };
+        s.playing = true;
+        s.speed = 100.0;
+        s.play(1.0);
+        assert!(!s.playing, "a breakpoint pauses playback");
+        assert_eq!(s.cursor, 1);
+        let board = s.board(&Shapes::new(&s.key.set, s.key.size));
+        assert_eq!(board.placed.len(), 1);
+        assert_eq!(board.candidate.map(|c| c.0), Some(1 << 1));
     }
 }

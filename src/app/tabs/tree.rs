@@ -180,7 +180,10 @@ impl TreeTab {
 
     fn keys(&mut self, ui: &Ui) {
         let Some(s) = &mut self.session else { return };
-        for step in Step::ALL {
+        // Shifted keys first: a plain F11 would also match Shift+F11.
+        let mut steps = Step::ALL;
+        steps.sort_by_key(|s| !s.shortcut().modifiers.shift);
+        for step in steps {
             if ui.input_mut(|i| i.consume_shortcut(&step.shortcut())) {
                 s.playing = false;
                 step.apply(s);

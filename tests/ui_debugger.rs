@@ -1,0 +1,173 @@
+//! The AND-OR tree debugger and the heuristic tab, driven from the keyboard
+//! and mouse with egui_kittest.
+
+use std::path::PathBuf;
+
+use egui::Key;
+use egui_kittest::kittest::Queryable;
+use egui_kittest::{Harness, SnapshotOptions};
+use tenten::app::App;
+use tenten::app::command::Command;
+use tenten::app::state::State;
+
+fn harness(deal: &str) -> Harness<'static, App> {
+    let mut h = Harness::builder()
+        .with_size([1400.0, 880.0])
+        .with_max_steps(16)
+        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(State::default()));
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("presets/deals")
+        .join(deal);
+    h.state_mut().push(Command::Load(path));
+    h.run();
+    h
+}
+
+fn open_tab(h: &mut Harness<'static, App>, title: &str) {
+    h.get_by_label(title).click();
+    h.run();
+}
+
+fn press(h: &mut Harness<'static, App>, key: Key) {
+    h.key_press(key);
+    h.run();
+}
+
+/// The policies-disagree preset: v3, h5, v5 on a crowded board, 22 nodes.
+const DEAL: &str = "unsolvable-policies-disagree.ron";
+
+#[test]
+fn stepping_explains_each_event_and_steps_back() {
+    let mut h = harness(DEAL);
+    open_tab(&mut h, "AND-OR tree");
+    let expected = [
+        "1(a): adjust the holder to order 0: v3, then h5, then v5",
+        "1(b)i: put p(0,1) = v3 at (0,0)",
+        "1(b)ii.A: put p(0,2) = h5 at (5,9) after placing v3 at (0,0)",
+        "1(b)ii.C: no place for p(0,3) = v5 after placing v3 at (0,0) and h5 at (5,9); note position 3 into unfitBlock[0]",
+        "1(b)iv: every position of p(0,2) = h5 tried: move the location of p(0,1) = v3",
+    ];
+    h.get_by_label(expected[0]);
+    for sentence in &expected[1..] {
+        press(&mut h, Key::F11);
+        h.get_by_label(sentence);
+    }
+    h.get_by_label_contains("unfitBlock (deepest) = [3,");
+    // F9 steps back to the previous event.
+    press(&mut h, Key::F9);
+    h.get_by_label(expected[3]);
+    press(&mut h, Key::F9);
+    h.get_by_label(expected[2]);
+    // The board shows the node: v3 then h5 in sequence colours.
+    let board = h
+        .state()
+        .live
+        .debug_board
+        .clone()
+        .expect("the board follows the debugger");
+    assert_eq!(board.placed.len(), 2);
+    // Shift+F5 goes back to the start, F5 runs to the end.
+    h.key_press_modifiers(egui::Modifiers::SHIFT, Key::F5);
+    h.run();
+    h.get_by_label(expected[0]);
+    press(&mut h, Key::F5);
+    h.get_by_label("2: no permutation left: return FAILURE, the deal is unsolvable");
+}
+
+#[test]
+fn step_over_and_out_skip_subtrees() {
+    let mut h = harness(DEAL);
+    open_tab(&mut h, "AND-OR tree");
+    press(&mut h, Key::F11); // v3 at (0,0)
+    press(&mut h, Key::F10); // over its subtree: the next v3 position
+    h.get_by_label("1(b)i: put p(0,1) = v3 at (0,1)");
+    h.key_press_modifiers(egui::Modifiers::SHIFT, Key::F11); // out of order 0
+    h.run();
+    h.get_by_label("1(a): adjust the holder to order 1: v3, then v5, then h5");
+    press(&mut h, Key::F8); // the next failure
+    h.get_by_label_contains("no place for");
+}
+
+#[test]
+fn switching_the_policy_moves_the_argmax() {
+    // By hand, from equation (4) on this deal's unfitBlock:
+    // deepest: ub = [3,3,3,3,3,3]; row sums v3 30, h5 30, v5 30: tie, b1.
+    // last: order 0 last fails at position 2 (h5): h5 40, v3 30, v5 15: b2.
+    // frequency: v5 fails 3 times in order 0 and twice in orders 1, 2: v5 120: b3.
+    let mut h = harness(DEAL);
+    open_tab(&mut h, "Heuristic F");
+    h.get_by_label_contains("The changer replaces b1 = v3 (row sum 30)");
+    h.get_by_label("last").click();
+    h.run();
+    h.get_by_label_contains("The changer replaces b2 = h5 (row sum 40)");
+    h.get_by_label("frequency").click();
+    h.run();
+    h.get_by_label_contains("The changer replaces b3 = v5 (row sum 120)");
+    h.get_by_label("deepest").click();
+    h.run();
+    h.get_by_label_contains("The changer replaces b1 = v3");
+}
+
+#[test]
+fn an_attempt_of_the_history_replays_in_the_tree_tab() {
+    let mut h = harness(DEAL);
+    h.state_mut().push(Command::Repair);
+    h.run();
+    for _ in 0..500 {
+        h.step();
+        if h.state().live.repair.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.run();
+    open_tab(&mut h, "Heuristic F");
+    h.get_by_label_contains("0 dealt: v3,h5,v5 unsolvable").click();
+    h.run();
+    assert_eq!(h.state().state.settings.inspector_tab, 1, "the tree tab opens");
+    h.get_by_label("Replaying a holder from the changer's history");
+    h.get_by_label("Back to the live deal").click();
+    h.run();
+    assert!(h.state().live.replay.is_none());
+}
+
+#[test]
+fn exhaustive_mode_counts_solutions_on_a_thread() {
+    let mut h = harness("solvable-order-matters.ron");
+    open_tab(&mut h, "AND-OR tree");
+    h.get_by_label("Exhaustive mode").click();
+    h.run();
+    h.get_by_label("Explore the whole tree").click();
+    for _ in 0..2000 {
+        h.step();
+        if h.query_by_label_contains("branching factor").is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.run();
+    h.get_by_label_contains("branching factor at positions 1..3");
+    h.get_by_label_contains("complete");
+    h.get_by_label_contains("(exhaustive)");
+}
+
+#[test]
+fn snapshot_tree_tab() {
+    let mut h = harness(DEAL);
+    open_tab(&mut h, "AND-OR tree");
+    for _ in 0..4 {
+        press(&mut h, Key::F11);
+    }
+    h.remove_cursor();
+    // Past the short flash of cleared lines, so the picture is steady.
+    h.run_steps(8);
+    h.run();
+    let timed: Vec<egui::Rect> = h.query_all_by_label_contains("µs").map(|n| n.rect()).collect();
+    for r in timed {
+        h.mask(r);
+    }
+    h.snapshot_options(
+        "tree_tab",
+        &SnapshotOptions::new().threshold(1.2).max_failed_pixels(400),
+    );
+}
