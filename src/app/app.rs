@@ -641,7 +641,7 @@ impl App {
                 self.state.settings.file = Some(path.to_path_buf());
                 self.state.settings.remember(path.to_path_buf());
                 self.live.selected_slot = None;
-                self.live.status = format!("Opened {}{note}", path.display());
+                self.live.status = format!("Opened {}{note}", file_name(path));
             }
             Ok(files::Loaded::PieceSet(set)) => {
                 self.edit(EditKey::Single);
@@ -655,7 +655,7 @@ impl App {
                 doc.set = set;
                 self.state.settings.pieces_file = Some(path.to_path_buf());
                 self.state.settings.remember(path.to_path_buf());
-                self.live.status = format!("Opened piece set {}", path.display());
+                self.live.status = format!("Opened piece set {}", file_name(path));
             }
             Err(message) => self.live.error = Some(message),
         }
@@ -712,6 +712,11 @@ impl App {
             self.live.repair = None;
         }
     }
+}
+
+/// The last part of a path, for the status bar.
+fn file_name(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 /// Board cells coloured by a piece of `old` keep their colour when `new` has
