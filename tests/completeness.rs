@@ -10,7 +10,7 @@ use tenten::engine::board::{Bits, BoardSize, MAX_SIDE, MIN_SIDE};
 use tenten::engine::generator::Generator;
 use tenten::engine::pieces::{Piece, PieceIdx, PieceSet};
 use tenten::engine::shapes::Shapes;
-use tenten::engine::validator::validate;
+use tenten::engine::validator::{validate, validate_traced};
 
 type Grid = Vec<Vec<bool>>;
 
@@ -93,6 +93,9 @@ fn test_set() -> PieceSet {
 fn check(set: &PieceSet, size: BoardSize, bits: Bits, holder: &[PieceIdx]) -> Result<(), TestCaseError> {
     let shapes = Shapes::new(set, size);
     let v = validate(&shapes, bits, holder);
+    // The fast path's shortcuts must note exactly what the traced search notes.
+    let (traced, _) = validate_traced(&shapes, bits, holder);
+    prop_assert_eq!(&v, &traced);
     let start = clear_full(&grid_of(size, bits));
     let mut left: Vec<&Piece> = holder.iter().map(|&i| set.piece(i)).collect();
     let expected = brute(&start, &mut left, &mut HashSet::new());

@@ -716,7 +716,10 @@ impl App {
 
 /// The last part of a path, for the status bar.
 fn file_name(path: &std::path::Path) -> String {
-    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 /// Board cells coloured by a piece of `old` keep their colour when `new` has

@@ -313,6 +313,17 @@ impl<'a, R: Recorder> Search<'a, R> {
             return false;
         }
         let slot = self.out.orders[self.j].slots[depth];
+        if !R::ENABLED && depth + 2 == self.k && self.last_is_hopeless(board, piece) {
+            // Every position of this block leaves no room for the last one:
+            // note what the search below would have noted, without it.
+            let n = fits.count_ones();
+            self.out.nodes_per_depth[depth] += u64::from(n);
+            let record = &mut self.out.orders[self.j];
+            record.deepest = record.deepest.max(depth as u8 + 2);
+            record.last = depth as u8 + 2;
+            record.counts[depth + 1] += n;
+            return false;
+        }
         while fits != 0 {
             let anchor = fits.trailing_zeros();
             fits &= fits - 1;
@@ -368,6 +379,25 @@ impl<'a, R: Recorder> Search<'a, R> {
             });
         }
         false
+    }
+
+    /// With two blocks left, `next` then the last: true when the last cannot
+    /// fit now and `next` cannot complete any line (every line misses more
+    /// cells than it has), so no placement of `next` can make room for it.
+    #[inline]
+    fn last_is_hopeless(&self, board: Bits, next: PieceIdx) -> bool {
+        let last = self.pieces[self.k - 1];
+        if self.shapes.shape(last).fits(board, self.full) != 0 {
+            return false;
+        }
+        let cells = self.shapes.shape(next).cells() as u32;
+        let g = &self.shapes.geometry;
+        let free = !board & self.full;
+        let (w, h) = (g.size.w(), g.size.h());
+        !(g.rows[..h]
+            .iter()
+            .chain(&g.cols[..w])
+            .any(|&line| (free & line).count_ones() <= cells))
     }
 
     /// Notes position `depth + 1` of the current order into unfitBlock.
