@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 
 use crate::engine::bench;
 use crate::engine::board::{Board, BoardSize};
-use crate::engine::changer::{ChangeOptions, DEFAULT_MAX_REDRAWS, Outcome, Phase, Repair, repair};
+use crate::engine::changer::{ChangeOptions, DEFAULT_MAX_REDRAWS, Outcome, Repair, repair};
 use crate::engine::formats::{self, Deal, FormatError};
 use crate::engine::generator::Generator;
 use crate::engine::heuristic::{FMatrix, Policy};
@@ -375,11 +375,7 @@ fn explain_f(set: &PieceSet, f: &FMatrix, holder: &[PieceIdx], out: &mut String)
 
 fn explain_repair(set: &PieceSet, r: &Repair, out: &mut String) {
     for (n, a) in r.attempts.iter().enumerate() {
-        let phase = match a.phase {
-            Phase::Dealt => "dealt",
-            Phase::Redraw => "redraw",
-            Phase::Fallback => "fallback",
-        };
+        let phase = a.phase.name();
         let verdict = if a.solvable { "solvable" } else { "unsolvable" };
         let _ = writeln!(
             out,

@@ -7,6 +7,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 
 use crate::engine::board::{Bits, BoardSize, Lines};
+use crate::engine::explain::UnfitBlock;
+use crate::engine::heuristic::Policy;
 use crate::engine::pieces::{PieceIdx, PieceSet};
 use crate::engine::shapes::Shapes;
 use crate::engine::trace::{Event, Exhaustive, Trace};
@@ -53,7 +55,13 @@ pub struct Session {
     /// Events per second while playing.
     pub speed: f32,
     play_debt: f64,
+    /// unfitBlock every `CHECKPOINT` events, so any cursor is quick to show.
+    checkpoints: Vec<UnfitBlock>,
+    /// The first failure event of each order, for its breakpoint.
+    first_failure: Vec<Option<usize>>,
 }
+
+const CHECKPOINT: usize = 1 << 14;
 
 /// What the board shows for the current event.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,6 +84,24 @@ impl Session {
         explored: Option<ExploreStats>,
     ) -> Self {
         let tree = Tree::build(&events);
+        let orders = (1..=key.holder.len()).product::<usize>();
+        let mut checkpoints = Vec::with_capacity(events.len() / CHECKPOINT + 1);
+        let mut ub = UnfitBlock::new(orders);
+        let mut first_failure = vec![None; orders];
+        let mut order = 0;
+        for (i, e) in events.iter().enumerate() {
+            if i % CHECKPOINT == 0 {
+                checkpoints.push(ub.clone());
+            }
+            ub.note(e);
+            match *e {
+                Event::Order { order: j, .. } => order = usize::from(j),
+                Event::NoFit { .. } if order < orders && first_failure[order].is_none() => {
+                    first_failure[order] = Some(i);
+                }
+                _ => {}
+            }
+        }
         let mut s = Self {
             key,
             validation,
@@ -88,6 +114,8 @@ impl Session {
             playing: false,
             speed: 8.0,
             play_debt: 0.0,
+            checkpoints,
+            first_failure,
         };
         s.reveal();
         s
@@ -196,18 +224,8 @@ impl Session {
                 if b.piece.is_some() && b.piece == piece_of(slot) {
                     return true;
                 }
-                let Some(j) = b.first_failure_in else { return false };
-                // The first NoFit since order j began.
-                let begin = self.events[..i]
-                    .iter()
-                    .rposition(|e| matches!(e, Event::Order { .. } | Event::DuplicateOrder { .. }));
-                let in_j =
-                    begin.is_some_and(|s| matches!(self.events[s], Event::Order { order, .. } if order == j));
-                in_j && begin.is_some_and(|s| {
-                    !self.events[s + 1..i]
-                        .iter()
-                        .any(|e| matches!(e, Event::NoFit { .. }))
-                })
+                b.first_failure_in
+                    .is_some_and(|j| self.first_failure.get(usize::from(j)).copied().flatten() == Some(i))
             }
             _ => false,
         }
@@ -231,6 +249,20 @@ impl Session {
                 return;
             }
         }
+    }
+
+    /// unfitBlock once the events up to the cursor have happened.
+    pub fn unfit_block(&self, policy: Policy) -> Vec<u8> {
+        let from = self.cursor / CHECKPOINT;
+        let mut ub = self
+            .checkpoints
+            .get(from)
+            .cloned()
+            .unwrap_or_else(|| UnfitBlock::new(0));
+        for e in &self.events[from * CHECKPOINT..=self.cursor.min(self.last())] {
+            ub.note(e);
+        }
+        ub.get(policy).to_vec()
     }
 
     /// The board at the current event, with the path's placements.
@@ -400,6 +432,51 @@ mod tests {
         assert!(matches!(s.events[s.cursor], Event::NoFit { depth: 2, .. }));
         s.run_to_end();
         assert_eq!(s.cursor, s.last());
+    }
+
+    #[test]
+    fn checkpointed_unfit_block_matches_a_full_replay() {
+        let set = PieceSet::classic();
+        let size = BoardSize::new(8, 8).unwrap();
+        let holder = vec![
+            set.index_of("sq3").unwrap(),
+            set.index_of("dot").unwrap(),
+            set.index_of("h5").unwrap(),
+        ];
+        let key = DealKey {
+            set: set.clone(),
+            size,
+            board: 0,
+            holder: holder.clone(),
+        };
+        let shapes = Shapes::new(&set, size);
+        let mut rec = Exhaustive {
+            trace: Trace::default(),
+            budget: 60_000,
+            cancel: Arc::new(AtomicBool::new(false)),
+            progress: Arc::new(AtomicU64::new(0)),
+        };
+        let e = explore(&shapes, 0, &holder, &mut rec);
+        let mut s = Session::new(key, e.validation, e.trace.events, None);
+        assert!(s.events.len() > 2 * CHECKPOINT, "{} events", s.events.len());
+        let events = s.events.clone();
+        let tree = Tree::build(&events);
+        let ctx = crate::engine::explain::Context {
+            set: &set,
+            holder: &holder,
+            events: &events,
+            tree: &tree,
+        };
+        for cursor in [0, CHECKPOINT - 1, CHECKPOINT, CHECKPOINT + 7, s.last()] {
+            s.go(cursor);
+            for policy in Policy::ALL {
+                assert_eq!(
+                    s.unfit_block(policy),
+                    ctx.unfit_block(cursor, policy, 6),
+                    "{cursor} {policy}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -47,6 +47,16 @@ pub enum Phase {
     Fallback,
 }
 
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Dealt => "dealt",
+            Phase::Redraw => "redraw",
+            Phase::Fallback => "fallback",
+        }
+    }
+}
+
 /// One validation of the changer's history.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Attempt {

@@ -146,21 +146,51 @@ impl Context<'_> {
     /// unfitBlock once events `0..=cursor` have happened, under `policy`
     /// (0 where nothing is noted yet); one entry per order.
     pub fn unfit_block(&self, cursor: usize, policy: Policy, orders: usize) -> Vec<u8> {
-        let mut ub = vec![0u8; orders];
-        let mut j = 0usize;
+        let mut ub = UnfitBlock::new(orders);
         for e in self.events.iter().take(cursor + 1) {
-            match *e {
-                Event::Order { order, .. } | Event::DuplicateOrder { order, .. } => j = usize::from(order),
-                Event::NoFit { depth, .. } if j < orders => {
-                    ub[j] = match policy {
-                        Policy::Last => depth,
-                        Policy::Deepest | Policy::Frequency => ub[j].max(depth),
-                    };
-                }
-                _ => {}
-            }
+            ub.note(e);
         }
-        ub
+        ub.get(policy).to_vec()
+    }
+}
+
+/// unfitBlock as the events go by, under every policy at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnfitBlock {
+    order: usize,
+    deepest: Vec<u8>,
+    last: Vec<u8>,
+}
+
+impl UnfitBlock {
+    pub fn new(orders: usize) -> Self {
+        Self {
+            order: 0,
+            deepest: vec![0; orders],
+            last: vec![0; orders],
+        }
+    }
+
+    /// Takes one event into account ("note p(j, d) into unfitBlock").
+    pub fn note(&mut self, e: &Event) {
+        match *e {
+            Event::Order { order, .. } | Event::DuplicateOrder { order, .. } => {
+                self.order = usize::from(order)
+            }
+            Event::NoFit { depth, .. } if self.order < self.deepest.len() => {
+                self.deepest[self.order] = self.deepest[self.order].max(depth);
+                self.last[self.order] = depth;
+            }
+            _ => {}
+        }
+    }
+
+    /// ub(j) per order (0: nothing noted); frequency shows the deepest.
+    pub fn get(&self, policy: Policy) -> &[u8] {
+        match policy {
+            Policy::Last => &self.last,
+            Policy::Deepest | Policy::Frequency => &self.deepest,
+        }
     }
 }
 

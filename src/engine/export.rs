@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::changer::{Phase, Repair};
+use super::changer::Repair;
 use super::heuristic::FMatrix;
 use super::pieces::{PieceIdx, PieceSet};
 use super::trace::Event;
@@ -181,11 +181,7 @@ pub fn history_csv(r: &Repair, set: &PieceSet) -> String {
     let mut out =
         String::from("attempt,phase,holder,verdict,nodes,microseconds,row sums,chosen slot,new piece\n");
     for (n, a) in r.attempts.iter().enumerate() {
-        let phase = match a.phase {
-            Phase::Dealt => "dealt",
-            Phase::Redraw => "redraw",
-            Phase::Fallback => "fallback",
-        };
+        let phase = a.phase.name();
         let verdict = if a.solvable { "solvable" } else { "unsolvable" };
         let sums = a.f.as_ref().map_or(String::new(), |f| {
             f.row_sums

@@ -4,7 +4,6 @@
 
 use egui::{Color32, CornerRadius, RichText, Sense, Ui, vec2};
 
-use crate::engine::changer::Phase;
 use crate::engine::export;
 use crate::engine::heuristic::{FMatrix, Policy};
 use crate::engine::pieces::{PieceIdx, PieceSet};
@@ -169,11 +168,7 @@ fn history(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
     });
     ui.weak("Click an attempt to replay its search in the AND-OR tree tab.");
     for (n, a) in r.attempts.iter().enumerate().take(200) {
-        let phase = match a.phase {
-            Phase::Dealt => "dealt",
-            Phase::Redraw => "redraw",
-            Phase::Fallback => "fallback",
-        };
+        let phase = a.phase.name();
         let verdict = if a.solvable { "solvable" } else { "unsolvable" };
         let change = a.change.map_or(String::new(), |(s, p)| {
             format!(", change b{} -> {}", s + 1, set.piece(p).id)

@@ -279,7 +279,7 @@ impl Tab for TreeTab {
                 ui.label(RichText::new(ctx.sentence(s.cursor)).strong());
             });
         let orders = (1..=holder.len()).product::<usize>();
-        let ub = ctx.unfit_block(s.cursor, state.settings.policy, orders);
+        let ub = s.unfit_block(state.settings.policy);
         let ub: Vec<String> = ub
             .iter()
             .map(|u| if *u == 0 { "·".to_owned() } else { u.to_string() })
