@@ -492,9 +492,11 @@ impl TreeTab {
                     ui.painter()
                         .circle_filled(dot.center(), 4.0, status_color(status));
                     let label = export::node_label(&s.tree, n, &s.events, set, holder);
-                    let fails: u32 = node.fails.iter().sum();
                     let counts = if node.children > 0 {
-                        format!("  [{} tried, {fails} failures]", node.children)
+                        // Failures noted below, by position 1..=k.
+                        let by_depth: Vec<String> =
+                            node.fails[..holder.len()].iter().map(u32::to_string).collect();
+                        format!("  [{} tried; failures {}]", node.children, by_depth.join("/"))
                     } else {
                         String::new()
                     };
