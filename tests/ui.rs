@@ -315,3 +315,45 @@ fn snapshot_palette() {
     h.run();
     snapshot(&mut h, "palette");
 }
+
+#[test]
+fn weight_edits_apply_at_once_to_dealing_and_undo() {
+    let mut h = harness();
+    let n = h.state().state.doc.set.pieces.len();
+    let dot = h.state().state.doc.set.index_of("dot").unwrap();
+    for piece in (0..n as u8).filter(|&p| p != dot) {
+        h.state_mut().push(Command::SetWeight {
+            piece,
+            weight: 0,
+            stroke: u64::from(piece),
+        });
+    }
+    h.run();
+    h.get_by_label_contains("total weight 2 ");
+    h.get_by_label_contains("3.0 cells per holder of 3");
+    h.get_by_label("100.0%");
+    h.state_mut().push(Command::Deal);
+    h.run();
+    assert_eq!(h.state().state.doc.holder(), vec![dot; 3]);
+    // The last weight to positive stays positive: nothing could be dealt otherwise.
+    h.state_mut().push(Command::SetWeight {
+        piece: dot,
+        weight: 0,
+        stroke: 999,
+    });
+    h.run();
+    assert_eq!(h.state().state.doc.set.piece(dot).weight, 2);
+    h.get_by_label_contains("needs a positive weight");
+    // Undo walks back the deal, then each weight edit.
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    let sq3 = h.state().state.doc.set.index_of("sq3").unwrap();
+    assert_eq!(h.state().state.doc.set.piece(sq3).weight, 0);
+    assert_eq!(
+        h.state().state.doc.set.pieces.last().unwrap().weight,
+        1,
+        "l5_br's edit was the last undone"
+    );
+}

@@ -449,8 +449,11 @@ impl App {
                 stroke,
             } => {
                 let set = &self.state.doc.set;
-                let others: u64 = set.total_weight() - u64::from(set.piece(piece).weight);
-                if usize::from(piece) < set.pieces.len() && set.piece(piece).weight != weight {
+                let Some(current) = set.pieces.get(usize::from(piece)).map(|p| p.weight) else {
+                    return;
+                };
+                if current != weight {
+                    let others = set.total_weight() - u64::from(current);
                     if weight == 0 && others == 0 {
                         self.live.status = "At least one piece needs a positive weight".to_owned();
                     } else {
