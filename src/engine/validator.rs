@@ -313,17 +313,7 @@ impl<'a, R: Recorder> Search<'a, R> {
             return false;
         }
         let slot = self.out.orders[self.j].slots[depth];
-        if !R::ENABLED && depth + 2 == self.k && self.last_is_hopeless(board, piece) {
-            // Every position of this block leaves no room for the last one:
-            // note what the search below would have noted, without it.
-            let n = fits.count_ones();
-            self.out.nodes_per_depth[depth] += u64::from(n);
-            let record = &mut self.out.orders[self.j];
-            record.deepest = record.deepest.max(depth as u8 + 2);
-            record.last = depth as u8 + 2;
-            record.counts[depth + 1] += n;
-            return false;
-        }
+        let mut first = true;
         while fits != 0 {
             let anchor = fits.trailing_zeros();
             fits &= fits - 1;
@@ -371,6 +361,20 @@ impl<'a, R: Recorder> Search<'a, R> {
             if self.place_from(next, depth + 1) {
                 return true;
             }
+            // Checked once, after the first position failed.
+            if !R::ENABLED && first && depth + 2 == self.k && fits != 0 && self.last_is_hopeless(board, piece)
+            {
+                // Every other position of this block leaves no room for the
+                // last one either: note what the search would have noted.
+                let n = fits.count_ones();
+                self.out.nodes_per_depth[depth] += u64::from(n);
+                let record = &mut self.out.orders[self.j];
+                record.deepest = record.deepest.max(depth as u8 + 2);
+                record.last = depth as u8 + 2;
+                record.counts[depth + 1] += n;
+                return false;
+            }
+            first = false;
         }
         // 1(b)ii.C "move p(i2)'s location", 1(b)iv: every position tried.
         if R::ENABLED {
