@@ -171,3 +171,25 @@ fn snapshot_tree_tab() {
         &SnapshotOptions::new().threshold(1.2).max_failed_pixels(400),
     );
 }
+
+#[test]
+fn the_whole_walk_works_from_the_keyboard() {
+    let mut h = harness(DEAL);
+    let alt = egui::Modifiers::ALT;
+    h.key_press_modifiers(alt, Key::Num2);
+    h.run();
+    assert_eq!(h.state().state.settings.inspector_tab, 1);
+    press(&mut h, Key::F11);
+    press(&mut h, Key::F11);
+    h.get_by_label("1(b)ii.A: put p(0,2) = h5 at (5,9) after placing v3 at (0,0)");
+    press(&mut h, Key::F9);
+    h.get_by_label("1(b)i: put p(0,1) = v3 at (0,0)");
+    h.key_press_modifiers(alt, Key::Num3);
+    h.run();
+    h.get_by_label_contains("The changer replaces b1 = v3");
+    for expected in ["b2 = h5", "b3 = v5", "b1 = v3"] {
+        h.key_press_modifiers(alt, Key::P);
+        h.run();
+        h.get_by_label_contains(&format!("The changer replaces {expected}"));
+    }
+}

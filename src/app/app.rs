@@ -7,6 +7,7 @@ use crate::engine::bench::time_validate;
 use crate::engine::board::{Bits, Board, BoardSize, Cell, Lines};
 use crate::engine::changer::{ChangeOptions, Outcome, Repair};
 use crate::engine::generator::Generator;
+use crate::engine::heuristic::Policy;
 use crate::engine::pieces::{PieceIdx, PieceSet};
 use crate::engine::shapes::{Shapes, score};
 use crate::engine::simulation::{play, random_fill};
@@ -491,6 +492,15 @@ impl App {
                 }
             }
             Command::SetPolicy(p) => self.state.settings.policy = p,
+            Command::CyclePolicy => {
+                let all = Policy::ALL;
+                let i = all
+                    .iter()
+                    .position(|&p| p == self.state.settings.policy)
+                    .unwrap_or(0);
+                self.state.settings.policy = all[(i + 1) % all.len()];
+                self.live.status = format!("Failure policy: {}", self.state.settings.policy);
+            }
             Command::SetMaxRedraws(n) => self.state.settings.max_redraws = n,
             Command::ShowSolution(step) => self.live.solution_step = step,
             Command::DismissError => self.live.error = None,

@@ -85,6 +85,8 @@ pub enum Command {
     Repair,
     ApplyRepair,
     SetPolicy(Policy),
+    /// deepest -> last -> frequency -> deepest.
+    CyclePolicy,
     SetMaxRedraws(usize),
     /// Step the found solution on the board (`None` closes it).
     ShowSolution(Option<usize>),
@@ -106,6 +108,10 @@ const fn ctrl(key: Key) -> KeyboardShortcut {
     KeyboardShortcut::new(Modifiers::COMMAND, key)
 }
 
+const fn alt(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::ALT, key)
+}
+
 const fn ctrl_shift(key: Key) -> KeyboardShortcut {
     KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), key)
 }
@@ -113,8 +119,12 @@ const fn ctrl_shift(key: Key) -> KeyboardShortcut {
 impl Command {
     /// Commands reachable by a keyboard shortcut, checked in this order (the
     /// shifted ones first, so Ctrl+Shift+S is not taken for Ctrl+S).
-    pub fn with_shortcuts() -> [Command; 14] {
+    pub fn with_shortcuts() -> [Command; 18] {
         [
+            Command::SetInspectorTab(0),
+            Command::SetInspectorTab(1),
+            Command::SetInspectorTab(2),
+            Command::CyclePolicy,
             Command::Quit,
             Command::SaveAs,
             Command::OpenPieceSet,
@@ -148,6 +158,10 @@ impl Command {
             Command::NewSeed => ctrl(Key::G),
             Command::TogglePalette => ctrl(Key::Num1),
             Command::ToggleInspector => ctrl(Key::Num2),
+            Command::SetInspectorTab(0) => alt(Key::Num1),
+            Command::SetInspectorTab(1) => alt(Key::Num2),
+            Command::SetInspectorTab(2) => alt(Key::Num3),
+            Command::CyclePolicy => alt(Key::P),
             _ => return None,
         })
     }
@@ -177,6 +191,10 @@ impl Command {
             Command::NewSeed => "New seed",
             Command::Repair => "Repair",
             Command::ApplyRepair => "Apply",
+            Command::SetInspectorTab(0) => "Deal tab",
+            Command::SetInspectorTab(1) => "AND-OR tree tab",
+            Command::SetInspectorTab(2) => "Heuristic F tab",
+            Command::CyclePolicy => "Next failure policy",
             _ => "",
         }
     }

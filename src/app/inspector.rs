@@ -26,7 +26,15 @@ impl Inspector {
         ui.add_space(4.0);
         ui.horizontal(|ui| {
             for (i, tab) in self.tabs.iter().enumerate() {
-                if ui.selectable_label(i == current, tab.title()).clicked() {
+                let key = Command::SetInspectorTab(i)
+                    .shortcut()
+                    .map(|s| ui.ctx().format_shortcut(&s));
+                let r = ui.selectable_label(i == current, tab.title());
+                let r = match key {
+                    Some(key) => r.on_hover_text(key),
+                    None => r,
+                };
+                if r.clicked() {
                     cmds.push(Command::SetInspectorTab(i));
                 }
             }

@@ -79,6 +79,11 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
                 toggle(ui, Command::TogglePalette, state.settings.show_palette, cmds);
                 toggle(ui, Command::ToggleInspector, state.settings.show_inspector, cmds);
                 ui.separator();
+                for i in 0..3 {
+                    item(ui, Command::SetInspectorTab(i), true, cmds);
+                }
+                item(ui, Command::CyclePolicy, true, cmds);
+                ui.separator();
                 egui::widgets::global_theme_preference_buttons(ui);
             });
             ui.separator();
