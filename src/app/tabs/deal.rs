@@ -208,12 +208,11 @@ fn repair(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
             }
             ui.end_row();
             for (n, a) in r.attempts.iter().enumerate().take(SHOWN_ATTEMPTS) {
-                let phase = match a.phase {
-                    Phase::Dealt => "dealt",
-                    Phase::Redraw => "",
-                    Phase::Fallback => " fallback",
-                };
-                ui.label(format!("{n}{phase}"));
+                // Redraws are the common case: only the others are named.
+                ui.label(match a.phase {
+                    Phase::Redraw => n.to_string(),
+                    phase => format!("{n} {}", phase.name()),
+                });
                 ui.label(set.ids(&a.holder));
                 let (text, color) = if a.solvable {
                     ("solvable", paint::OK)
