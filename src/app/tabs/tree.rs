@@ -141,17 +141,6 @@ fn status_name(status: Status) -> &'static str {
 }
 
 impl TreeTab {
-    /// The deal to trace: the replayed attempt's holder, else the live one.
-    fn wanted(state: &State, live: &Live) -> Option<DealKey> {
-        let holder = live.replay.clone().unwrap_or_else(|| state.doc.holder());
-        (!holder.is_empty()).then(|| DealKey {
-            set: state.doc.set.clone(),
-            size: state.doc.board.size(),
-            board: state.doc.board.bits(),
-            holder,
-        })
-    }
-
     fn sync(&mut self, state: &State, live: &Live, ui: &Ui) {
         if let Some(job) = &self.job {
             if let Some(session) = job.poll() {
@@ -163,16 +152,39 @@ impl TreeTab {
                     .request_repaint_after(std::time::Duration::from_millis(100));
             }
         }
-        let Some(key) = Self::wanted(state, live) else {
+        // The deal to trace: the replayed attempt's holder, else the live one.
+        let live_holder;
+        let holder = match &live.replay {
+            Some(h) => h,
+            None => {
+                live_holder = state.doc.holder();
+                &live_holder
+            }
+        };
+        if holder.is_empty() {
             self.session = None;
             return;
+        }
+        // Compared in place each frame; the key is only built for a new trace.
+        let doc = &state.doc;
+        let is = |k: &DealKey| {
+            k.holder == *holder
+                && k.board == doc.board.bits()
+                && k.size == doc.board.size()
+                && k.set == doc.set
         };
-        let current = self.session.as_ref().is_some_and(|s| s.key == key);
-        let exploring = self.job.as_ref().is_some_and(|j| j.key == key);
+        let current = self.session.as_ref().is_some_and(|s| is(&s.key));
+        let exploring = self.job.as_ref().is_some_and(|j| is(&j.key));
         if !current && !exploring {
             if let Some(job) = self.job.take() {
                 job.cancel();
             }
+            let key = DealKey {
+                set: doc.set.clone(),
+                size: doc.board.size(),
+                board: doc.board.bits(),
+                holder: holder.clone(),
+            };
             self.session = Some(Session::trace(key));
             self.scroll_to_cursor = true;
         }
