@@ -1,4 +1,4 @@
-//! The headless subcommands: validate, repair, deal, bench. Bad input exits
+//! The headless subcommands: validate, repair, deal, danger, bench. Bad input exits
 //! with code 2 and one message naming the file, line and column.
 
 use std::ffi::OsString;
@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 use crate::engine::bench;
 use crate::engine::board::{Board, BoardSize};
 use crate::engine::changer::{ChangeOptions, DEFAULT_MAX_REDRAWS, Outcome, Repair, repair};
+use crate::engine::danger::{self, Danger, Progress};
 use crate::engine::formats::{self, Deal, FormatError};
 use crate::engine::generator::Generator;
 use crate::engine::heuristic::{FMatrix, Policy};
@@ -82,6 +83,21 @@ enum Command {
         #[arg(long, default_value = "deepest", value_parser = parse_policy)]
         policy: Policy,
     },
+    /// The exact chance that a fresh deal cannot be placed, per board (holders ignored):
+    /// `<index> danger=<probability> killers=<unsolvable deals>`.
+    Danger {
+        /// Piece set and weights of the deals (default: the file's, else classic).
+        #[arg(long, value_name = "SET.ron")]
+        pieces: Option<PathBuf>,
+        /// Pieces per deal.
+        #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=MAX_HOLDER as i64))]
+        holder_size: u8,
+        /// Also print the killer deals, the dead regions and the ten most influential cells.
+        #[arg(long)]
+        explain: bool,
+        /// A deal, board or batch file.
+        file: PathBuf,
+    },
     /// Open the workbench window with a deal, board or piece set.
     Open { file: PathBuf },
     /// Time validate and validate+change on a seeded corpus of self-play deals (use a release build).
@@ -145,6 +161,18 @@ pub fn main(args: Vec<OsString>) -> i32 {
             policy,
             &mut out,
         ),
+        Command::Danger {
+            pieces,
+            holder_size,
+            explain,
+            file,
+        } => cmd_danger(
+            &file,
+            pieces.as_deref(),
+            usize::from(holder_size),
+            explain,
+            &mut out,
+        ),
         Command::Open { file } => {
             return match crate::app::run(Some(file)) {
                 Ok(()) => 0,
@@ -158,6 +186,9 @@ pub fn main(args: Vec<OsString>) -> i32 {
             eprintln!("building and timing {deals} deals (seed {seed})...");
             let samples = bench::run(deals, seed);
             out.push_str(&bench::report(&samples, seed));
+            eprintln!("timing the danger of every 10th board and 20 per-cell maps...");
+            let d = bench::run_danger(deals, seed, 10, 20);
+            out.push_str(&bench::danger_report(&d, seed));
             Ok(())
         }
     };
@@ -310,6 +341,105 @@ fn cmd_deal(
         repair_line(&set, &r, out);
     }
     Ok(())
+}
+
+fn cmd_danger(
+    file: &Path,
+    pieces: Option<&Path>,
+    k: usize,
+    explain: bool,
+    out: &mut String,
+) -> Result<(), FormatError> {
+    let (set, deals) = load_deals(file, pieces, false)?;
+    let name = file.display().to_string();
+    for (i, deal) in deals.iter().enumerate() {
+        let shapes = Shapes::new(&set, deal.board.size());
+        let bits = deal.board.bits();
+        let d = danger::danger(&shapes, &set, bits, k).map_err(|message| FormatError {
+            file: name.clone(),
+            at: None,
+            message,
+        })?;
+        let _ = writeln!(out, "{i} danger={:.9} killers={}", d.probability, d.killers.len());
+        if explain {
+            explain_danger(&set, &shapes, bits, &d, out);
+        }
+    }
+    Ok(())
+}
+
+/// The killer deals, the dead regions and the most influential cells.
+fn explain_danger(
+    set: &PieceSet,
+    shapes: &Shapes,
+    bits: crate::engine::board::Bits,
+    d: &Danger,
+    out: &mut String,
+) {
+    let size = shapes.size();
+    if !d.cleared_first.is_empty() {
+        let _ = writeln!(
+            out,
+            "  the board held full lines; cleared first: {}",
+            d.cleared_first.describe()
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  {} of {} deals of {} cannot be placed: {:.4}%, {}",
+        d.killers.len(),
+        d.multisets,
+        d.k,
+        d.probability * 100.0,
+        d.odds()
+    );
+    if !d.killers.is_empty() {
+        let _ = writeln!(out, "  killer deals, most probable first:");
+        for killer in &d.killers {
+            let _ = writeln!(
+                out,
+                "    {:<24} {:.9}",
+                set.ids(&killer.pieces),
+                killer.probability
+            );
+        }
+    }
+    let regions = danger::dead_regions(shapes, set, bits);
+    if regions.is_empty() {
+        let _ = writeln!(out, "  dead regions: none");
+    }
+    for (n, region) in regions.iter().enumerate() {
+        let cells: Vec<String> = (0..size.cells())
+            .filter(|&c| region >> c & 1 == 1)
+            .map(|c| format!("({}, {})", c % size.w(), c / size.w()))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  dead region {}: {} cell(s) where no dealable piece fits: {}",
+            n + 1,
+            cells.len(),
+            cells.join(" ")
+        );
+    }
+    let Ok(Some(map)) = danger::influence_map(shapes, set, bits, d.k, &Progress::default()) else {
+        return;
+    };
+    let mut cells: Vec<usize> = (0..map.len()).collect();
+    cells.sort_by(|&a, &b| map[b].abs().total_cmp(&map[a].abs()).then(a.cmp(&b)));
+    let _ = writeln!(
+        out,
+        "  cells with the largest influence (danger after flipping the cell, minus now):"
+    );
+    for &c in cells.iter().take(10) {
+        let flip = if bits >> c & 1 == 1 { "empty" } else { "fill" };
+        let _ = writeln!(
+            out,
+            "    ({}, {}) {flip:<5} {:+.9}",
+            c % size.w(),
+            c / size.w(),
+            map[c]
+        );
+    }
 }
 
 fn slot_name(set: &PieceSet, holder: &[PieceIdx], slot: usize) -> String {

@@ -302,3 +302,68 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn danger_prints_one_line_per_board_of_a_batch() {
+    let out = run_ok(&["danger", "presets/deals/teaching-batch.ron"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    for (i, line) in lines.iter().enumerate() {
+        let rest = line
+            .strip_prefix(&format!("{i} danger="))
+            .unwrap_or_else(|| panic!("{line}"));
+        let (p, killers) = rest.split_once(" killers=").unwrap();
+        let p: f64 = p.parse().unwrap();
+        assert!((0.0..=1.0).contains(&p), "{line}");
+        assert_eq!(rest.split_once(' ').unwrap().0.len(), 11, "nine decimals: {line}");
+        let killers: usize = killers.parse().unwrap();
+        assert_eq!(p == 0.0, killers == 0, "{line}");
+    }
+    // An empty board is never in danger.
+    assert_eq!(
+        run_ok(&["danger", "presets/deals/empty.ron"]),
+        "0 danger=0.000000000 killers=0\n"
+    );
+    // The board with no room for sq3 is dangerous for every deal holding it.
+    let out = run_ok(&[
+        "danger",
+        "--holder-size",
+        "1",
+        "presets/deals/unsolvable-no-room-for-sq3.ron",
+    ]);
+    assert!(out.starts_with("0 danger=0.047619048 killers=1"), "{out}");
+}
+
+#[test]
+fn danger_explain_lists_killers_regions_and_cells() {
+    let out = run_ok(&[
+        "danger",
+        "--explain",
+        "presets/deals/unsolvable-no-room-for-sq3.ron",
+    ]);
+    for part in [
+        "killer deals, most probable first:",
+        "sq3,sq3,sq3",
+        "dead regions: none",
+        "cells with the largest influence",
+    ] {
+        assert!(out.contains(part), "missing {part}:\n{out}");
+    }
+    let cells = out
+        .lines()
+        .skip_while(|l| !l.contains("largest influence"))
+        .skip(1)
+        .count();
+    assert_eq!(cells, 10, "{out}");
+}
+
+#[test]
+fn danger_refuses_bad_arguments() {
+    let err = run_bad(&["danger", "--holder-size", "5", "presets/deals/empty.ron"]);
+    assert!(err.contains("5"), "{err}");
+    let err = run_bad(&["danger", "no/such/file.ron"]);
+    assert!(err.contains("no/such/file.ron"), "{err}");
+    let bad = temp_file("bad-danger.ron", b"(board: [\"##\"], holder: [])");
+    let err = run_bad(&["danger", bad.to_str().unwrap()]);
+    assert!(err.contains("bad-danger.ron"), "{err}");
+}

@@ -5,79 +5,15 @@
 
 use std::collections::HashSet;
 
+mod common;
+use common::{brute, clear_full, fits, grid_of, place};
+
 use proptest::prelude::*;
 use tenten::engine::board::{Bits, BoardSize, MAX_SIDE, MIN_SIDE};
 use tenten::engine::generator::Generator;
 use tenten::engine::pieces::{Piece, PieceIdx, PieceSet};
 use tenten::engine::shapes::Shapes;
 use tenten::engine::validator::{validate, validate_traced};
-
-type Grid = Vec<Vec<bool>>;
-
-fn grid_of(size: BoardSize, bits: Bits) -> Grid {
-    (0..size.h())
-        .map(|y| (0..size.w()).map(|x| bits >> size.bit(x, y) & 1 == 1).collect())
-        .collect()
-}
-
-fn fits(grid: &Grid, piece: &Piece, x: usize, y: usize) -> bool {
-    piece.cells().iter().all(|&(dx, dy)| {
-        let (cx, cy) = (x + usize::from(dx), y + usize::from(dy));
-        cy < grid.len() && cx < grid[0].len() && !grid[cy][cx]
-    })
-}
-
-/// Places and clears every full row and column at once.
-fn place(grid: &Grid, piece: &Piece, x: usize, y: usize) -> Grid {
-    let mut g = grid.clone();
-    for &(dx, dy) in piece.cells() {
-        g[y + usize::from(dy)][x + usize::from(dx)] = true;
-    }
-    clear_full(&g)
-}
-
-fn clear_full(grid: &Grid) -> Grid {
-    let (h, w) = (grid.len(), grid[0].len());
-    let rows: Vec<bool> = (0..h).map(|y| grid[y].iter().all(|&c| c)).collect();
-    let cols: Vec<bool> = (0..w).map(|x| (0..h).all(|y| grid[y][x])).collect();
-    let mut g = grid.clone();
-    for y in 0..h {
-        for x in 0..w {
-            if rows[y] || cols[x] {
-                g[y][x] = false;
-            }
-        }
-    }
-    g
-}
-
-/// Can the pieces left be placed, in some order, at some positions?
-/// Failed states are remembered so 4-piece holders stay quick.
-fn brute(grid: &Grid, left: &mut Vec<&Piece>, failed: &mut HashSet<(Grid, Vec<String>)>) -> bool {
-    if left.is_empty() {
-        return true;
-    }
-    let mut key: Vec<String> = left.iter().map(|p| p.id.clone()).collect();
-    key.sort();
-    let key = (grid.clone(), key);
-    if failed.contains(&key) {
-        return false;
-    }
-    for i in 0..left.len() {
-        let piece = left.remove(i);
-        for y in 0..grid.len() {
-            for x in 0..grid[0].len() {
-                if fits(grid, piece, x, y) && brute(&place(grid, piece, x, y), left, failed) {
-                    left.insert(i, piece);
-                    return true;
-                }
-            }
-        }
-        left.insert(i, piece);
-    }
-    failed.insert(key);
-    false
-}
 
 /// The classic pieces plus three odd custom shapes.
 fn test_set() -> PieceSet {

@@ -15,6 +15,7 @@ use crate::engine::validator::{MAX_HOLDER, Validation, validate};
 
 use super::board_view::BoardView;
 use super::command::{Command, Line};
+use super::danger_job::DangerState;
 use super::debugger::DebugBoard;
 use super::files;
 use super::holder::HolderPanel;
@@ -71,6 +72,8 @@ pub struct Live {
     pub debug_since: f64,
     /// A holder from the changer's history being replayed in the tree tab.
     pub replay: Option<Vec<PieceIdx>>,
+    /// The danger of the next deal on this board, kept current in the background.
+    pub danger: DangerState,
 }
 
 impl Live {
@@ -116,6 +119,7 @@ impl App {
                 debug_board: None,
                 debug_since: 0.0,
                 replay: None,
+                danger: DangerState::default(),
             },
             undo: Undo::default(),
             cmds: Vec::new(),
@@ -261,6 +265,7 @@ impl App {
             self.apply(cmd, ctx, time);
         }
         self.refresh();
+        self.live.danger.update(&self.state, ctx);
     }
 
     fn edit(&mut self, key: EditKey) {
@@ -433,6 +438,23 @@ impl App {
                     self.live.selected_slot = self.live.selected_slot.filter(|&s| s < k);
                 }
             }
+            Command::SetHolder(pieces) => {
+                let n = self.state.doc.set.pieces.len();
+                if (1..=MAX_HOLDER).contains(&pieces.len()) && pieces.iter().all(|&p| usize::from(p) < n) {
+                    self.edit(EditKey::Single);
+                    self.state.doc.slots = pieces
+                        .iter()
+                        .map(|&p| Slot {
+                            piece: Some(p),
+                            locked: false,
+                        })
+                        .collect();
+                    self.live.selected_slot = None;
+                    self.state.settings.inspector_tab = super::tabs::TREE_TAB;
+                    self.state.settings.show_inspector = true;
+                    self.live.status = format!("Holder {}", self.state.doc.set.ids(&pieces));
+                }
+            }
             Command::Deal => self.deal(),
             Command::SetSeed(seed) => {
                 self.state.settings.seed = seed;
@@ -504,6 +526,8 @@ impl App {
             Command::SetMaxRedraws(n) => self.state.settings.max_redraws = n,
             Command::ShowSolution(step) => self.live.solution_step = step,
             Command::DismissError => self.live.error = None,
+            Command::ShowHeatmap(on) => self.state.settings.danger_heatmap = on,
+            Command::ShowDeadRegions(on) => self.state.settings.danger_dead_regions = on,
             Command::DebugBoard(board) => {
                 self.live.debug_board = board;
                 self.live.debug_since = time;

@@ -23,21 +23,21 @@ pub struct BoardView {
 }
 
 /// Where the board is drawn: a square cell grid inside `rect`.
-struct Grid {
-    rect: Rect,
-    cell: f32,
-    size: BoardSize,
+pub(super) struct Grid {
+    pub rect: Rect,
+    pub cell: f32,
+    pub size: BoardSize,
 }
 
 impl Grid {
-    fn cell_rect(&self, x: usize, y: usize) -> Rect {
+    pub fn cell_rect(&self, x: usize, y: usize) -> Rect {
         Rect::from_min_size(
             self.rect.min + vec2(x as f32, y as f32) * self.cell,
             Vec2::splat(self.cell),
         )
     }
 
-    fn cell_at(&self, pos: egui::Pos2) -> Option<(usize, usize)> {
+    pub fn cell_at(&self, pos: egui::Pos2) -> Option<(usize, usize)> {
         let p = pos - self.rect.min;
         if p.x < 0.0 || p.y < 0.0 {
             return None;
@@ -199,6 +199,12 @@ impl BoardView {
                     color,
                 );
             }
+        }
+
+        // The danger panel's heatmap and dead regions, on the live board.
+        if shown.is_none() && live.debug_board.is_none() {
+            super::danger_overlay::draw(&painter, &grid, state, live);
+            super::danger_overlay::hover(&response, &grid, state, live);
         }
 
         // Full lines on a painted board: validation clears them first.

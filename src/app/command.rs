@@ -70,6 +70,9 @@ pub enum Command {
     },
     ToggleLock(usize),
     SetHolderSize(usize),
+    /// Put these pieces in the holder (one per slot, resizing it), as one
+    /// undo step, and open the tree tab on them (a killer deal's click).
+    SetHolder(Vec<PieceIdx>),
     Deal,
     SetSeed(u64),
     NewSeed,
@@ -91,6 +94,9 @@ pub enum Command {
     /// Step the found solution on the board (`None` closes it).
     ShowSolution(Option<usize>),
     DismissError,
+    // The danger panel's board overlays
+    ShowHeatmap(bool),
+    ShowDeadRegions(bool),
     // The tree debugger
     /// What the board shows for the debugger's current event (`None`: the live board).
     DebugBoard(Option<DebugBoard>),

@@ -4,6 +4,9 @@
 mod app;
 mod board_view;
 pub mod command;
+pub mod danger_job;
+mod danger_overlay;
+mod danger_panel;
 pub mod debugger;
 mod files;
 mod holder;

@@ -105,6 +105,10 @@ pub struct Settings {
     pub show_palette: bool,
     pub show_inspector: bool,
     pub inspector_tab: usize,
+    /// Board overlays of the danger panel: the per-cell influence heatmap
+    /// and the hatched dead regions.
+    pub danger_heatmap: bool,
+    pub danger_dead_regions: bool,
 }
 
 impl Default for Settings {
@@ -122,6 +126,8 @@ impl Default for Settings {
             show_palette: true,
             show_inspector: true,
             inspector_tab: 0,
+            danger_heatmap: false,
+            danger_dead_regions: true,
         }
     }
 }

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use super::board::{Bits, BoardSize};
 use super::changer::{ChangeOptions, Outcome, repair};
+use super::danger::{Progress, danger_probability, influence_map};
 use super::generator::Generator;
 use super::pieces::{PieceIdx, PieceSet};
 use super::shapes::Shapes;
@@ -33,6 +34,10 @@ pub const TARGET_VALIDATE_P50: f64 = 0.2;
 pub const TARGET_VALIDATE_P99: f64 = 6.0;
 pub const TARGET_VALIDATE_MAX: f64 = 300.0;
 pub const TARGET_CHANGE_P99: f64 = 100.0;
+/// The danger of one board (1,330 deals of 3 classic pieces): median, and
+/// the full per-cell map of a 10x10 board (100 dangers), in microseconds.
+pub const TARGET_DANGER_P50: f64 = 1_000.0;
+pub const TARGET_DANGER_MAP: f64 = 100_000.0;
 
 /// The Table II bucket of a board with `empty` empty cells.
 pub fn bucket(empty: usize) -> usize {
@@ -153,6 +158,87 @@ pub fn run(deals: usize, seed: u64) -> Vec<Sample> {
             }
         })
         .collect()
+}
+
+/// Timings of the danger map (issue: exact danger of the next deal).
+#[derive(Clone, Debug)]
+pub struct DangerBench {
+    /// Boards timed for one danger, and their microseconds.
+    pub danger_us: Vec<f64>,
+    /// Boards timed for the full per-cell map, and their microseconds.
+    pub map_us: Vec<f64>,
+    pub threads: usize,
+}
+
+/// Times the exact danger (k = 3, classic set) on every `stride`-th board of
+/// the benchmark corpus, and the full per-cell map on `maps` boards spread
+/// over every fill level. One danger runs on one core; the map on all.
+pub fn run_danger(deals: usize, seed: u64, stride: usize, maps: usize) -> DangerBench {
+    let set = PieceSet::classic();
+    let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+    let corpus = played_deals(&shapes, &set, 3, deals, &mut Generator::new(seed));
+    let boards: Vec<Bits> = corpus.iter().step_by(stride.max(1)).map(|d| d.board).collect();
+    let danger_us = boards
+        .iter()
+        .map(|&b| {
+            time_per_call(|| {
+                black_box(danger_probability(&shapes, &set, black_box(b), 3).ok());
+            })
+        })
+        .collect();
+    // Boards at evenly spaced ranks of fill, from empty to jammed.
+    let mut by_fill = boards.clone();
+    by_fill.sort_by_key(|b| b.count_ones());
+    let map_us = (0..maps)
+        .filter_map(|i| by_fill.get(i * by_fill.len().saturating_sub(1) / maps.saturating_sub(1).max(1)))
+        .map(|&b| {
+            let t = Instant::now();
+            black_box(influence_map(&shapes, &set, b, 3, &Progress::default()).ok());
+            t.elapsed().as_secs_f64() * 1e6
+        })
+        .collect();
+    DangerBench {
+        danger_us,
+        map_us,
+        threads: rayon::current_num_threads(),
+    }
+}
+
+/// The danger lines of `tenten bench`.
+pub fn danger_report(d: &DangerBench, seed: u64) -> String {
+    let mut out = String::new();
+    let s = Stats::of(d.danger_us.iter().copied());
+    let m = Stats::of(d.map_us.iter().copied());
+    let _ = writeln!(
+        out,
+        "\ndanger (exact, 1,330 deals of 3 classic pieces per board, one core) over {} boards of the corpus \
+         (seed {seed}, every fill level): mean {:.1} us, p50 {:.1} us, p99 {:.1} us, max {:.1} us",
+        s.n, s.mean, s.p50, s.p99, s.max
+    );
+    let _ = writeln!(
+        out,
+        "per-cell danger map (one danger per cell, {} threads) over {} boards from empty to jammed: \
+         mean {:.1} ms, p50 {:.1} ms, max {:.1} ms",
+        d.threads,
+        m.n,
+        m.mean / 1e3,
+        m.p50 / 1e3,
+        m.max / 1e3
+    );
+    let _ = writeln!(
+        out,
+        "  danger p50 {:.1} us <= {TARGET_DANGER_P50} us: {}",
+        s.p50,
+        check(s.p50, TARGET_DANGER_P50)
+    );
+    let _ = writeln!(
+        out,
+        "  danger map max {:.1} ms <= {} ms: {}",
+        m.max / 1e3,
+        TARGET_DANGER_MAP / 1e3,
+        check(m.max, TARGET_DANGER_MAP)
+    );
+    out
 }
 
 fn check(value: f64, target: f64) -> &'static str {
@@ -279,6 +365,13 @@ mod tests {
         assert_eq!(samples.len(), 60);
         let text = report(&samples, 1);
         for name in ["validate p50", "validate+change p99", "k<21", "k>80", "3.948"] {
+            assert!(text.contains(name), "missing {name}:\n{text}");
+        }
+        let d = run_danger(60, 1, 10, 3);
+        assert_eq!(d.danger_us.len(), 6);
+        assert_eq!(d.map_us.len(), 3);
+        let text = danger_report(&d, 1);
+        for name in ["over 6 boards", "over 3 boards", "danger p50", "danger map max"] {
             assert!(text.contains(name), "missing {name}:\n{text}");
         }
     }

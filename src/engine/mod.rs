@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod board;
 pub mod changer;
+pub mod danger;
 pub mod explain;
 pub mod export;
 pub mod formats;

@@ -9,6 +9,7 @@ use crate::engine::pieces::{PieceIdx, PieceSet};
 
 use super::super::app::Live;
 use super::super::command::Command;
+use super::super::danger_panel;
 use super::super::paint;
 use super::super::state::State;
 use super::Tab;
@@ -27,6 +28,8 @@ impl Tab for DealTab {
         let set = &state.doc.set;
         let Some(verdict) = &live.verdict else {
             ui.label("The holder is empty. Deal (Ctrl+D) or click a slot and pick pieces from the palette.");
+            ui.separator();
+            danger_panel::ui(ui, state, live, cmds);
             return;
         };
         let v = &verdict.validation;
@@ -64,6 +67,8 @@ impl Tab for DealTab {
                 ),
             );
         }
+        ui.separator();
+        danger_panel::ui(ui, state, live, cmds);
         ui.separator();
         if let Some(sol) = &v.solution {
             ui.label(RichText::new(format!("Solution (order {} of the Permute matrix)", sol.order)).strong());
