@@ -274,8 +274,76 @@ fn the_solution_steps_on_the_board() {
     assert_eq!(h.state().live.solution_step, None);
 }
 
+/// Waits for the background danger job to catch up with the board.
+fn wait_for_danger(h: &mut Harness<'static, App>) {
+    for _ in 0..2000 {
+        h.step();
+        let app = h.state();
+        if app.live.danger.settled(&app.state) {
+            h.run();
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("the danger never arrived");
+}
+
+fn danger_now(h: &Harness<'static, App>) -> f64 {
+    match &h.state().live.danger.summary {
+        Some(Ok(s)) => s.danger.probability,
+        other => panic!("no danger: {:?}", other.as_ref().map(|r| r.as_ref().err())),
+    }
+}
+
+#[test]
+fn painting_a_cell_changes_the_danger_shown() {
+    let mut h = harness();
+    open(&mut h, "unsolvable-no-room-for-sq3.ron");
+    wait_for_danger(&mut h);
+    let before = danger_now(&h);
+    assert!(before > 0.0);
+    h.get_by_label(&format!("{:.2} %", before * 100.0));
+    h.get_by_label_contains("deals of 3 cannot be placed");
+    // Painting one end of row 2 lets a dot complete it: fewer deals kill.
+    let left = cell_center(&h, 0, 2);
+    click_at(&mut h, left, PointerButton::Primary);
+    assert!(h.state().live.danger.stale(&h.state().state) || danger_now(&h) != before);
+    wait_for_danger(&mut h);
+    let after = danger_now(&h);
+    assert!(after < before, "{after} vs {before}");
+    h.get_by_label(&format!("{:.2} %", after * 100.0));
+}
+
+#[test]
+fn a_killer_deal_goes_to_the_holder_and_the_heatmap_fills_in() {
+    let mut h = harness();
+    open(&mut h, "unsolvable-no-room-for-sq3.ron");
+    wait_for_danger(&mut h);
+    let first = match &h.state().live.danger.summary {
+        Some(Ok(s)) => s.danger.killers[0].clone(),
+        _ => panic!("no danger"),
+    };
+    let ids = h.state().state.doc.set.ids(&first.pieces);
+    h.get_by_label_contains(&format!("{ids}   ")).click();
+    h.run();
+    assert_eq!(h.state().state.doc.holder(), first.pieces);
+    assert_eq!(h.state().state.settings.inspector_tab, 1);
+    assert_eq!(verdict(&h), Some(false));
+    // Back in the Deal tab, switch the heatmap on: 100 influences arrive.
+    h.state_mut().push(Command::SetInspectorTab(0));
+    h.run();
+    h.get_by_label("Heatmap: the danger after flipping each cell").click();
+    h.run();
+    wait_for_danger(&mut h);
+    let map = h.state().live.danger.map.clone().expect("the per-cell map");
+    assert_eq!(map.len(), 100);
+    assert!(map.iter().any(|d| *d > 0.0) && map.iter().any(|d| *d < 0.0));
+    h.get_by_label_contains("green: flipping the cell lowers the danger");
+}
+
 /// One place for snapshot settings: software renderers differ by a few pixels.
 fn snapshot(h: &mut Harness<'static, App>, name: &str) {
+    wait_for_danger(h);
     // Timings change from run to run: hide them.
     let timed: Vec<Rect> = h.query_all_by_label_contains("µs").map(|n| n.rect()).collect();
     for r in timed {

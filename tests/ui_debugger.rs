@@ -159,8 +159,16 @@ fn snapshot_tree_tab() {
         press(&mut h, Key::F11);
     }
     h.remove_cursor();
-    // Past the short flash of cleared lines, so the picture is steady.
+    // Past the short flash of cleared lines, so the picture is steady, and
+    // with the danger panel's figures in.
     h.run_steps(8);
+    for _ in 0..2000 {
+        h.step();
+        if h.state().live.danger.settled(&h.state().state) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
     h.run();
     let timed: Vec<egui::Rect> = h.query_all_by_label_contains("µs").map(|n| n.rect()).collect();
     for r in timed {
