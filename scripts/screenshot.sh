@@ -2,6 +2,7 @@
 # Takes a screenshot of the real window under Xvfb into assets/screenshot.png.
 # Needs: xvfb, xdotool, imagemagick (apt-get install -y xvfb xdotool imagemagick).
 # Usage: scripts/screenshot.sh [deal.ron] [output.png] [keys to press first, e.g. ctrl+r]
+# MOUSE="x y" puts the pointer there for the picture (default 700 450).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 deal=${1:-presets/deals/unsolvable-fit-alone-not-together.ron}
@@ -30,6 +31,11 @@ for key in "${@:3}"; do
     DISPLAY=$display xdotool key --clearmodifiers "$key"
     sleep 1
 done
+if [ -n "${MOUSE:-}" ]; then
+    # shellcheck disable=SC2086
+    DISPLAY=$display xdotool mousemove $MOUSE
+    sleep 1
+fi
 mkdir -p "$(dirname "$out")"
 DISPLAY=$display import -window root "$out"
 echo "wrote $out"

@@ -332,7 +332,8 @@ fn a_killer_deal_goes_to_the_holder_and_the_heatmap_fills_in() {
     // Back in the Deal tab, switch the heatmap on: 100 influences arrive.
     h.state_mut().push(Command::SetInspectorTab(0));
     h.run();
-    h.get_by_label("Heatmap: the danger after flipping each cell").click();
+    h.get_by_label("Heatmap: the danger after flipping each cell")
+        .click();
     h.run();
     wait_for_danger(&mut h);
     let map = h.state().live.danger.map.clone().expect("the per-cell map");

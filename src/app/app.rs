@@ -526,8 +526,8 @@ impl App {
             Command::SetMaxRedraws(n) => self.state.settings.max_redraws = n,
             Command::ShowSolution(step) => self.live.solution_step = step,
             Command::DismissError => self.live.error = None,
-            Command::ShowHeatmap(on) => self.state.settings.danger_heatmap = on,
-            Command::ShowDeadRegions(on) => self.state.settings.danger_dead_regions = on,
+            Command::ToggleHeatmap => self.state.settings.danger_heatmap ^= true,
+            Command::ToggleDeadRegions => self.state.settings.danger_dead_regions ^= true,
             Command::DebugBoard(board) => {
                 self.live.debug_board = board;
                 self.live.debug_since = time;

@@ -95,8 +95,8 @@ pub enum Command {
     ShowSolution(Option<usize>),
     DismissError,
     // The danger panel's board overlays
-    ShowHeatmap(bool),
-    ShowDeadRegions(bool),
+    ToggleHeatmap,
+    ToggleDeadRegions,
     // The tree debugger
     /// What the board shows for the debugger's current event (`None`: the live board).
     DebugBoard(Option<DebugBoard>),
@@ -125,12 +125,14 @@ const fn ctrl_shift(key: Key) -> KeyboardShortcut {
 impl Command {
     /// Commands reachable by a keyboard shortcut, checked in this order (the
     /// shifted ones first, so Ctrl+Shift+S is not taken for Ctrl+S).
-    pub fn with_shortcuts() -> [Command; 18] {
+    pub fn with_shortcuts() -> [Command; 20] {
         [
             Command::SetInspectorTab(0),
             Command::SetInspectorTab(1),
             Command::SetInspectorTab(2),
             Command::CyclePolicy,
+            Command::ToggleHeatmap,
+            Command::ToggleDeadRegions,
             Command::Quit,
             Command::SaveAs,
             Command::OpenPieceSet,
@@ -168,6 +170,8 @@ impl Command {
             Command::SetInspectorTab(1) => alt(Key::Num2),
             Command::SetInspectorTab(2) => alt(Key::Num3),
             Command::CyclePolicy => alt(Key::P),
+            Command::ToggleHeatmap => alt(Key::H),
+            Command::ToggleDeadRegions => alt(Key::D),
             _ => return None,
         })
     }
@@ -201,6 +205,8 @@ impl Command {
             Command::SetInspectorTab(1) => "AND-OR tree tab",
             Command::SetInspectorTab(2) => "Heuristic F tab",
             Command::CyclePolicy => "Next failure policy",
+            Command::ToggleHeatmap => "Danger heatmap",
+            Command::ToggleDeadRegions => "Dead regions",
             _ => "",
         }
     }

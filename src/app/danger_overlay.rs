@@ -20,7 +20,7 @@ fn scale(map: &[f64]) -> Option<f64> {
 fn heat_color(delta: f64, max: f64) -> Color32 {
     let t = (delta.abs() / max).clamp(0.0, 1.0) as f32;
     let base = if delta > 0.0 { paint::BAD } else { paint::OK };
-    base.gamma_multiply(0.15 + 0.7 * t)
+    base.gamma_multiply(0.3 + 0.7 * t)
 }
 
 /// Both overlays, when switched on and computed for the board on screen.
@@ -40,10 +40,12 @@ pub fn draw(painter: &Painter, grid: &Grid, state: &State, live: &Live) {
         for y in 0..size.h() {
             for x in 0..size.w() {
                 let delta = map[size.bit(x, y) as usize];
+                // An inner square, so the cell's own colour (empty or
+                // filled) still shows around it.
                 if delta.abs() > 1e-12 {
                     painter.rect_filled(
-                        grid.cell_rect(x, y).shrink(grid.cell * 0.05),
-                        CornerRadius::same((grid.cell * 0.12) as u8),
+                        grid.cell_rect(x, y).shrink(grid.cell * 0.2),
+                        CornerRadius::same((grid.cell * 0.1) as u8),
                         heat_color(delta, max),
                     );
                 }
@@ -103,6 +105,9 @@ pub fn hover(response: &egui::Response, grid: &Grid, state: &State, live: &Live)
 fn describe(danger: &Danger, filled: bool, x: usize, y: usize, delta: f64) -> String {
     let verb = if filled { "Emptying" } else { "Filling" };
     let after = danger.probability + delta;
+    if delta.abs() <= 1e-12 {
+        return format!("{verb} ({x}, {y}) leaves the danger at {:.3} %", after * 100.0);
+    }
     format!(
         "{verb} ({x}, {y}) makes the danger {:.3} % ({:+.3} points)",
         after * 100.0,

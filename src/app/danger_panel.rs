@@ -106,7 +106,8 @@ fn killers(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
     if live.danger.input.as_ref().is_none_or(|i| &i.set != set) {
         return;
     }
-    ui.label("Killer deals, most probable first (click: put in the holder, open the tree)");
+    ui.label("Killer deals, most probable first (click one to deal it)")
+        .on_hover_text("Puts the deal in the holder and opens the AND-OR tree on it");
     for killer in danger.killers.iter().take(SHOWN_KILLERS) {
         let ids = set.ids(&killer.pieces);
         let clicked = ui
@@ -160,11 +161,11 @@ fn overlays(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
         .checkbox(&mut heat, "Heatmap: the danger after flipping each cell")
         .on_hover_text(
             "For an empty cell, the danger if it were filled; for a filled cell, \
-             if it were emptied; shown as the change from now",
+             if it were emptied; shown as the change from now (Alt+H)",
         )
         .changed()
     {
-        cmds.push(Command::ShowHeatmap(heat));
+        cmds.push(Command::ToggleHeatmap);
     }
     if heat {
         if let Some(f) = live.danger.map_progress() {
@@ -192,10 +193,10 @@ fn overlays(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
         .checkbox(&mut dead, text)
         .on_hover_text(
             "Connected empty regions where no dealable piece fits whole; \
-             only a line clear can bring them back into play",
+             only a line clear can bring them back into play (Alt+D)",
         )
         .changed()
     {
-        cmds.push(Command::ShowDeadRegions(dead));
+        cmds.push(Command::ToggleDeadRegions);
     }
 }

@@ -28,6 +28,19 @@ fn toggle(ui: &mut Ui, cmd: Command, on: bool, cmds: &mut Vec<Command>) {
     }
 }
 
+/// A board overlay's switch, as a checkbox with its shortcut in the tooltip.
+fn check(ui: &mut Ui, cmd: Command, on: bool, cmds: &mut Vec<Command>) {
+    let mut value = on;
+    let r = ui.checkbox(&mut value, cmd.label());
+    let r = match cmd.shortcut() {
+        Some(s) => r.on_hover_text(ui.ctx().format_shortcut(&s)),
+        None => r,
+    };
+    if r.changed() {
+        cmds.push(cmd);
+    }
+}
+
 pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
     egui::Panel::top("top_bar").show(ui, |ui| {
         egui::MenuBar::new().ui(ui, |ui| {
@@ -83,6 +96,14 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
                     item(ui, Command::SetInspectorTab(i), true, cmds);
                 }
                 item(ui, Command::CyclePolicy, true, cmds);
+                ui.separator();
+                check(ui, Command::ToggleHeatmap, state.settings.danger_heatmap, cmds);
+                check(
+                    ui,
+                    Command::ToggleDeadRegions,
+                    state.settings.danger_dead_regions,
+                    cmds,
+                );
                 ui.separator();
                 egui::widgets::global_theme_preference_buttons(ui);
             });

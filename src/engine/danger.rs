@@ -398,7 +398,11 @@ mod tests {
         let p = set.probability(sq3);
         let d = danger(&shapes, &set, board, 3).unwrap();
         let with_sq3 = 1.0 - (1.0 - p).powi(3);
-        assert!(d.probability >= with_sq3 - 1e-12, "{} < {with_sq3}", d.probability);
+        assert!(
+            d.probability >= with_sq3 - 1e-12,
+            "{} < {with_sq3}",
+            d.probability
+        );
         assert!(d.killers.iter().any(|k| k.pieces == vec![sq3, sq3, sq3]));
         let sum: f64 = d.killers.iter().map(|k| k.probability).sum();
         assert!((sum - d.probability).abs() < 1e-12);
