@@ -10,13 +10,15 @@ use clap::{Parser, Subcommand};
 use crate::engine::bench;
 use crate::engine::board::{Board, BoardSize};
 use crate::engine::changer::{ChangeOptions, DEFAULT_MAX_REDRAWS, Outcome, Repair, repair};
-use crate::engine::danger::{self, Danger, Progress};
+use crate::engine::danger::{self, Danger};
 use crate::engine::formats::{self, Deal, FormatError};
 use crate::engine::generator::Generator;
 use crate::engine::heuristic::{FMatrix, Policy};
 use crate::engine::pieces::{PieceIdx, PieceSet};
+use crate::engine::progress::Progress;
 use crate::engine::shapes::Shapes;
 use crate::engine::validator::{MAX_HOLDER, Validation, validate};
+use crate::engine::{throttle, timing};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -106,11 +108,37 @@ enum Command {
         deals: usize,
         #[arg(long, default_value_t = 2019)]
         seed: u64,
+        /// Sweep these CPU-throttle factors (1 to 20, e.g. 1,4,6): one line per factor, then the headroom.
+        #[arg(long, value_name = "F,F,...", value_parser = parse_factors)]
+        throttle: Option<Factors>,
+        /// The deals of the sweep: met in random self-play, or dealt in games with the repairing generator.
+        #[arg(long, value_enum, default_value = "realistic", requires = "throttle")]
+        corpus: CorpusArg,
+        /// Games of the gameplay corpus (the deals are shared among them).
+        #[arg(long, default_value_t = 5, requires = "throttle")]
+        games: usize,
+        /// Write every measurement (one row per deal and factor) to this CSV file.
+        #[arg(long, value_name = "FILE", requires = "throttle")]
+        csv: Option<PathBuf>,
     },
 }
 
 fn parse_policy(s: &str) -> Result<Policy, String> {
     s.parse()
+}
+
+/// Throttle factors, checked and sorted.
+#[derive(Clone, Debug)]
+struct Factors(Vec<f64>);
+
+fn parse_factors(s: &str) -> Result<Factors, String> {
+    throttle::parse_factors(s).map(Factors)
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum CorpusArg {
+    Realistic,
+    Gameplay,
 }
 
 /// Runs the CLI on `args` (without the program name); returns the exit code.
@@ -182,7 +210,15 @@ pub fn main(args: Vec<OsString>) -> i32 {
                 }
             };
         }
-        Command::Bench { deals, seed } => {
+        Command::Bench {
+            deals,
+            seed,
+            throttle: Some(Factors(factors)),
+            corpus,
+            games,
+            csv,
+        } => cmd_sweep(deals, seed, factors, corpus, games, csv.as_deref(), &mut out),
+        Command::Bench { deals, seed, .. } => {
             eprintln!("building and timing {deals} deals (seed {seed})...");
             let samples = bench::run(deals, seed);
             out.push_str(&bench::report(&samples, seed));
@@ -440,6 +476,63 @@ fn explain_danger(
             map[c]
         );
     }
+}
+
+/// `bench --throttle`: the classic set on 10x10 with holders of 3, the
+/// changer's defaults, every deal timed at every factor.
+fn cmd_sweep(
+    deals: usize,
+    seed: u64,
+    factors: Vec<f64>,
+    corpus: CorpusArg,
+    games: usize,
+    csv: Option<&Path>,
+    out: &mut String,
+) -> Result<(), FormatError> {
+    let bad = |message: String| FormatError {
+        file: "bench".to_owned(),
+        at: None,
+        message,
+    };
+    if deals == 0 {
+        return Err(bad("--deals must be at least 1".to_owned()));
+    }
+    if games == 0 {
+        return Err(bad("--games must be at least 1".to_owned()));
+    }
+    let set = PieceSet::classic();
+    let size = BoardSize::CLASSIC;
+    let shapes = Shapes::new(&set, size);
+    let options = ChangeOptions::default();
+    let corpus = match corpus {
+        CorpusArg::Realistic => timing::realistic(&shapes, &set, 3, deals, seed),
+        CorpusArg::Gameplay => timing::gameplay(&shapes, &set, 3, deals, games, seed, options),
+    };
+    eprintln!(
+        "timing {} deals at {} throttle factor(s) (seed {seed})...",
+        corpus.len(),
+        factors.len()
+    );
+    let sweep = timing::Sweep {
+        set,
+        size,
+        deals: corpus,
+        seed,
+        options,
+        factors,
+    };
+    let mut all = Vec::new();
+    timing::run(&sweep, &Progress::default(), |chunk| all.extend(chunk));
+    let summaries = timing::summarize(&all);
+    for s in &summaries {
+        let _ = writeln!(out, "{}", timing::cli_line(s));
+    }
+    let _ = writeln!(out, "{}", timing::headroom_line(&summaries));
+    if let Some(path) = csv {
+        formats::write_atomic(path, &timing::csv(&all))?;
+        eprintln!("wrote {} rows to {}", all.len(), path.display());
+    }
+    Ok(())
 }
 
 fn slot_name(set: &PieceSet, holder: &[PieceIdx], slot: usize) -> String {

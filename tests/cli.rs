@@ -367,3 +367,71 @@ fn danger_refuses_bad_arguments() {
     let err = run_bad(&["danger", bad.to_str().unwrap()]);
     assert!(err.contains("bad-danger.ron"), "{err}");
 }
+
+#[test]
+fn bench_throttle_prints_one_line_per_factor_and_the_headroom() {
+    let csv = std::env::temp_dir().join(format!("tenten-sweep-{}.csv", std::process::id()));
+    let out = run_ok(&[
+        "bench",
+        "--throttle",
+        "6,1",
+        "--deals",
+        "40",
+        "--seed",
+        "3",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    let keys = [
+        "throttle",
+        "deals",
+        "validate_mean_us",
+        "validate_p50_us",
+        "validate_p95_us",
+        "validate_p99_us",
+        "validate_max_us",
+        "change_n",
+        "change_mean_us",
+        "change_p95_us",
+        "change_p99_us",
+        "change_max_us",
+    ];
+    for (line, factor) in lines[..2].iter().zip(["1", "6"]) {
+        let fields: Vec<(&str, &str)> = line.split(' ').map(|f| f.split_once('=').unwrap()).collect();
+        assert_eq!(fields.iter().map(|f| f.0).collect::<Vec<_>>(), keys, "{line}");
+        assert_eq!(fields[0].1, factor);
+        assert_eq!(fields[1].1, "40");
+        for (_, value) in &fields[2..] {
+            let _: f64 = value.parse().unwrap();
+        }
+    }
+    let head: Vec<&str> = lines[2].split(' ').collect();
+    assert_eq!(head.len(), 2, "{}", lines[2]);
+    assert!(head[0].starts_with("headroom_16ms=") && head[1].starts_with("headroom_100ms="));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        rows[0],
+        "deal,empty_cells,bucket,throttle,validate_us,validate_change_us,attempts,nodes"
+    );
+    assert_eq!(rows.len(), 1 + 80);
+    assert!(rows[1..].iter().all(|r| r.split(',').count() == 8));
+    std::fs::remove_file(csv).ok();
+    // Without --throttle today's report stays.
+    let plain = run_ok(&["bench", "--deals", "30"]);
+    assert!(plain.contains("by empty cells (Table II)"), "{plain}");
+}
+
+#[test]
+fn bench_throttle_refuses_bad_factors() {
+    let err = run_bad(&["bench", "--throttle", "0.5", "--deals", "5"]);
+    assert!(err.contains("1 to 20"), "{err}");
+    let err = run_bad(&["bench", "--throttle", "fast"]);
+    assert!(err.contains("not a number"), "{err}");
+    let err = run_bad(&["bench", "--csv", "x.csv"]);
+    assert!(err.contains("--throttle"), "{err}");
+    let err = run_bad(&["bench", "--throttle", "1", "--corpus", "dreams"]);
+    assert!(err.contains("dreams"), "{err}");
+}

@@ -100,6 +100,7 @@ pub struct Stats {
     pub n: usize,
     pub mean: f64,
     pub p50: f64,
+    pub p95: f64,
     pub p99: f64,
     pub max: f64,
 }
@@ -116,6 +117,7 @@ impl Stats {
             n: v.len(),
             mean: v.iter().sum::<f64>() / v.len() as f64,
             p50: q(0.5),
+            p95: q(0.95),
             p99: q(0.99),
             max: v[v.len() - 1],
         }
@@ -354,6 +356,7 @@ mod tests {
         assert_eq!(s.n, 100);
         assert_eq!(s.max, 100.0);
         assert_eq!(s.p50, 51.0);
+        assert_eq!(s.p95, 95.0);
         assert_eq!(s.p99, 99.0);
         assert!((s.mean - 50.5).abs() < 1e-9);
         assert_eq!(Stats::of([]), Stats::default());

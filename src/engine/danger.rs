@@ -15,12 +15,13 @@
 //! one that stays exact: a piece that fits nowhere kills the deal when the
 //! rest of the deal has too few cells to complete any line first.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
 use rayon::prelude::*;
 
 use super::board::{Bits, Lines};
 use super::pieces::{PieceIdx, PieceSet};
+pub use super::progress::Progress;
 use super::shapes::Shapes;
 use super::validator::{MAX_HOLDER, validate};
 
@@ -236,26 +237,6 @@ pub fn danger(shapes: &Shapes, set: &PieceSet, board: Bits, k: usize) -> Result<
 pub fn danger_probability(shapes: &Shapes, set: &PieceSet, board: Bits, k: usize) -> Result<f64, String> {
     let dealable = check(set, k)?;
     Ok(scan(shapes, &dealable, board, k, |_, _| {}).0)
-}
-
-/// Progress and cancel shared with whoever waits for a long computation.
-#[derive(Debug, Default)]
-pub struct Progress {
-    pub done: AtomicUsize,
-    pub total: AtomicUsize,
-    pub cancel: AtomicBool,
-}
-
-impl Progress {
-    pub fn cancelled(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed)
-    }
-
-    /// Done over total, 0 to 1.
-    pub fn fraction(&self) -> f32 {
-        let total = self.total.load(Ordering::Relaxed).max(1);
-        self.done.load(Ordering::Relaxed) as f32 / total as f32
-    }
 }
 
 /// Per-cell influence: for every cell, the danger of the board with that

@@ -1,0 +1,24 @@
+//! Progress and cancel of a long computation, shared between the thread
+//! doing it and whoever waits (the window's progress bars and Cancel).
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// Progress and cancel shared with whoever waits for a long computation.
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub done: AtomicUsize,
+    pub total: AtomicUsize,
+    pub cancel: AtomicBool,
+}
+
+impl Progress {
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// Done over total, 0 to 1.
+    pub fn fraction(&self) -> f32 {
+        let total = self.total.load(Ordering::Relaxed).max(1);
+        self.done.load(Ordering::Relaxed) as f32 / total as f32
+    }
+}
