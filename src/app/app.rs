@@ -24,6 +24,7 @@ use super::jobs::{RepairInput, RepairJob};
 use super::palette::Palette;
 use super::state::{Doc, Slot, State};
 use super::status_bar;
+use super::timing_job::{SweepRequest, TimingLab};
 use super::top_bar;
 use super::undo::{EditKey, Undo};
 
@@ -74,6 +75,8 @@ pub struct Live {
     pub replay: Option<Vec<PieceIdx>>,
     /// The danger of the next deal on this board, kept current in the background.
     pub danger: DangerState,
+    /// The timing lab's last sweep and the job running it.
+    pub timing: TimingLab,
 }
 
 impl Live {
@@ -120,6 +123,7 @@ impl App {
                 debug_since: 0.0,
                 replay: None,
                 danger: DangerState::default(),
+                timing: TimingLab::default(),
             },
             undo: Undo::default(),
             cmds: Vec::new(),
@@ -154,9 +158,10 @@ impl App {
         self.shortcuts(&ctx);
         self.dropped_files(&ctx);
         self.poll_job();
+        self.live.timing.poll();
 
         top_bar::ui(ui, &self.state, &self.live, &mut self.cmds);
-        status_bar::ui(ui, &self.live);
+        status_bar::ui(ui, &self.live, &self.state.settings.timing);
         if self.state.settings.show_palette {
             egui::Panel::left("palette")
                 .resizable(true)
@@ -526,6 +531,10 @@ impl App {
             Command::SetMaxRedraws(n) => self.state.settings.max_redraws = n,
             Command::ShowSolution(step) => self.live.solution_step = step,
             Command::DismissError => self.live.error = None,
+            Command::SetTiming(settings) => self.state.settings.timing = settings,
+            Command::StartSweep => self.start_sweep(ctx),
+            Command::CancelSweep => self.live.timing.cancel(),
+            Command::OpenLabDeal(i) => self.open_lab_deal(i),
             Command::ToggleHeatmap => self.state.settings.danger_heatmap ^= true,
             Command::ToggleDeadRegions => self.state.settings.danger_dead_regions ^= true,
             Command::DebugBoard(board) => {
@@ -641,6 +650,53 @@ impl App {
             }
             Err(e) => self.live.error = Some(format!("Could not start the repair: {e}")),
         }
+    }
+
+    fn start_sweep(&mut self, ctx: &egui::Context) {
+        let s = &self.state;
+        let request = SweepRequest {
+            settings: s.settings.timing.clone(),
+            set: s.doc.set.clone(),
+            size: s.doc.board.size(),
+            k: s.doc.slots.len(),
+            board: s.doc.board.bits(),
+            file: s.settings.file.clone(),
+            options: ChangeOptions {
+                policy: s.settings.policy,
+                max_redraws: s.settings.max_redraws,
+            },
+        };
+        match self.live.timing.start(request, ctx) {
+            Ok(()) => self.live.status = "Timing sweep started".to_owned(),
+            Err(e) => self.live.error = Some(format!("Could not start the sweep: {e}")),
+        }
+    }
+
+    /// Puts deal `i` of the last sweep on the board and in the holder, with
+    /// the sweep's piece set, and opens the tree tab on it.
+    fn open_lab_deal(&mut self, i: usize) {
+        let lab = &self.live.timing;
+        let (Some(request), Some(deal)) = (&lab.request, lab.deals.get(i)) else {
+            return;
+        };
+        let (set, size, deal) = (request.set.clone(), request.size, deal.clone());
+        self.edit(EditKey::Single);
+        let doc = &mut self.state.doc;
+        doc.set = set;
+        doc.board = Board::from_bits(size, deal.board);
+        doc.score = 0;
+        doc.slots = deal
+            .holder
+            .iter()
+            .map(|&p| Slot {
+                piece: Some(p),
+                locked: false,
+            })
+            .collect();
+        doc.sanitize();
+        self.state.settings.inspector_tab = super::tabs::TREE_TAB;
+        self.state.settings.show_inspector = true;
+        self.live.status = format!("Opened deal {i} of the timing sweep");
     }
 
     fn load(&mut self, path: &std::path::Path) {

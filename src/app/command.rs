@@ -97,6 +97,12 @@ pub enum Command {
     // The danger panel's board overlays
     ToggleHeatmap,
     ToggleDeadRegions,
+    // The timing lab
+    SetTiming(super::timing_job::TimingSettings),
+    StartSweep,
+    CancelSweep,
+    /// Open deal i of the last sweep on the board and in the tree tab.
+    OpenLabDeal(usize),
     // The tree debugger
     /// What the board shows for the debugger's current event (`None`: the live board).
     DebugBoard(Option<DebugBoard>),
@@ -125,11 +131,12 @@ const fn ctrl_shift(key: Key) -> KeyboardShortcut {
 impl Command {
     /// Commands reachable by a keyboard shortcut, checked in this order (the
     /// shifted ones first, so Ctrl+Shift+S is not taken for Ctrl+S).
-    pub fn with_shortcuts() -> [Command; 20] {
+    pub fn with_shortcuts() -> [Command; 21] {
         [
             Command::SetInspectorTab(0),
             Command::SetInspectorTab(1),
             Command::SetInspectorTab(2),
+            Command::SetInspectorTab(3),
             Command::CyclePolicy,
             Command::ToggleHeatmap,
             Command::ToggleDeadRegions,
@@ -169,6 +176,7 @@ impl Command {
             Command::SetInspectorTab(0) => alt(Key::Num1),
             Command::SetInspectorTab(1) => alt(Key::Num2),
             Command::SetInspectorTab(2) => alt(Key::Num3),
+            Command::SetInspectorTab(3) => alt(Key::Num4),
             Command::CyclePolicy => alt(Key::P),
             Command::ToggleHeatmap => alt(Key::H),
             Command::ToggleDeadRegions => alt(Key::D),
@@ -204,6 +212,7 @@ impl Command {
             Command::SetInspectorTab(0) => "Deal tab",
             Command::SetInspectorTab(1) => "AND-OR tree tab",
             Command::SetInspectorTab(2) => "Heuristic F tab",
+            Command::SetInspectorTab(3) => "Timing tab",
             Command::CyclePolicy => "Next failure policy",
             Command::ToggleHeatmap => "Danger heatmap",
             Command::ToggleDeadRegions => "Dead regions",

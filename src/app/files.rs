@@ -82,13 +82,18 @@ pub fn save_piece_set(path: &Path, set: &PieceSet) -> Result<(), String> {
 pub const NO_FILE_CHOSEN: &str = "No file chosen. (No dialog? It needs xdg-desktop-portal or zenity; you can also drop a .ron file on the window.)";
 
 fn dialog(title: &str) -> rfd::FileDialog {
+    dialog_for(title, "ron")
+}
+
+/// A dialog filtered to files of `extension` (a CSV export shows CSV files).
+fn dialog_for(title: &str, extension: &str) -> rfd::FileDialog {
     let presets = std::env::current_dir()
         .map(|d| d.join("presets"))
         .ok()
         .filter(|d| d.is_dir());
     let d = rfd::FileDialog::new()
         .set_title(title)
-        .add_filter("RON", &["ron"]);
+        .add_filter(extension.to_uppercase(), &[extension]);
     match presets {
         Some(dir) => d.set_directory(dir),
         None => d,
@@ -99,8 +104,13 @@ pub fn pick_open(title: &str) -> Option<PathBuf> {
     dialog(title).pick_file()
 }
 
+/// A save dialog filtered by the extension of the proposed `name`.
 pub fn pick_save(title: &str, name: &str) -> Option<PathBuf> {
-    dialog(title).set_file_name(name).save_file()
+    let extension = std::path::Path::new(name)
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("ron");
+    dialog_for(title, extension).set_file_name(name).save_file()
 }
 
 /// The dialog that shows why a file could not be used.

@@ -17,6 +17,8 @@ mod palette;
 pub mod state;
 mod status_bar;
 mod tabs;
+pub mod timing_job;
+mod timing_plots;
 mod top_bar;
 mod undo;
 

@@ -109,6 +109,7 @@ pub struct Settings {
     /// and the hatched dead regions.
     pub danger_heatmap: bool,
     pub danger_dead_regions: bool,
+    pub timing: super::timing_job::TimingSettings,
 }
 
 impl Default for Settings {
@@ -128,6 +129,7 @@ impl Default for Settings {
             inspector_tab: 0,
             danger_heatmap: false,
             danger_dead_regions: true,
+            timing: Default::default(),
         }
     }
 }

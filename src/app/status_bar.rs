@@ -3,16 +3,20 @@
 use egui::Ui;
 
 use super::app::Live;
+use super::tabs::timing::at_selected;
+use super::timing_job::TimingSettings;
 
-pub fn ui(ui: &mut Ui, live: &Live) {
+pub fn ui(ui: &mut Ui, live: &Live, timing: &TimingSettings) {
     egui::Panel::bottom("status_bar").show(ui, |ui| {
         ui.horizontal(|ui| {
             ui.label(&live.status);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if let Some(v) = &live.verdict {
                     ui.monospace(format!(
-                        "validate {:.2} µs · {} nodes",
-                        v.micros, v.validation.nodes
+                        "validate {:.2} µs, {} · {} placements",
+                        v.micros,
+                        at_selected(timing, v.micros),
+                        v.validation.nodes
                     ));
                 } else {
                     ui.weak("holder empty");

@@ -92,7 +92,7 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
                 toggle(ui, Command::TogglePalette, state.settings.show_palette, cmds);
                 toggle(ui, Command::ToggleInspector, state.settings.show_inspector, cmds);
                 ui.separator();
-                for i in 0..3 {
+                for i in 0..4 {
                     item(ui, Command::SetInspectorTab(i), true, cmds);
                 }
                 item(ui, Command::CyclePolicy, true, cmds);

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::sync::atomic::Ordering;
 
-use super::bench::{PAPER_CHANGE_MS, PAPER_VALIDATE_MS, Stats, TABLE_II, bucket};
+use super::bench::{Stats, TABLE_II, bucket};
 use super::board::{Bits, BoardSize};
 use super::changer::{ChangeOptions, Outcome, repair};
 use super::generator::Generator;
@@ -365,9 +365,6 @@ pub fn table_ii(ms: &[Measurement], factor: f64) -> Vec<BucketRow> {
         })
         .collect()
 }
-
-/// The paper's averages over all buckets (Table II, last row).
-pub const PAPER_AVERAGES_MS: (f64, f64) = (PAPER_VALIDATE_MS, PAPER_CHANGE_MS);
 
 /// One CSV row per deal and factor.
 pub fn csv(ms: &[Measurement]) -> String {

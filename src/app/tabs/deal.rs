@@ -46,8 +46,10 @@ impl Tab for DealTab {
             state.doc.board.empty_cells()
         ));
         ui.label(format!(
-            "Fast-path validation: {:.2} µs, {} nodes",
-            verdict.micros, v.nodes
+            "Fast-path validation: {:.2} µs ({}), {} placements",
+            verdict.micros,
+            super::timing::at_selected(&state.settings.timing, verdict.micros),
+            v.nodes
         ));
         let per_depth: Vec<String> = v.nodes_per_depth[..v.holder().len()]
             .iter()

@@ -9,6 +9,7 @@ use super::state::State;
 
 mod deal;
 mod heuristic;
+pub mod timing;
 mod tree;
 
 pub trait Tab {
@@ -22,6 +23,7 @@ pub fn all() -> Vec<Box<dyn Tab>> {
         Box::new(deal::DealTab),
         Box::new(tree::TreeTab::default()),
         Box::new(heuristic::HeuristicTab),
+        Box::new(timing::TimingTab::default()),
     ]
 }
 

@@ -1,0 +1,350 @@
+//! The Timing tab: sweep a CPU-throttle factor over a corpus of deals and
+//! read off where validate + change crosses one frame (16.7 ms) and the
+//! paper's 100 ms budget, beside the paper's Table II.
+
+use egui::{RichText, Ui};
+
+use crate::engine::bench::TABLE_II;
+use crate::engine::throttle::{DEFAULT_SWEEP, MAX_FACTOR, MIN_FACTOR, describe, short};
+use crate::engine::timing::{self, FRAME_US, PHONE_US};
+
+use super::super::app::Live;
+use super::super::command::Command;
+use super::super::paint;
+use super::super::state::State;
+use super::super::timing_job::{CorpusChoice, TimingLab, TimingSettings};
+use super::super::timing_plots::{self, fmt_time};
+use super::Tab;
+
+#[derive(Default)]
+pub struct TimingTab {
+    /// A custom factor being typed, before it is added to the sweep.
+    custom: f64,
+}
+
+impl Tab for TimingTab {
+    fn title(&self) -> &'static str {
+        "Timing"
+    }
+
+    fn ui(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
+        ui.label(RichText::new("Timing lab: validate and change against a CPU throttle").strong());
+        ui.collapsing("What the throttle models", |ui| {
+            ui.label(
+                "A duty cycle on the measuring thread: after each timed slice of real work of \
+                 duration d, the thread busy-waits (f - 1) d, and the time reported is work plus \
+                 stall. It scales CPU time, as browser developer tools do. It does not model a \
+                 phone's smaller caches, slower memory, a managed runtime or thermal throttling: \
+                 read the figures as this machine made f times slower, a floor for a real phone.",
+            );
+        });
+        self.settings(ui, state, live, cmds);
+        ui.separator();
+        let lab = &live.timing;
+        if let Some(e) = &lab.error {
+            ui.colored_label(paint::BAD, e);
+        }
+        if lab.summaries.is_empty() {
+            if !lab.running() {
+                ui.weak("Run a sweep to see the plots.");
+            }
+            return;
+        }
+        results(ui, state, lab, cmds);
+    }
+}
+
+impl TimingTab {
+    fn settings(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
+        let old = &state.settings.timing;
+        let mut s = old.clone();
+        egui::Grid::new("timing_settings")
+            .num_columns(2)
+            .spacing([8.0, 4.0])
+            .show(ui, |ui| {
+                let label = ui.label("Corpus");
+                egui::ComboBox::from_id_salt("timing_corpus")
+                    .selected_text(s.corpus.name())
+                    .show_ui(ui, |ui| {
+                        for c in CorpusChoice::ALL {
+                            ui.selectable_value(&mut s.corpus, c, c.name());
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+                ui.end_row();
+                let label = ui.label("Deals");
+                ui.horizontal(|ui| {
+                    ui.add(egui::DragValue::new(&mut s.deals).range(1..=100_000).speed(10.0))
+                        .labelled_by(label.id);
+                    if s.corpus == CorpusChoice::Gameplay {
+                        let label = ui.label("in games");
+                        ui.add(egui::DragValue::new(&mut s.games).range(1..=1_000))
+                            .labelled_by(label.id);
+                    }
+                    let label = ui.label("seed");
+                    ui.add(egui::DragValue::new(&mut s.seed)).labelled_by(label.id);
+                });
+                ui.end_row();
+                ui.label("Sweep");
+                ui.horizontal_wrapped(|ui| {
+                    let mut shown: Vec<f64> = DEFAULT_SWEEP.to_vec();
+                    shown.extend(s.factors.iter().filter(|f| !DEFAULT_SWEEP.contains(f)));
+                    shown.sort_by(f64::total_cmp);
+                    for f in shown {
+                        let mut on = s.factors.contains(&f);
+                        if ui
+                            .checkbox(&mut on, format!("{}x", short(f)))
+                            .on_hover_text(describe(f))
+                            .changed()
+                        {
+                            if on {
+                                s.factors.push(f);
+                            } else {
+                                s.factors.retain(|&x| x != f);
+                            }
+                        }
+                    }
+                });
+                ui.end_row();
+                let label = ui.label("Custom");
+                ui.horizontal(|ui| {
+                    if self.custom < MIN_FACTOR {
+                        self.custom = 3.0;
+                    }
+                    ui.add(
+                        egui::DragValue::new(&mut self.custom)
+                            .range(MIN_FACTOR..=MAX_FACTOR)
+                            .speed(0.1)
+                            .suffix("x"),
+                    )
+                    .labelled_by(label.id);
+                    if ui
+                        .button("Add to the sweep")
+                        .on_hover_text("Any factor from 1x to 20x")
+                        .clicked()
+                        && !s.factors.contains(&self.custom)
+                    {
+                        s.factors.push(self.custom);
+                    }
+                });
+                ui.end_row();
+                let label = ui.label("Show at");
+                egui::ComboBox::from_id_salt("timing_selected")
+                    .selected_text(describe(s.selected))
+                    .show_ui(ui, |ui| {
+                        for &f in &s.factors {
+                            ui.selectable_value(&mut s.selected, f, describe(f));
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id)
+                    .on_hover_text(
+                        "The factor of Table II, the distribution and the live timing in the Deal tab",
+                    );
+                ui.end_row();
+            });
+        s.factors.sort_by(f64::total_cmp);
+        s.factors.dedup();
+        if &s != old {
+            cmds.push(Command::SetTiming(s));
+        }
+        let doc = &state.doc;
+        ui.weak(format!(
+            "Pieces and weights from the palette ({}), {} board, holders of {}, policy {}, {} redraws",
+            doc.set.name,
+            doc.board.size(),
+            doc.slots.len(),
+            state.settings.policy,
+            state.settings.max_redraws
+        ));
+        let lab = &live.timing;
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(!lab.running(), egui::Button::new("Run sweep"))
+                .on_hover_text("Time every deal at every factor on a background thread")
+                .clicked()
+            {
+                cmds.push(Command::StartSweep);
+            }
+            if lab.running() && ui.button("Cancel").clicked() {
+                cmds.push(Command::CancelSweep);
+            }
+            if !lab.measurements.is_empty()
+                && ui
+                    .button("Export CSV…")
+                    .on_hover_text("Every measurement: one row per deal and factor")
+                    .clicked()
+            {
+                cmds.push(Command::SaveText {
+                    title: "Export timings",
+                    name: "timings.csv",
+                    text: timing::csv(&lab.measurements),
+                });
+            }
+        });
+        // A fixed width, so the panel does not change size as the text does.
+        if let Some((f, eta)) = lab.progress() {
+            let eta = eta.map_or("estimating…".to_owned(), |s| format!("about {s:.0} s left"));
+            ui.add(
+                egui::ProgressBar::new(f)
+                    .desired_width(260.0)
+                    .text(format!("{:.0} % · {eta}", f * 100.0)),
+            );
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(200));
+        } else if lab.finished == Some(false) && lab.error.is_none() {
+            ui.weak(format!("Cancelled after {} measurements", lab.measurements.len()));
+        }
+    }
+}
+
+/// The factor measured closest to the one asked for.
+fn nearest(lab: &TimingLab, factor: f64) -> Option<f64> {
+    lab.summaries
+        .iter()
+        .map(|s| s.factor)
+        .min_by(|a, b| (a - factor).abs().total_cmp(&(b - factor).abs()))
+}
+
+fn results(ui: &mut Ui, state: &State, lab: &TimingLab, cmds: &mut Vec<Command>) {
+    let settings = &state.settings.timing;
+    let summaries = &lab.summaries;
+    let n = summaries.first().map_or(0, |s| s.validate.n);
+    let changed = summaries.first().map_or(0, |s| s.change.n);
+    if let Some(r) = &lab.request {
+        ui.weak(format!(
+            "{} deals ({}, seed {}), {}, {} board, holders of {}; {changed} needed the changer{}",
+            lab.deals.len(),
+            r.settings.corpus.name(),
+            r.settings.seed,
+            r.set.name,
+            r.size,
+            r.k,
+            if lab.running() { "; still measuring" } else { "" }
+        ));
+    }
+    // The headline: where p95 and p99 of validate + change cross the budgets.
+    let h =
+        |pick: fn(&crate::engine::bench::Stats) -> f64, budget| timing::headroom_of(summaries, pick, budget);
+    let p99 = (h(|s| s.p99, FRAME_US), h(|s| s.p99, PHONE_US));
+    for (label, frame, phone) in [
+        ("p99", p99.0, p99.1),
+        ("p95", h(|s| s.p95, FRAME_US), h(|s| s.p95, PHONE_US)),
+    ] {
+        if let (Some(frame), Some(phone)) = (frame, phone) {
+            ui.label(format!(
+                "{label} of validate + change fits one frame (16.7 ms) on a phone up to {}, \
+                 and 100 ms up to {}, slower than this machine",
+                frame.describe(),
+                phone.describe()
+            ));
+        }
+    }
+    timing_plots::throttle_plot(ui, summaries, p99, cmds);
+    ui.weak(format!(
+        "{n} deals per factor. Hover for values; click a max point to open that deal in the tree tab."
+    ));
+    let Some(factor) = nearest(lab, settings.selected) else {
+        return;
+    };
+    slowest(ui, lab, factor, cmds);
+    ui.separator();
+    ui.label(RichText::new(format!("Table II and Fig. 5 at {}", describe(factor))).strong());
+    if factor != settings.selected {
+        ui.weak(format!(
+            "({}x was not in the sweep; nearest shown)",
+            short(settings.selected)
+        ));
+    }
+    let rows = timing::table_ii(&lab.measurements, factor);
+    timing_plots::table_ii_plot(ui, &rows, factor);
+    egui::Grid::new("timing_table")
+        .striped(true)
+        .spacing([10.0, 2.0])
+        .show(ui, |ui| {
+            for h in [
+                "empty cells",
+                "deals",
+                "validate",
+                "paper",
+                "changed",
+                "validate + change",
+                "paper",
+            ] {
+                ui.label(RichText::new(h).weak());
+            }
+            ui.end_row();
+            for (row, (_, _, _)) in rows.iter().zip(TABLE_II) {
+                ui.label(row.name);
+                ui.label(row.validate.n.to_string());
+                ui.monospace(if row.validate.n > 0 {
+                    fmt_time(row.validate.mean)
+                } else {
+                    "-".into()
+                });
+                ui.monospace(format!("{:.3} ms", row.paper_validate_ms));
+                ui.label(row.change.n.to_string());
+                ui.monospace(if row.change.n > 0 {
+                    fmt_time(row.change.mean)
+                } else {
+                    "-".into()
+                });
+                ui.monospace(
+                    row.paper_change_ms
+                        .map_or("-".to_owned(), |ms| format!("{ms:.3} ms")),
+                );
+                ui.end_row();
+            }
+        });
+    ui.weak("Means per deal; the paper's are milliseconds on a 1-core Android emulator, unthrottled.");
+    ui.separator();
+    ui.label(RichText::new(format!("Distribution at {}", describe(factor))).strong());
+    let attempts: Vec<usize> = lab
+        .measurements
+        .iter()
+        .filter(|m| m.factor == factor && m.change_us.is_some())
+        .map(|m| m.attempts)
+        .collect();
+    timing_plots::distribution_plots(ui, &rows, &attempts);
+}
+
+/// The five slowest deals at `factor` (validate + change where it ran),
+/// each one click from the tree tab.
+fn slowest(ui: &mut Ui, lab: &TimingLab, factor: f64, cmds: &mut Vec<Command>) {
+    let mut at: Vec<_> = lab.measurements.iter().filter(|m| m.factor == factor).collect();
+    at.sort_by(|a, b| {
+        let t = |m: &&crate::engine::timing::Measurement| m.change_us.unwrap_or(m.validate_us);
+        t(b).total_cmp(&t(a))
+    });
+    ui.label(format!("Slowest deals at {}", describe(factor)));
+    for m in at.iter().take(5) {
+        ui.horizontal(|ui| {
+            let what = match m.change_us {
+                Some(c) => format!("validate + change {} ({} attempts)", fmt_time(c), m.attempts),
+                None => format!("validate {}", fmt_time(m.validate_us)),
+            };
+            if ui
+                .small_button("Open")
+                .on_hover_text("Open in the AND-OR tree tab")
+                .clicked()
+            {
+                cmds.push(Command::OpenLabDeal(m.deal));
+            }
+            ui.label(format!(
+                "deal {}: {what}, {} empty cells, {} placements",
+                m.deal, m.empty, m.nodes
+            ));
+        });
+    }
+}
+
+/// The live deal's time at the selected factor, for the Deal tab and the
+/// status bar: "2.4 µs at 6x low-tier mobile" (duty cycle: f times the time).
+pub fn at_selected(settings: &TimingSettings, us: f64) -> String {
+    format!(
+        "{} at {}",
+        fmt_time(us * settings.selected),
+        describe(settings.selected)
+    )
+}

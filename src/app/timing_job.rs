@@ -1,0 +1,263 @@
+//! The timing lab's sweep, on a named thread: it builds the corpus, then
+//! times every deal at every factor and streams the measurements back in
+//! chunks; the UI polls once per frame and keeps the summaries current.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::board::{Bits, BoardSize};
+use crate::engine::changer::ChangeOptions;
+use crate::engine::formats;
+use crate::engine::pieces::PieceSet;
+use crate::engine::progress::Progress;
+use crate::engine::shapes::Shapes;
+use crate::engine::throttle::DEFAULT_SWEEP;
+use crate::engine::timing::{self, FactorSummary, LabDeal, Measurement, Sweep};
+
+/// Where the deals of a sweep come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CorpusChoice {
+    /// Deals met in random self-play, every fill level (as `tenten bench`).
+    #[default]
+    Realistic,
+    /// Games with the repairing generator, every dealt holder (the paper's method).
+    Gameplay,
+    /// The board on screen with many seeded holders.
+    Board,
+    /// The deals of the file last opened (a batch, or one deal).
+    File,
+}
+
+impl CorpusChoice {
+    pub const ALL: [CorpusChoice; 4] = [Self::Realistic, Self::Gameplay, Self::Board, Self::File];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Realistic => "realistic (self-play deals)",
+            Self::Gameplay => "gameplays (repairing generator)",
+            Self::Board => "the board on screen",
+            Self::File => "the opened file's deals",
+        }
+    }
+}
+
+/// The lab's settings, persisted with the session.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TimingSettings {
+    pub corpus: CorpusChoice,
+    pub deals: usize,
+    pub games: usize,
+    pub seed: u64,
+    /// The factors to sweep, increasing.
+    pub factors: Vec<f64>,
+    /// The factor Table II, the distribution and the live timing are shown at.
+    pub selected: f64,
+}
+
+impl Default for TimingSettings {
+    fn default() -> Self {
+        Self {
+            corpus: CorpusChoice::Realistic,
+            deals: 2_000,
+            games: 5,
+            seed: 2019,
+            factors: DEFAULT_SWEEP.to_vec(),
+            selected: 6.0,
+        }
+    }
+}
+
+/// Everything the worker needs, copied from the window's state.
+#[derive(Clone, Debug)]
+pub struct SweepRequest {
+    pub settings: TimingSettings,
+    pub set: PieceSet,
+    pub size: BoardSize,
+    pub k: usize,
+    pub board: Bits,
+    pub file: Option<PathBuf>,
+    pub options: ChangeOptions,
+}
+
+enum Message {
+    Corpus(Vec<LabDeal>),
+    Chunk(Vec<Measurement>),
+    Failed(String),
+    Done { complete: bool },
+}
+
+struct Job {
+    rx: Receiver<Message>,
+    progress: Arc<Progress>,
+    started: Instant,
+}
+
+/// The last sweep's results, and the job computing them.
+#[derive(Default)]
+pub struct TimingLab {
+    /// What the current results were asked for.
+    pub request: Option<SweepRequest>,
+    pub deals: Vec<LabDeal>,
+    pub measurements: Vec<Measurement>,
+    pub summaries: Vec<FactorSummary>,
+    /// How the last sweep ended: `Some(true)` complete, `Some(false)` cancelled.
+    pub finished: Option<bool>,
+    pub error: Option<String>,
+    job: Option<Job>,
+}
+
+impl TimingLab {
+    pub fn running(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Done over total, and the estimated seconds left.
+    pub fn progress(&self) -> Option<(f32, Option<f64>)> {
+        let job = self.job.as_ref()?;
+        let f = job.progress.fraction();
+        let elapsed = job.started.elapsed().as_secs_f64();
+        let eta = (f > 0.01).then(|| elapsed * f64::from(1.0 - f) / f64::from(f));
+        Some((f, eta))
+    }
+
+    /// Starts a sweep, dropping the last results.
+    pub fn start(&mut self, request: SweepRequest, ctx: &egui::Context) -> std::io::Result<()> {
+        self.cancel();
+        let (tx, rx) = channel();
+        let progress = Arc::new(Progress::default());
+        let shared = Arc::clone(&progress);
+        let job = request.clone();
+        let ctx = ctx.clone();
+        std::thread::Builder::new()
+            .name("timing-lab".to_owned())
+            .spawn(move || {
+                let send = |m: Message| {
+                    // The window may have closed; nobody to tell then.
+                    let _ = tx.send(m);
+                    ctx.request_repaint();
+                };
+                let deals = match corpus(&job) {
+                    Ok(d) => d,
+                    Err(e) => return send(Message::Failed(e)),
+                };
+                send(Message::Corpus(deals.clone()));
+                let sweep = Sweep {
+                    set: job.set,
+                    size: job.size,
+                    deals,
+                    seed: job.settings.seed,
+                    options: job.options,
+                    factors: job.settings.factors,
+                };
+                let complete = timing::run(&sweep, &shared, |chunk| send(Message::Chunk(chunk)));
+                send(Message::Done { complete });
+            })?;
+        *self = TimingLab {
+            request: Some(request),
+            job: Some(Job {
+                rx,
+                progress,
+                started: Instant::now(),
+            }),
+            ..TimingLab::default()
+        };
+        Ok(())
+    }
+
+    pub fn cancel(&mut self) {
+        if let Some(job) = &self.job {
+            job.progress.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Takes what arrived; recomputes the summaries when anything did.
+    pub fn poll(&mut self) {
+        let Some(job) = &self.job else { return };
+        let mut changed = false;
+        loop {
+            match job.rx.try_recv() {
+                Ok(Message::Corpus(deals)) => self.deals = deals,
+                Ok(Message::Chunk(chunk)) => {
+                    self.measurements.extend(chunk);
+                    changed = true;
+                }
+                Ok(Message::Failed(e)) => {
+                    self.error = Some(e);
+                    self.finished = Some(false);
+                    self.job = None;
+                    break;
+                }
+                Ok(Message::Done { complete }) => {
+                    self.finished = Some(complete);
+                    self.job = None;
+                    break;
+                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    self.error
+                        .get_or_insert_with(|| "The sweep stopped unexpectedly.".to_owned());
+                    self.finished = Some(false);
+                    self.job = None;
+                    break;
+                }
+            }
+        }
+        if changed {
+            self.summaries = timing::summarize(&self.measurements);
+        }
+    }
+}
+
+/// The deals to time, built on the worker (gameplays run the changer).
+fn corpus(r: &SweepRequest) -> Result<Vec<LabDeal>, String> {
+    let s = &r.settings;
+    if s.factors.is_empty() {
+        return Err("Pick at least one throttle factor to sweep.".to_owned());
+    }
+    let shapes = Shapes::new(&r.set, r.size);
+    let n = s.deals.max(1);
+    let deals = match s.corpus {
+        CorpusChoice::Realistic => timing::realistic(&shapes, &r.set, r.k, n, s.seed),
+        CorpusChoice::Gameplay => timing::gameplay(&shapes, &r.set, r.k, n, s.games, s.seed, r.options),
+        CorpusChoice::Board => timing::one_board(&r.set, r.board, r.k, n, s.seed),
+        CorpusChoice::File => file_deals(r)?,
+    };
+    Ok(deals)
+}
+
+/// Every deal of the opened file, on the window's piece set and board size.
+fn file_deals(r: &SweepRequest) -> Result<Vec<LabDeal>, String> {
+    let Some(path) = &r.file else {
+        return Err("No file is open: open a batch (Ctrl+O) or pick another corpus.".to_owned());
+    };
+    let name = path.display().to_string();
+    let text = formats::read_text(path).map_err(|e| e.to_string())?;
+    let raws = formats::parse_deals(&text, &name).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for raw in &raws {
+        let deal = raw.resolve(&r.set, &text, &name).map_err(|e| e.to_string())?;
+        if deal.board.size() != r.size {
+            return Err(format!(
+                "{name}: a deal is {}, the window's board is {}; sweep one size at a time",
+                deal.board.size(),
+                r.size
+            ));
+        }
+        if !deal.holder.is_empty() {
+            out.push(LabDeal {
+                board: deal.board.bits(),
+                holder: deal.holder,
+            });
+        }
+    }
+    if out.is_empty() {
+        return Err(format!("{name} holds no deal with a holder to time."));
+    }
+    Ok(out)
+}
