@@ -57,7 +57,8 @@ fn a_tiny_sweep_fills_the_plots_and_the_table() {
     assert_eq!(lab.measurements.len(), 16);
     assert_eq!(lab.summaries.len(), 2);
     assert_eq!(lab.summaries[1].factor, 4.0);
-    h.get_by_label_contains("p99 of validate + change fits one frame (16.7 ms)");
+    h.get_by_label("Fits a phone up to N x slower than this machine");
+    h.get_by_label("16.7 ms (one frame)");
     h.get_by_label_contains("Table II and Fig. 5 at 4x mid-tier mobile");
     h.get_by_label_contains("Distribution at 4x mid-tier mobile");
     h.get_by_label("Export CSV…");

@@ -158,7 +158,14 @@ impl App {
         self.shortcuts(&ctx);
         self.dropped_files(&ctx);
         self.poll_job();
-        self.live.timing.poll();
+        if let Some(complete) = self.live.timing.poll() {
+            let n = self.live.timing.measurements.len();
+            self.live.status = match (&self.live.timing.error, complete) {
+                (Some(e), _) => format!("Timing sweep failed: {e}"),
+                (None, true) => format!("Timing sweep done: {n} measurements"),
+                (None, false) => format!("Timing sweep cancelled after {n} measurements"),
+            };
+        }
 
         top_bar::ui(ui, &self.state, &self.live, &mut self.cmds);
         status_bar::ui(ui, &self.live, &self.state.settings.timing);

@@ -177,8 +177,9 @@ impl TimingLab {
     }
 
     /// Takes what arrived; recomputes the summaries when anything did.
-    pub fn poll(&mut self) {
-        let Some(job) = &self.job else { return };
+    /// Returns how the sweep ended, in the frame it ends.
+    pub fn poll(&mut self) -> Option<bool> {
+        let Some(job) = &self.job else { return None };
         let mut changed = false;
         loop {
             match job.rx.try_recv() {
@@ -211,6 +212,7 @@ impl TimingLab {
         if changed {
             self.summaries = timing::summarize(&self.measurements);
         }
+        if self.job.is_none() { self.finished } else { None }
     }
 }
 

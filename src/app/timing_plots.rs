@@ -5,8 +5,8 @@
 
 use egui::{Color32, Ui};
 use egui_plot::{
-    Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Corner, GridMark, HLine, HoverPosition, Legend, Line,
-    LineStyle, Plot, PlotPoint, Points, VLine, log_grid_spacer,
+    AxisHints, Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Corner, GridMark, HLine, HoverPosition, Legend,
+    Line, LineStyle, Plot, PlotPoint, Points, VLine, log_grid_spacer, uniform_grid_spacer,
 };
 
 use crate::engine::bench::Stats;
@@ -41,6 +41,22 @@ fn fmt_y(y: f64) -> String {
     fmt_time(10f64.powf(y) / 1e3)
 }
 
+/// The legend, small, in a gutter left of x = 0 that the data never uses.
+fn legend() -> Legend {
+    Legend::default()
+        .position(Corner::LeftTop)
+        .text_style(egui::TextStyle::Small)
+}
+
+/// No tick labels in the legend's gutter.
+fn non_negative(mark: GridMark, _range: &std::ops::RangeInclusive<f64>) -> String {
+    if mark.value < 0.0 {
+        String::new()
+    } else {
+        short(mark.value)
+    }
+}
+
 /// Ticks on a log axis: labels only at whole decades (1 µs, 10 µs, ...).
 fn decade_label(mark: GridMark, _range: &std::ops::RangeInclusive<f64>) -> String {
     if (mark.value - mark.value.round()).abs() < 1e-9 {
@@ -48,6 +64,22 @@ fn decade_label(mark: GridMark, _range: &std::ops::RangeInclusive<f64>) -> Strin
     } else {
         String::new()
     }
+}
+
+/// An x axis with one label per Table II bucket (closer together than
+/// egui_plot's default label spacing allows).
+fn bucket_axis(names: Vec<&'static str>) -> AxisHints<'static> {
+    AxisHints::new_x()
+        .label("empty cells (Table II buckets)")
+        .label_spacing(24.0..=30.0)
+        .formatter(move |mark, _| {
+            let i = mark.value.round();
+            if (mark.value - i).abs() < 1e-9 && i >= 0.0 {
+                names.get(i as usize).map_or(String::new(), |n| (*n).to_owned())
+            } else {
+                String::new()
+            }
+        })
 }
 
 fn hover_label(pos: &HoverPosition<'_>) -> Option<String> {
@@ -91,14 +123,16 @@ pub fn throttle_plot(
         ("max", |s| s.max, 1.0, LineStyle::dotted_dense()),
     ];
     let response = Plot::new("timing_throttle")
-        .height(240.0)
-        .legend(Legend::default().position(Corner::LeftTop))
+        .height(280.0)
+        .legend(legend())
         .x_axis_label("CPU throttle factor (x)")
+        .x_axis_formatter(non_negative)
         .y_axis_label("time per deal (log)")
         .y_grid_spacer(log_grid_spacer(10))
         .y_axis_formatter(decade_label)
         .label_formatter(hover_label)
-        .include_x(0.0)
+        .include_x(-9.0)
+        .include_x(20.5)
         .include_y(y_of(PHONE_US) + 0.3)
         .include_y(1.0)
         .show(ui, |plot| {
@@ -176,32 +210,29 @@ pub fn table_ii_plot(ui: &mut Ui, rows: &[BucketRow], factor: f64) {
             .enumerate()
             .filter_map(|(i, r)| {
                 value(r).map(|us| {
-                    Bar::new(i as f64 + offset, y_of(us))
+                    // Bars stand on 10 ns (y = 1), the bottom of the axis.
+                    Bar::new(i as f64 + offset, y_of(us) - 1.0)
+                        .base_offset(1.0)
                         .width(0.19)
                         .name(format!("{series}\n{} empty cells", r.name))
                 })
             })
             .collect()
     };
-    let formatter = |bar: &Bar, _: &BarChart| format!("{}: {}", bar.name, fmt_y(bar.value));
+    let formatter = |bar: &Bar, _: &BarChart| format!("{}: {}", bar.name, fmt_y(bar.value + 1.0));
     let names: Vec<&'static str> = rows.iter().map(|r| r.name).collect();
     Plot::new("timing_table_ii")
-        .height(220.0)
-        .legend(Legend::default().position(Corner::LeftTop))
-        .x_axis_label("empty cells (Table II buckets)")
+        .height(240.0)
+        .legend(legend())
+        .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
         .y_axis_label("mean time (log)")
         .y_grid_spacer(log_grid_spacer(10))
         .y_axis_formatter(decade_label)
-        .x_axis_formatter(move |mark, _| {
-            let i = mark.value.round();
-            if (mark.value - i).abs() < 1e-9 && i >= 0.0 {
-                names.get(i as usize).map_or(String::new(), |n| (*n).to_owned())
-            } else {
-                String::new()
-            }
-        })
+        .custom_x_axes(vec![bucket_axis(names)])
         .include_y(y_of(PHONE_US) + 0.3)
-        .include_y(0.0)
+        .include_y(1.0)
+        .include_x(-3.6)
+        .include_x(7.5)
         .allow_scroll(false)
         .show(ui, |plot| {
             let ours = format!("at {}x", short(factor));
@@ -253,22 +284,17 @@ fn spread(samples: &[f64]) -> Option<BoxSpread> {
 pub fn distribution_plots(ui: &mut Ui, rows: &[BucketRow], attempts: &[usize]) {
     let names: Vec<&'static str> = rows.iter().map(|r| r.name).collect();
     Plot::new("timing_distribution")
-        .height(200.0)
-        .legend(Legend::default().position(Corner::LeftTop))
-        .x_axis_label("empty cells (Table II buckets)")
+        .height(220.0)
+        .legend(legend())
+        .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
         .y_axis_label("time per deal (log)")
         .y_grid_spacer(log_grid_spacer(10))
         .y_axis_formatter(decade_label)
-        .x_axis_formatter(move |mark, _| {
-            let i = mark.value.round();
-            if (mark.value - i).abs() < 1e-9 && i >= 0.0 {
-                names.get(i as usize).map_or(String::new(), |n| (*n).to_owned())
-            } else {
-                String::new()
-            }
-        })
+        .custom_x_axes(vec![bucket_axis(names)])
         .include_y(y_of(FRAME_US) + 0.3)
         .include_y(1.0)
+        .include_x(-2.2)
+        .include_x(7.5)
         .allow_scroll(false)
         .show(ui, |plot| {
             for (name, color, offset, samples) in [
@@ -333,8 +359,8 @@ pub fn distribution_plots(ui: &mut Ui, rows: &[BucketRow], attempts: &[usize]) {
         })
         .collect();
     Plot::new("timing_attempts")
-        .height(130.0)
-        .legend(Legend::default().position(Corner::RightTop))
+        .height(150.0)
+        .legend(legend().position(Corner::RightTop))
         .x_axis_label("holders the changer tried after the dealt one")
         .y_axis_label("unsolvable deals")
         .include_y(0.0)

@@ -228,18 +228,48 @@ fn results(ui: &mut Ui, state: &State, lab: &TimingLab, cmds: &mut Vec<Command>)
     let h =
         |pick: fn(&crate::engine::bench::Stats) -> f64, budget| timing::headroom_of(summaries, pick, budget);
     let p99 = (h(|s| s.p99, FRAME_US), h(|s| s.p99, PHONE_US));
-    for (label, frame, phone) in [
-        ("p99", p99.0, p99.1),
-        ("p95", h(|s| s.p95, FRAME_US), h(|s| s.p95, PHONE_US)),
-    ] {
-        if let (Some(frame), Some(phone)) = (frame, phone) {
-            ui.label(format!(
-                "{label} of validate + change fits one frame (16.7 ms) on a phone up to {}, \
-                 and 100 ms up to {}, slower than this machine",
-                frame.describe(),
-                phone.describe()
-            ));
-        }
+    let p95 = (h(|s| s.p95, FRAME_US), h(|s| s.p95, PHONE_US));
+    ui.label(RichText::new("Fits a phone up to N x slower than this machine").strong())
+        .on_hover_text("The largest throttle factor at which validate + change stays within the budget");
+    let mut reaches = Vec::new();
+    egui::Grid::new("timing_headroom")
+        .spacing([14.0, 2.0])
+        .show(ui, |ui| {
+            for t in [
+                "validate + change",
+                "16.7 ms (one frame)",
+                "100 ms (the paper's budget)",
+            ] {
+                ui.label(RichText::new(t).weak());
+            }
+            ui.end_row();
+            for (label, (frame, phone)) in [("p99", p99), ("p95", p95)] {
+                ui.label(label);
+                for h in [frame, phone] {
+                    match h {
+                        Some(h) => {
+                            reaches.push(h.reach);
+                            ui.label(RichText::new(format!("{:.1}x", h.factor)).strong())
+                                .on_hover_text(h.describe());
+                        }
+                        None => {
+                            ui.label("-");
+                        }
+                    }
+                }
+                ui.end_row();
+            }
+        });
+    let largest = summaries.last().map_or(0.0, |s| s.factor);
+    if reaches.contains(&timing::Reach::Extrapolated) {
+        ui.weak(format!(
+            "Past {}x, the largest factor measured, the figure is scaled from the {}x measurement \
+             (the duty cycle is linear in the factor); inside the sweep it is interpolated.",
+            short(largest),
+            short(largest)
+        ));
+    } else {
+        ui.weak("Interpolated between the measured factors.");
     }
     timing_plots::throttle_plot(ui, summaries, p99, cmds);
     ui.weak(format!(
@@ -321,7 +351,12 @@ fn slowest(ui: &mut Ui, lab: &TimingLab, factor: f64, cmds: &mut Vec<Command>) {
     for m in at.iter().take(5) {
         ui.horizontal(|ui| {
             let what = match m.change_us {
-                Some(c) => format!("validate + change {} ({} attempts)", fmt_time(c), m.attempts),
+                Some(c) => format!(
+                    "validate + change {} ({} holder{} tried)",
+                    fmt_time(c),
+                    m.attempts,
+                    if m.attempts == 1 { "" } else { "s" }
+                ),
                 None => format!("validate {}", fmt_time(m.validate_us)),
             };
             if ui
