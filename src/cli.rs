@@ -13,7 +13,7 @@ use crate::engine::changer::{ChangeOptions, DEFAULT_MAX_REDRAWS, Outcome, Repair
 use crate::engine::danger::{self, Danger};
 use crate::engine::formats::{self, Deal, FormatError};
 use crate::engine::generator::Generator;
-use crate::engine::heuristic::{FMatrix, Policy};
+use crate::engine::heuristic::{FMatrix, Policy, Reading};
 use crate::engine::pieces::{PieceIdx, PieceSet};
 use crate::engine::progress::Progress;
 use crate::engine::shapes::Shapes;
@@ -39,6 +39,9 @@ enum Command {
         /// Which failure of an order becomes ub(j) in F (shown with --explain).
         #[arg(long, default_value = "deepest", value_parser = parse_policy)]
         policy: Policy,
+        /// How repeated pieces share failures in F: the failing slot, or every copy of the piece.
+        #[arg(long, default_value = "slot", value_parser = parse_reading)]
+        reading: Reading,
         /// Append ` us=<microseconds>` of the fast-path validation alone.
         #[arg(long)]
         time: bool,
@@ -63,6 +66,9 @@ enum Command {
         max_attempts: usize,
         #[arg(long, default_value = "deepest", value_parser = parse_policy)]
         policy: Policy,
+        /// How repeated pieces share failures in F: the failing slot, or every copy of the piece.
+        #[arg(long, default_value = "slot", value_parser = parse_reading)]
+        reading: Reading,
         /// Print every attempt: holder, unfitBlock, F, chosen slot, new piece, verdict, time.
         #[arg(long)]
         explain: bool,
@@ -84,6 +90,8 @@ enum Command {
         repair: bool,
         #[arg(long, default_value = "deepest", value_parser = parse_policy)]
         policy: Policy,
+        #[arg(long, default_value = "slot", value_parser = parse_reading)]
+        reading: Reading,
     },
     /// The exact chance that a fresh deal cannot be placed, per board (holders ignored):
     /// `<index> danger=<probability> killers=<unsolvable deals>`.
@@ -127,6 +135,10 @@ fn parse_policy(s: &str) -> Result<Policy, String> {
     s.parse()
 }
 
+fn parse_reading(s: &str) -> Result<Reading, String> {
+    s.parse()
+}
+
 /// Throttle factors, checked and sorted.
 #[derive(Clone, Debug)]
 struct Factors(Vec<f64>);
@@ -154,21 +166,31 @@ pub fn main(args: Vec<OsString>) -> i32 {
     let result = match cli.command {
         Command::Validate {
             policy,
+            reading,
             time,
             explain,
             pieces,
             file,
-        } => cmd_validate(&file, pieces.as_deref(), policy, time, explain, &mut out),
+        } => cmd_validate(
+            &file,
+            pieces.as_deref(),
+            (policy, reading),
+            time,
+            explain,
+            &mut out,
+        ),
         Command::Repair {
             seed,
             pieces,
             max_attempts,
             policy,
+            reading,
             explain,
             file,
         } => {
             let options = ChangeOptions {
                 policy,
+                reading,
                 max_redraws: max_attempts,
             };
             cmd_repair(&file, pieces.as_deref(), seed, options, explain, &mut out)
@@ -180,13 +202,18 @@ pub fn main(args: Vec<OsString>) -> i32 {
             board,
             repair,
             policy,
+            reading,
         } => cmd_deal(
             seed,
             pieces.as_deref(),
             usize::from(holder_size),
             board.as_deref(),
             repair,
-            policy,
+            ChangeOptions {
+                policy,
+                reading,
+                ..ChangeOptions::default()
+            },
             &mut out,
         ),
         Command::Danger {
@@ -222,6 +249,13 @@ pub fn main(args: Vec<OsString>) -> i32 {
             eprintln!("building and timing {deals} deals (seed {seed})...");
             let samples = bench::run(deals, seed);
             out.push_str(&bench::report(&samples, seed));
+            let extra = (deals / 4).max(1);
+            eprintln!("timing holders of 4 on 10x10 and of 3 on 8x8 ({extra} deals each)...");
+            out.push('\n');
+            for (size, k) in [(BoardSize::CLASSIC, 4), (BoardSize { width: 8, height: 8 }, 3)] {
+                let c = bench::run_validate(size, k, extra, seed);
+                out.push_str(&bench::corpus_report(&c, seed));
+            }
             eprintln!("timing the danger of every 10th board and 20 per-cell maps...");
             let d = bench::run_danger(deals, seed, 10, 20);
             out.push_str(&bench::danger_report(&d, seed));
@@ -275,7 +309,7 @@ fn load_deals(
 fn cmd_validate(
     file: &Path,
     pieces: Option<&Path>,
-    policy: Policy,
+    (policy, reading): (Policy, Reading),
     time: bool,
     explain: bool,
     out: &mut String,
@@ -293,7 +327,7 @@ fn cmd_validate(
         }
         out.push('\n');
         if explain {
-            explain_validation(&set, &v, policy, out);
+            explain_validation(&set, &v, policy, reading, out);
         }
     }
     Ok(())
@@ -348,7 +382,7 @@ fn cmd_deal(
     k: usize,
     board: Option<&Path>,
     run_repair: bool,
-    policy: Policy,
+    options: ChangeOptions,
     out: &mut String,
 ) -> Result<(), FormatError> {
     let (set, board) = match board {
@@ -369,10 +403,6 @@ fn cmd_deal(
     let _ = writeln!(out, "holder={}", set.ids(&holder));
     if run_repair {
         let shapes = Shapes::new(&set, board.size());
-        let options = ChangeOptions {
-            policy,
-            ..ChangeOptions::default()
-        };
         let r = repair(&shapes, &set, board.bits(), &holder, &mut generator, options);
         repair_line(&set, &r, out);
     }
@@ -539,7 +569,7 @@ fn slot_name(set: &PieceSet, holder: &[PieceIdx], slot: usize) -> String {
     format!("b{} = {}", slot + 1, set.piece(holder[slot]).title())
 }
 
-fn explain_validation(set: &PieceSet, v: &Validation, policy: Policy, out: &mut String) {
+fn explain_validation(set: &PieceSet, v: &Validation, policy: Policy, reading: Reading, out: &mut String) {
     if !v.cleared_first.is_empty() {
         let _ = writeln!(
             out,
@@ -568,11 +598,17 @@ fn explain_validation(set: &PieceSet, v: &Validation, policy: Policy, out: &mut 
         }
         return;
     }
-    explain_f(set, &FMatrix::new(v, policy), holder, out);
+    explain_f(set, &FMatrix::with_reading(v, policy, reading), holder, out);
 }
 
 fn explain_f(set: &PieceSet, f: &FMatrix, holder: &[PieceIdx], out: &mut String) {
-    let _ = writeln!(out, "  policy {}: unfitBlock = {:?}", f.policy, f.unfit_block);
+    let _ = writeln!(
+        out,
+        "  policy {}, repeated pieces read {}: unfitBlock = {:?}",
+        f.policy,
+        f.reading.describe(),
+        f.unfit_block
+    );
     let _ = writeln!(
         out,
         "  F (equation 4), rows b1..b{}, columns orders 0..{}:",
@@ -610,7 +646,7 @@ fn explain_repair(set: &PieceSet, r: &Repair, out: &mut String) {
         if let Some(f) = &a.f {
             explain_f(set, f, &a.holder, out);
         }
-        if let Some((slot, piece)) = a.change {
+        for &(slot, piece) in &a.change {
             let _ = writeln!(
                 out,
                 "    change slot b{}: {} -> {}",

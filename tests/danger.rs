@@ -12,17 +12,7 @@ use tenten::engine::pieces::{Piece, PieceIdx, PieceSet};
 use tenten::engine::shapes::Shapes;
 
 mod common;
-use common::{Grid, brute, clear_full, grid_of};
-
-/// The classic pieces and three odd shapes to choose sets from.
-fn pool() -> Vec<Piece> {
-    let mut pieces = PieceSet::classic().pieces;
-    for (id, rows) in [("plus", ".#./###/.#."), ("zig", "##./.##"), ("gap", "#.#")] {
-        let rows: Vec<String> = rows.split('/').map(str::to_owned).collect();
-        pieces.push(Piece::from_rows(id, "", 1, &rows).unwrap());
-    }
-    pieces
-}
+use common::{Grid, brute, clear_full, grid_of, pool};
 
 /// Danger and killers by brute force: every ordered deal of dealable pieces.
 fn brute_danger(set: &PieceSet, start: &Grid, k: usize) -> (f64, BTreeMap<Vec<PieceIdx>, f64>) {

@@ -526,6 +526,10 @@ impl App {
                 }
             }
             Command::SetPolicy(p) => self.state.settings.policy = p,
+            Command::SetReading(r) => {
+                self.state.settings.reading = r;
+                self.live.status = format!("Repeated pieces read {}", r.describe());
+            }
             Command::CyclePolicy => {
                 let all = Policy::ALL;
                 let i = all
@@ -646,6 +650,7 @@ impl App {
             seed: self.state.settings.seed.wrapping_add(self.state.settings.deals),
             options: ChangeOptions {
                 policy: self.state.settings.policy,
+                reading: self.state.settings.reading,
                 max_redraws: self.state.settings.max_redraws,
             },
         };
@@ -670,6 +675,7 @@ impl App {
             file: s.settings.file.clone(),
             options: ChangeOptions {
                 policy: s.settings.policy,
+                reading: s.settings.reading,
                 max_redraws: s.settings.max_redraws,
             },
         };

@@ -88,6 +88,7 @@ pub enum Command {
     Repair,
     ApplyRepair,
     SetPolicy(Policy),
+    SetReading(crate::engine::heuristic::Reading),
     /// deepest -> last -> frequency -> deepest.
     CyclePolicy,
     SetMaxRedraws(usize),

@@ -21,8 +21,9 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
     let k = state.doc.slots.len();
     ui.horizontal(|ui| {
         ui.label(RichText::new("Danger of the next deal").strong());
+        // A still label, not a spinner: the job asks for a repaint when
+        // its figures arrive, so nothing needs to animate meanwhile.
         if stale {
-            ui.add(egui::Spinner::new().size(12.0));
             ui.weak("updating…");
         }
     });

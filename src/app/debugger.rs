@@ -262,7 +262,7 @@ impl Session {
         for e in &self.events[from * CHECKPOINT..=self.cursor.min(self.last())] {
             ub.note(e);
         }
-        ub.get(policy).to_vec()
+        ub.get(policy)
     }
 
     /// The board at the current event, with the path's placements.

@@ -93,6 +93,8 @@ pub struct Settings {
     /// Deals made with this seed: the next deal is the (deals + 1)-th.
     pub deals: u64,
     pub policy: Policy,
+    /// How repeated pieces share failures in F.
+    pub reading: crate::engine::heuristic::Reading,
     pub max_redraws: usize,
     pub tool: Tool,
     /// Target fill for "random fill", in percent.
@@ -118,6 +120,7 @@ impl Default for Settings {
             seed: 42,
             deals: 0,
             policy: Policy::Deepest,
+            reading: Default::default(),
             max_redraws: DEFAULT_MAX_REDRAWS,
             tool: Tool::Brush,
             fill_percent: 40,

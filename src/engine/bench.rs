@@ -162,6 +162,48 @@ pub fn run(deals: usize, seed: u64) -> Vec<Sample> {
         .collect()
 }
 
+/// Validation alone on another corpus: holders of `k` on a `size` board,
+/// classic pieces, met in self-play.
+#[derive(Clone, Debug)]
+pub struct CorpusBench {
+    pub size: BoardSize,
+    pub k: usize,
+    pub validate_us: Vec<f64>,
+    pub nodes: Vec<u64>,
+    pub unsolvable: usize,
+}
+
+pub fn run_validate(size: BoardSize, k: usize, deals: usize, seed: u64) -> CorpusBench {
+    let set = PieceSet::classic();
+    let shapes = Shapes::new(&set, size);
+    let corpus = played_deals(&shapes, &set, k, deals, &mut Generator::new(seed));
+    let mut out = CorpusBench {
+        size,
+        k,
+        validate_us: Vec::with_capacity(deals),
+        nodes: Vec::with_capacity(deals),
+        unsolvable: 0,
+    };
+    for d in &corpus {
+        let v = validate(&shapes, d.board, &d.holder);
+        out.unsolvable += usize::from(!v.solvable);
+        out.nodes.push(v.nodes);
+        out.validate_us.push(time_validate(&shapes, d.board, &d.holder));
+    }
+    out
+}
+
+/// One line per extra corpus, for `tenten bench`.
+pub fn corpus_report(c: &CorpusBench, seed: u64) -> String {
+    let s = Stats::of(c.validate_us.iter().copied());
+    let nodes = Stats::of(c.nodes.iter().map(|&n| n as f64));
+    format!(
+        "validate, holders of {} on {} ({} deals, seed {seed}, {} unsolvable): p50 {:.3} us, p99 {:.3} us, \
+         max {:.3} us; placements p99 {:.0}, max {:.0}\n",
+        c.k, c.size, s.n, c.unsolvable, s.p50, s.p99, s.max, nodes.p99, nodes.max
+    )
+}
+
 /// Timings of the danger map (issue: exact danger of the next deal).
 #[derive(Clone, Debug)]
 pub struct DangerBench {
@@ -370,6 +412,13 @@ mod tests {
         for name in ["validate p50", "validate+change p99", "k<21", "k>80", "3.948"] {
             assert!(text.contains(name), "missing {name}:\n{text}");
         }
+        let c = run_validate(BoardSize::new(8, 8).unwrap(), 4, 30, 1);
+        assert_eq!(c.validate_us.len(), 30);
+        let line = corpus_report(&c, 1);
+        assert!(
+            line.starts_with("validate, holders of 4 on 8x8 (30 deals, seed 1,"),
+            "{line}"
+        );
         let d = run_danger(60, 1, 10, 3);
         assert_eq!(d.danger_us.len(), 6);
         assert_eq!(d.map_us.len(), 3);

@@ -6,14 +6,19 @@
 //! replaces, and some boards admit no holder at all), so after a bounded
 //! number of redraws it falls back to an exhaustive search: every dealable
 //! piece in the chosen slot (heaviest first), then in the other slots, then
-//! every pair of slots, then every holder of that size. If none is solvable
-//! the board is dead.
+//! every pair of slots, then every holder of that size, each multiset of
+//! pieces once. If none is solvable the board is dead: `dead` is exact for
+//! every piece set, because the candidates are all the dealable pieces that
+//! fit an empty board of this size (a piece that fits nowhere now may fit
+//! after another piece of the holder clears a line; only the first piece
+//! placed must fit the board as it is).
 
+use std::collections::HashSet;
 use std::time::Instant;
 
 use super::board::Bits;
 use super::generator::Generator;
-use super::heuristic::{FMatrix, Policy};
+use super::heuristic::{FMatrix, Policy, Reading};
 use super::pieces::{PieceIdx, PieceSet};
 use super::shapes::Shapes;
 use super::validator::{Validation, validate};
@@ -23,6 +28,8 @@ pub const DEFAULT_MAX_REDRAWS: usize = 64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChangeOptions {
     pub policy: Policy,
+    /// How repeated pieces share their failures in F.
+    pub reading: Reading,
     /// Weighted redraws before the exhaustive fallback.
     pub max_redraws: usize,
 }
@@ -31,6 +38,7 @@ impl Default for ChangeOptions {
     fn default() -> Self {
         Self {
             policy: Policy::Deepest,
+            reading: Reading::Slot,
             max_redraws: DEFAULT_MAX_REDRAWS,
         }
     }
@@ -66,10 +74,22 @@ pub struct Attempt {
     pub nodes: u64,
     /// Wall time of this validation and, when unsolvable, of computing F.
     pub micros: f64,
-    /// F, when the attempt was unsolvable and a redraw followed it.
+    /// F, when the attempt was unsolvable and the changer went on.
     pub f: Option<FMatrix>,
-    /// The slot changed after this attempt and the piece put there.
-    pub change: Option<(usize, PieceIdx)>,
+    /// The slots changed after this attempt and the pieces put there: one
+    /// for a redraw, one or more for the fallback.
+    pub change: Vec<(usize, PieceIdx)>,
+}
+
+impl Attempt {
+    /// "b2 -> dot, b3 -> h2"; empty when nothing changed after this attempt.
+    pub fn describe_change(&self, set: &PieceSet) -> String {
+        self.change
+            .iter()
+            .map(|&(slot, piece)| format!("b{} -> {}", slot + 1, set.piece(piece).id))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,28 +138,39 @@ pub fn repair(
     }
     let mut current = holder.to_vec();
     let mut last = first.clone();
-    let mut slot = 0;
+    // Equation (5) on the dealt holder: the slot the fallback starts from,
+    // even when no redraw is allowed.
+    let f = FMatrix::with_reading(&first, options.policy, options.reading);
+    let mut slot = f.chosen;
+    if let Some(a) = attempts.last_mut() {
+        a.f = Some(f);
+    }
     // Equations (4) and (5), then a fresh weighted draw for the chosen slot.
     for _ in 0..options.max_redraws {
-        let f = FMatrix::new(&last, options.policy);
+        let f = FMatrix::with_reading(&last, options.policy, options.reading);
         slot = f.chosen;
         let piece = generator.draw(set);
         current[slot] = piece;
         if let Some(a) = attempts.last_mut() {
             a.f = Some(f);
-            a.change = Some((slot, piece));
+            a.change = vec![(slot, piece)];
         }
         last = timed_validate(shapes, board, &current, Phase::Redraw, &mut attempts);
         if last.solvable {
             return finish(Outcome::Repaired, last, attempts, started);
         }
     }
-    // The fallback, from the dealt holder.
+    // The fallback, from the dealt holder, skipping every multiset tried.
+    let mut tried: HashSet<Vec<PieceIdx>> = attempts.iter().map(|a| sorted(&a.holder)).collect();
     for candidate in fallback_holders(shapes, set, board, holder, slot) {
-        if let Some(a) = attempts.last_mut()
-            && let Some(changed) = (0..holder.len()).find(|&i| candidate[i] != a.holder[i])
-        {
-            a.change = Some((changed, candidate[changed]));
+        if !tried.insert(sorted(&candidate)) {
+            continue;
+        }
+        if let Some(a) = attempts.last_mut() {
+            a.change = (0..holder.len())
+                .filter(|&i| candidate[i] != a.holder[i])
+                .map(|i| (i, candidate[i]))
+                .collect();
         }
         let v = timed_validate(shapes, board, &candidate, Phase::Fallback, &mut attempts);
         if v.solvable {
@@ -149,6 +180,12 @@ pub fn repair(
     let mut dead = finish(Outcome::Dead, first, attempts, started);
     dead.holder = holder.to_vec();
     dead
+}
+
+fn sorted(holder: &[PieceIdx]) -> Vec<PieceIdx> {
+    let mut h = holder.to_vec();
+    h.sort_unstable();
+    h
 }
 
 fn finish(outcome: Outcome, v: Validation, attempts: Vec<Attempt>, started: Instant) -> Repair {
@@ -177,67 +214,84 @@ fn timed_validate(
         nodes: v.nodes,
         micros: t.elapsed().as_secs_f64() * 1e6,
         f: None,
-        change: None,
+        change: Vec::new(),
     });
     v
 }
 
-/// The fallback's holders, in the order they are tried: the chosen slot
-/// with every dealable piece, the other slots likewise, every pair of slots,
-/// then every holder of this size (smallest pieces first). Empty when no
-/// dealable piece fits anywhere, since then no holder can be placed.
-fn fallback_holders(
-    shapes: &Shapes,
-    set: &PieceSet,
+/// The fallback's holders, lazily, in the order they are tried: the chosen
+/// slot with every candidate piece (heaviest first), the other slots
+/// likewise, every pair of slots, then every holder of this size (fewest
+/// cells first). Candidates are the dealable pieces that fit an empty board
+/// of this size. Holders none of whose pieces fits the board as it is are
+/// left out (no first placement exists), and the whole fallback is empty
+/// when no candidate fits the board: then no holder can be placed.
+fn fallback_holders<'a>(
+    shapes: &'a Shapes,
+    set: &'a PieceSet,
     board: Bits,
-    dealt: &[PieceIdx],
+    dealt: &'a [PieceIdx],
     chosen: usize,
-) -> Vec<Vec<PieceIdx>> {
+) -> impl Iterator<Item = Vec<PieceIdx>> + 'a {
     let g = &shapes.geometry;
     let start = board & !g.mask_of(g.full_lines(board));
-    // Heaviest first; pieces that never fit the board cannot help.
     let mut pieces: Vec<PieceIdx> = (0..set.pieces.len() as PieceIdx)
-        .filter(|&i| set.piece(i).weight > 0 && shapes.fits_anywhere(start, i))
+        .filter(|&i| set.piece(i).weight > 0 && shapes.fits_anywhere(0, i))
         .collect();
-    if pieces.is_empty() {
-        return Vec::new();
-    }
     pieces.sort_by_key(|&i| std::cmp::Reverse(set.piece(i).weight));
-    let k = dealt.len();
-    let mut out = Vec::new();
-    let slots: Vec<usize> = std::iter::once(chosen)
-        .chain((0..k).filter(|&s| s != chosen))
+    let fits_now: Vec<bool> = (0..set.pieces.len() as PieceIdx)
+        .map(|i| shapes.fits_anywhere(start, i))
         .collect();
-    for &s in &slots {
-        for &p in &pieces {
-            let mut h = dealt.to_vec();
-            h[s] = p;
-            out.push(h);
+    if !pieces.iter().any(|&p| fits_now[usize::from(p)]) {
+        pieces.clear();
+    }
+    let k = dealt.len();
+    let slots: Vec<usize> = std::iter::once(chosen)
+        .chain((0..k).filter(move |&s| s != chosen))
+        .collect();
+    let singles = {
+        let pieces = pieces.clone();
+        slots.into_iter().flat_map(move |s| {
+            pieces.clone().into_iter().map(move |p| {
+                let mut h = dealt.to_vec();
+                h[s] = p;
+                h
+            })
+        })
+    };
+    let pairs = {
+        let pieces = pieces.clone();
+        (0..k)
+            .flat_map(move |a| (a + 1..k).map(move |b| (a, b)))
+            .flat_map(move |(a, b)| {
+                let pieces = pieces.clone();
+                let inner = pieces.clone();
+                pieces.into_iter().flat_map(move |p| {
+                    inner.clone().into_iter().map(move |q| {
+                        let mut h = dealt.to_vec();
+                        h[a] = p;
+                        h[b] = q;
+                        h
+                    })
+                })
+            })
+    };
+    // Every multiset of k candidates (the validator tries every order),
+    // built only if everything before failed.
+    let all = std::iter::once(()).flat_map(move |()| {
+        let mut out = Vec::new();
+        if k > 2 {
+            let mut by_size = pieces.clone();
+            by_size.sort_by_key(|&i| set.piece(i).size());
+            multisets(&by_size, k, 0, &mut Vec::new(), &mut out);
+            out.sort_by_key(|h| h.iter().map(|&i| set.piece(i).size()).sum::<usize>());
         }
-    }
-    for a in 0..k {
-        for b in a + 1..k {
-            for &p in &pieces {
-                for &q in &pieces {
-                    let mut h = dealt.to_vec();
-                    h[a] = p;
-                    h[b] = q;
-                    out.push(h);
-                }
-            }
-        }
-    }
-    if k > 2 {
-        // Every multiset of k pieces (the validator tries every order),
-        // fewest cells first: those are the likeliest to fit.
-        let mut by_size = pieces.clone();
-        by_size.sort_by_key(|&i| set.piece(i).size());
-        let mut all = Vec::new();
-        multisets(&by_size, k, 0, &mut Vec::new(), &mut all);
-        all.sort_by_key(|h| h.iter().map(|&i| set.piece(i).size()).sum::<usize>());
-        out.extend(all);
-    }
-    out
+        out
+    });
+    singles
+        .chain(pairs)
+        .chain(all)
+        .filter(move |h| h.iter().any(|&p| fits_now[usize::from(p)]))
 }
 
 fn multisets(
@@ -311,7 +365,7 @@ mod tests {
         // sq3 (slot 1) is the block F blames first.
         let first = &r.attempts[0];
         assert_eq!(first.f.as_ref().unwrap().chosen, 1);
-        assert_eq!(first.change.unwrap().0, 1);
+        assert_eq!(first.change, vec![(1, r.attempts[1].holder[1])]);
         assert_eq!(r.holder[0], holder[0]);
         assert!(r.attempts.last().unwrap().solvable);
         assert!(r.attempts[..r.attempts.len() - 1].iter().all(|a| !a.solvable));
@@ -331,6 +385,46 @@ mod tests {
         assert_eq!(r.outcome, Outcome::Repaired);
         assert!(validate(&shapes, board, &r.holder).solvable);
         assert!(r.attempts[1..].iter().all(|a| a.phase == Phase::Fallback));
+        // Without redraws the fallback still starts from F's argmax (sq3 in
+        // every slot ties: the lowest slot), and F is kept for the dealt holder.
+        let f = r.attempts[0].f.as_ref().unwrap();
+        assert_eq!(r.attempts[0].change[0].0, f.chosen);
+        // Each multiset is tried once, and never the dealt one again.
+        let mut seen = std::collections::HashSet::new();
+        for a in &r.attempts {
+            assert!(seen.insert(sorted(&a.holder)), "{:?} tried twice", a.holder);
+        }
+    }
+
+    #[test]
+    fn every_change_recorded_turns_one_attempt_into_the_next() {
+        let (set, shapes) = setup();
+        // A checkerboard with one cell of row 0 opened: one h2 fits, never
+        // two, no v2, and no line can be completed. The fallback runs
+        // through singles, pairs and every multiset before calling it dead,
+        // and consecutive holders differ in up to three slots.
+        let board = crate::engine::board::checkerboard(BoardSize::CLASSIC) & !(1 << 2);
+        let mut lines = set.clone();
+        for p in &mut lines.pieces {
+            if !["h2", "v2", "h3", "v3"].contains(&p.id.as_str()) {
+                p.weight = 0;
+            }
+        }
+        let holder = idx(&set, &["h2", "h2", "h2"]);
+        let options = ChangeOptions {
+            max_redraws: 0,
+            ..ChangeOptions::default()
+        };
+        let r = repair(&shapes, &lines, board, &holder, &mut Generator::new(2), options);
+        assert_eq!(r.outcome, Outcome::Dead);
+        for pair in r.attempts.windows(2) {
+            let mut next = pair[0].holder.clone();
+            for &(slot, piece) in &pair[0].change {
+                next[slot] = piece;
+            }
+            assert_eq!(next, pair[1].holder);
+        }
+        assert!(r.attempts.iter().any(|a| a.change.len() >= 2));
     }
 
     #[test]

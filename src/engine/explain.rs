@@ -2,11 +2,11 @@
 //! step of Fig. 4 it performs, and unfitBlock as it fills in.
 
 use super::board::Lines;
-use super::heuristic::Policy;
+use super::heuristic::{Policy, unfit_block};
 use super::pieces::{PieceIdx, PieceSet};
 use super::trace::Event;
 use super::tree::{NodeId, Tree};
-use super::validator::MAX_HOLDER;
+use super::validator::{MAX_HOLDER, OrderRecord};
 
 /// The deal a trace belongs to, for naming its pieces.
 pub struct Context<'a> {
@@ -150,47 +150,55 @@ impl Context<'_> {
         for e in self.events.iter().take(cursor + 1) {
             ub.note(e);
         }
-        ub.get(policy).to_vec()
+        ub.get(policy)
     }
 }
 
-/// unfitBlock as the events go by, under every policy at once.
+/// unfitBlock as the events go by: the validator's order records rebuilt
+/// from the events, read through the one `heuristic::unfit_block`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnfitBlock {
     order: usize,
-    deepest: Vec<u8>,
-    last: Vec<u8>,
+    records: Vec<OrderRecord>,
 }
 
 impl UnfitBlock {
     pub fn new(orders: usize) -> Self {
         Self {
             order: 0,
-            deepest: vec![0; orders],
-            last: vec![0; orders],
+            records: vec![OrderRecord::default(); orders],
         }
     }
 
     /// Takes one event into account ("note p(j, d) into unfitBlock").
     pub fn note(&mut self, e: &Event) {
         match *e {
-            Event::Order { order, .. } | Event::DuplicateOrder { order, .. } => {
-                self.order = usize::from(order)
+            Event::Order { order, slots } => {
+                self.order = usize::from(order);
+                if let Some(r) = self.records.get_mut(self.order) {
+                    r.slots = slots;
+                }
             }
-            Event::NoFit { depth, .. } if self.order < self.deepest.len() => {
-                self.deepest[self.order] = self.deepest[self.order].max(depth);
-                self.last[self.order] = depth;
+            Event::DuplicateOrder { order, same_as } => {
+                self.order = usize::from(order);
+                if let Some(r) = self.records.get_mut(self.order) {
+                    r.same_as = Some(same_as);
+                }
+            }
+            Event::NoFit { depth, .. } => {
+                if let Some(r) = self.records.get_mut(self.order) {
+                    r.deepest = r.deepest.max(depth);
+                    r.last = depth;
+                    r.counts[usize::from(depth) - 1] += 1;
+                }
             }
             _ => {}
         }
     }
 
-    /// ub(j) per order (0: nothing noted); frequency shows the deepest.
-    pub fn get(&self, policy: Policy) -> &[u8] {
-        match policy {
-            Policy::Last => &self.last,
-            Policy::Deepest | Policy::Frequency => &self.deepest,
-        }
+    /// ub(j) per order (0: nothing noted yet); frequency shows the deepest.
+    pub fn get(&self, policy: Policy) -> Vec<u8> {
+        unfit_block(&self.records, policy)
     }
 }
 

@@ -190,9 +190,10 @@ pub fn history_csv(r: &Repair, set: &PieceSet) -> String {
                 .collect::<Vec<_>>()
                 .join(" ")
         });
-        let (slot, piece) = a.change.map_or((String::new(), String::new()), |(s, p)| {
-            (format!("b{}", s + 1), set.piece(p).id.clone())
-        });
+        // Several slots when the fallback changed more than one.
+        let slot: Vec<String> = a.change.iter().map(|(s, _)| format!("b{}", s + 1)).collect();
+        let piece: Vec<&str> = a.change.iter().map(|&(_, p)| set.piece(p).id.as_str()).collect();
+        let (slot, piece) = (slot.join(" "), piece.join(" "));
         let _ = writeln!(
             out,
             "{n},{phase},\"{}\",{verdict},{},{:.3},{sums},{slot},{piece}",

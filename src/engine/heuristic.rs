@@ -1,5 +1,16 @@
 //! The changer's heuristic: the matrix F of equation (4) and the argmax of
 //! equation (5), built from what the validator noted into unfitBlock.
+//!
+//! Two choices the paper leaves open are settings here. The failure policy
+//! says which failure of an order becomes ub(j). The reading says how
+//! repeated pieces share failures: equation (4) sets fail(i, j) when "the
+//! block p(j, ub(j)) is b_i". Read by slot (the default, as the validator
+//! records which slot sat at each position), only the copy that failed is
+//! blamed, so two copies of `sq3` split their failures and the tie rule can
+//! then blame a third piece. Read by piece identity, every copy of the
+//! failing piece carries the full value. Both are offered so a teacher can
+//! show the difference; they choose different blocks in a few per cent of
+//! the unsolvable deals that repeat a piece.
 
 use std::fmt;
 use std::str::FromStr;
@@ -58,10 +69,71 @@ impl FromStr for Policy {
     }
 }
 
+/// How repeated pieces share the failures in F (see the module doc).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Reading {
+    /// fail(i, j) for the slot that sat at the failing position.
+    #[default]
+    Slot,
+    /// fail(i, j) for every slot holding the failing piece.
+    Piece,
+}
+
+impl Reading {
+    pub const ALL: [Reading; 2] = [Reading::Slot, Reading::Piece];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Reading::Slot => "slot",
+            Reading::Piece => "piece",
+        }
+    }
+
+    /// A sentence for the F tab and `--explain`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reading::Slot => "by slot: only the copy that failed is blamed",
+            Reading::Piece => "by piece: every copy of the failing piece is blamed",
+        }
+    }
+}
+
+impl fmt::Display for Reading {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Reading {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Reading::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| format!("unknown reading {s:?}; use slot or piece"))
+    }
+}
+
+/// unfitBlock: ub(j) for every order under `policy` (0 where nothing was
+/// noted; `Frequency` shows the deepest). An order skipped because it
+/// repeats an earlier sequence failed exactly as that one did, so it shows
+/// that order's value. The one implementation: the F matrix, the tree
+/// debugger, the Fig. 4 sentences and `--explain` all read it from here.
+pub fn unfit_block(records: &[OrderRecord], policy: Policy) -> Vec<u8> {
+    records
+        .iter()
+        .map(|own| {
+            let noted = own.same_as.map_or(own, |i| &records[usize::from(i)]);
+            policy.ub(noted)
+        })
+        .collect()
+}
+
 /// F = {fail(i, j)}: one row per holder slot i, one column per order j.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FMatrix {
     pub policy: Policy,
+    pub reading: Reading,
     /// k, the rows.
     pub k: usize,
     /// The orders, the columns (k!).
@@ -81,33 +153,52 @@ impl FMatrix {
         self.fail[slot * self.orders + order]
     }
 
+    /// Builds F from an unsolvable validation, reading repeated pieces by slot.
+    pub fn new(v: &Validation, policy: Policy) -> Self {
+        Self::with_reading(v, policy, Reading::Slot)
+    }
+
     /// Builds F from an unsolvable validation. An order skipped because it
     /// repeats an earlier sequence fails exactly as that one did, so its
     /// column uses that order's failures with its own slots.
-    pub fn new(v: &Validation, policy: Policy) -> Self {
+    pub fn with_reading(v: &Validation, policy: Policy, reading: Reading) -> Self {
         let k = usize::from(v.k);
+        let holder = v.holder();
         let orders = v.orders();
         let n = orders.len();
         let mut fail = vec![0u64; k * n];
-        let mut unfit_block = Vec::with_capacity(n);
+        let unfit_block = unfit_block(orders, policy);
+        // Equation (4): the block at position `pos` of order j is blamed.
+        let mut blame = |j: usize, own: &OrderRecord, pos: u8, value: u64| {
+            let failed = own.slot_at(pos);
+            for i in 0..k {
+                let hit = match reading {
+                    Reading::Slot => i == failed,
+                    Reading::Piece => holder[i] == holder[failed],
+                };
+                if hit {
+                    fail[i * n + j] += value;
+                }
+            }
+        };
         for (j, own) in orders.iter().enumerate() {
             let noted = own.same_as.map_or(own, |i| &orders[usize::from(i)]);
             match policy {
                 Policy::Deepest | Policy::Last => {
-                    // Equation (4): fail(i, j) = 5 ub(j) where p(j, ub(j)) = b_i.
-                    let ub = policy.ub(noted);
+                    // fail(i, j) = 5 ub(j) where p(j, ub(j)) = b_i.
+                    let ub = unfit_block[j];
                     if ub > 0 {
-                        fail[own.slot_at(ub) * n + j] = 5 * u64::from(ub);
+                        blame(j, own, ub, 5 * u64::from(ub));
                     }
-                    unfit_block.push(ub);
                 }
                 Policy::Frequency => {
                     // Equation (4) summed over every failure noted in order j.
                     for pos in 1..=k as u8 {
                         let count = u64::from(noted.counts[usize::from(pos) - 1]);
-                        fail[own.slot_at(pos) * n + j] += 5 * u64::from(pos) * count;
+                        if count > 0 {
+                            blame(j, own, pos, 5 * u64::from(pos) * count);
+                        }
                     }
-                    unfit_block.push(noted.deepest);
                 }
             }
         }
@@ -122,6 +213,7 @@ impl FMatrix {
         }
         Self {
             policy,
+            reading,
             k,
             orders: n,
             unfit_block,
@@ -176,6 +268,27 @@ mod tests {
         let freq = FMatrix::new(&v, Policy::Frequency);
         assert_eq!(freq.fail, vec![0, 0, 10 * 76, 5]);
         assert_eq!(freq.chosen, 1);
+    }
+
+    #[test]
+    fn by_piece_every_copy_of_the_failing_piece_is_blamed() {
+        let set = PieceSet::classic();
+        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let g = &shapes.geometry;
+        let (sq3, dot) = (set.index_of("sq3").unwrap(), set.index_of("dot").unwrap());
+        let board = (g.rows[2] | g.rows[5] | g.rows[8]) & !g.cols[8] & !g.cols[9];
+        let v = validate(&shapes, board, &[sq3, dot, sq3]);
+        assert!(!v.solvable);
+        let slot = FMatrix::with_reading(&v, Policy::Deepest, Reading::Slot);
+        let piece = FMatrix::with_reading(&v, Policy::Deepest, Reading::Piece);
+        // By piece both sq3 rows carry every order's value; the dot none.
+        assert_eq!(piece.row_sums[0], piece.row_sums[2]);
+        assert_eq!(piece.row_sums[1], 0);
+        assert!(piece.row_sums[0] >= slot.row_sums[0].max(slot.row_sums[2]));
+        assert_eq!(piece.row_sums[0], slot.row_sums[0] + slot.row_sums[2]);
+        assert_eq!(piece.unfit_block, slot.unfit_block);
+        assert_eq!("piece".parse::<Reading>().unwrap(), Reading::Piece);
+        assert!("copy".parse::<Reading>().unwrap_err().contains("slot or piece"));
     }
 
     #[test]

@@ -313,6 +313,14 @@ impl<'a, R: Recorder> Search<'a, R> {
             return false;
         }
         let slot = self.out.orders[self.j].slots[depth];
+        // With two blocks left, once the first position has failed: did the
+        // last block have room before this placement? If not, a placement
+        // that clears no line cannot make room for it (the board only gains
+        // cells), so its failure is noted without searching. Fast path
+        // only (the trace shows every step), and never before the first
+        // position, so a deal solved at once pays nothing for it.
+        let two_left = !R::ENABLED && depth + 2 == self.k;
+        let mut last_had_room = true;
         let mut first = true;
         while fits != 0 {
             let anchor = fits.trailing_zeros();
@@ -358,23 +366,28 @@ impl<'a, R: Recorder> Search<'a, R> {
                 self.rec.push(Event::Solution);
                 continue;
             }
+            if !last_had_room && lines.is_empty() {
+                // Exactly what `place_from(next, depth + 1)` would note.
+                self.note_failure(depth + 1);
+                continue;
+            }
             if self.place_from(next, depth + 1) {
                 return true;
             }
-            // Checked once, after the first position failed.
-            if !R::ENABLED && first && depth + 2 == self.k && fits != 0 && self.last_is_hopeless(board, piece)
-            {
-                // Every other position of this block leaves no room for the
-                // last one either: note what the search would have noted.
-                let n = fits.count_ones();
-                self.out.nodes_per_depth[depth] += u64::from(n);
-                let record = &mut self.out.orders[self.j];
-                record.deepest = record.deepest.max(depth as u8 + 2);
-                record.last = depth as u8 + 2;
-                record.counts[depth + 1] += n;
-                return false;
+            if two_left && std::mem::take(&mut first) {
+                last_had_room = self.shapes.shape(self.pieces[self.k - 1]).fits(board, self.full) != 0;
+                if !last_had_room && fits != 0 && !self.can_complete_a_line(board, piece) {
+                    // No other placement clears a line either: each notes a
+                    // failure of the last block, as the search would.
+                    let n = fits.count_ones();
+                    self.out.nodes_per_depth[depth] += u64::from(n);
+                    let record = &mut self.out.orders[self.j];
+                    record.deepest = record.deepest.max(depth as u8 + 2);
+                    record.last = depth as u8 + 2;
+                    record.counts[depth + 1] += n;
+                    return false;
+                }
             }
-            first = false;
         }
         // 1(b)ii.C "move p(i2)'s location", 1(b)iv: every position tried.
         if R::ENABLED {
@@ -385,23 +398,18 @@ impl<'a, R: Recorder> Search<'a, R> {
         false
     }
 
-    /// With two blocks left, `next` then the last: true when the last cannot
-    /// fit now and `next` cannot complete any line (every line misses more
-    /// cells than it has), so no placement of `next` can make room for it.
+    /// Whether some placement of `piece` could complete a line: some row or
+    /// column misses no more cells than the piece has.
     #[inline]
-    fn last_is_hopeless(&self, board: Bits, next: PieceIdx) -> bool {
-        let last = self.pieces[self.k - 1];
-        if self.shapes.shape(last).fits(board, self.full) != 0 {
-            return false;
-        }
-        let cells = self.shapes.shape(next).cells() as u32;
+    fn can_complete_a_line(&self, board: Bits, piece: PieceIdx) -> bool {
+        let cells = self.shapes.shape(piece).cells() as u32;
         let g = &self.shapes.geometry;
         let free = !board & self.full;
         let (w, h) = (g.size.w(), g.size.h());
-        !(g.rows[..h]
+        g.rows[..h]
             .iter()
             .chain(&g.cols[..w])
-            .any(|&line| (free & line).count_ones() <= cells))
+            .any(|&line| (free & line).count_ones() <= cells)
     }
 
     /// Notes position `depth + 1` of the current order into unfitBlock.

@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 
 use tenten::engine::board::{Bits, BoardSize};
-use tenten::engine::pieces::Piece;
+use tenten::engine::pieces::{Piece, PieceSet};
 
 pub type Grid = Vec<Vec<bool>>;
 
@@ -74,4 +74,14 @@ pub fn brute(grid: &Grid, left: &mut Vec<&Piece>, failed: &mut HashSet<(Grid, Ve
     }
     failed.insert(key);
     false
+}
+
+/// The classic pieces and three odd shapes to choose random sets from.
+pub fn pool() -> Vec<Piece> {
+    let mut pieces = PieceSet::classic().pieces;
+    for (id, rows) in [("plus", ".#./###/.#."), ("zig", "##./.##"), ("gap", "#.#")] {
+        let rows: Vec<String> = rows.split('/').map(str::to_owned).collect();
+        pieces.push(Piece::from_rows(id, "", 1, &rows).unwrap());
+    }
+    pieces
 }

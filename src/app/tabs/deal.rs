@@ -118,7 +118,8 @@ fn heuristic(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
     let v = &verdict.validation;
     let policy = state.settings.policy;
     policy_picker(ui, policy, cmds);
-    let f = FMatrix::new(v, policy);
+    super::heuristic::reading_picker(ui, state.settings.reading, cmds);
+    let f = FMatrix::with_reading(v, policy, state.settings.reading);
     f_table(ui, &state.doc.set, v.holder(), &f, "f_live");
 }
 
@@ -227,10 +228,7 @@ fn repair(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
                     ("unsolvable", paint::BAD)
                 };
                 ui.label(RichText::new(text).color(color));
-                match a.change {
-                    Some((slot, piece)) => ui.label(format!("b{} -> {}", slot + 1, set.piece(piece).id)),
-                    None => ui.label(""),
-                };
+                ui.label(a.describe_change(set));
                 ui.label(RichText::new(format!("{:.2}", a.micros)).monospace());
                 ui.end_row();
             }

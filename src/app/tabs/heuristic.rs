@@ -5,7 +5,7 @@
 use egui::{Color32, CornerRadius, RichText, Sense, Ui, vec2};
 
 use crate::engine::export;
-use crate::engine::heuristic::{FMatrix, Policy};
+use crate::engine::heuristic::{FMatrix, Policy, Reading};
 use crate::engine::pieces::{PieceIdx, PieceSet};
 
 use super::super::app::Live;
@@ -47,6 +47,7 @@ impl Tab for HeuristicTab {
                 }
             }
         });
+        reading_picker(ui, state.settings.reading, cmds);
         ui.separator();
         match &live.verdict {
             None => {
@@ -56,7 +57,7 @@ impl Tab for HeuristicTab {
                 ui.label("The deal is solvable: the changer leaves it alone, and F is not computed.");
             }
             Some(v) => {
-                let f = FMatrix::new(&v.validation, state.settings.policy);
+                let f = FMatrix::with_reading(&v.validation, state.settings.policy, state.settings.reading);
                 heatmap(ui, set, v.validation.holder(), &f);
                 let chosen = set.piece(v.validation.holder()[f.chosen]).id.clone();
                 ui.label(
@@ -170,9 +171,11 @@ fn history(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
     for (n, a) in r.attempts.iter().enumerate().take(200) {
         let phase = a.phase.name();
         let verdict = if a.solvable { "solvable" } else { "unsolvable" };
-        let change = a.change.map_or(String::new(), |(s, p)| {
-            format!(", change b{} -> {}", s + 1, set.piece(p).id)
-        });
+        let change = if a.change.is_empty() {
+            String::new()
+        } else {
+            format!(", change {}", a.describe_change(set))
+        };
         let replaying = live.replay.as_ref() == Some(&a.holder);
         let text = RichText::new(format!("{n} {phase}: {} {verdict}{change}", set.ids(&a.holder))).color(
             if a.solvable {
@@ -189,4 +192,24 @@ fn history(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
         }
     }
     let _ = state;
+}
+
+/// How repeated pieces share failures: the reading of equation (4).
+pub fn reading_picker(ui: &mut Ui, reading: Reading, cmds: &mut Vec<Command>) {
+    ui.horizontal(|ui| {
+        ui.label("Repeated pieces");
+        for r in Reading::ALL {
+            if ui
+                .selectable_label(reading == r, r.name())
+                .on_hover_text(r.describe())
+                .clicked()
+            {
+                cmds.push(Command::SetReading(r));
+            }
+        }
+    })
+    .response
+    .on_hover_text(
+        "Equation (4) blames \"the block p(j, ub(j))\": the slot that failed, or every copy of that piece",
+    );
 }

@@ -8,7 +8,7 @@ use super::command::Command;
 use super::state::State;
 
 mod deal;
-mod heuristic;
+pub mod heuristic;
 pub mod timing;
 mod tree;
 
