@@ -313,14 +313,15 @@ impl<'a, R: Recorder> Search<'a, R> {
             return false;
         }
         let slot = self.out.orders[self.j].slots[depth];
-        // With two blocks left, once the first position has failed: did the
-        // last block have room before this placement? If not, a placement
-        // that clears no line cannot make room for it (the board only gains
-        // cells), so its failure is noted without searching. Fast path
-        // only (the trace shows every step), and never before the first
-        // position, so a deal solved at once pays nothing for it.
+        // With two blocks left, once the first position has failed: where
+        // did the last block fit before this placement? A placement that
+        // clears no line only adds cells, so the last block fits after it
+        // exactly where it fitted before and misses this block's cells; if
+        // no such place is left, the failure is noted without searching.
+        // Fast path only (the trace shows every step), and never before the
+        // first position, so a deal solved at once pays nothing for it.
         let two_left = !R::ENABLED && depth + 2 == self.k;
-        let mut last_had_room = true;
+        let mut last_room: Option<Bits> = None;
         let mut first = true;
         while fits != 0 {
             let anchor = fits.trailing_zeros();
@@ -366,7 +367,10 @@ impl<'a, R: Recorder> Search<'a, R> {
                 self.rec.push(Event::Solution);
                 continue;
             }
-            if !last_had_room && lines.is_empty() {
+            if let Some(room) = last_room
+                && lines.is_empty()
+                && !self.room_left(room, piece, anchor)
+            {
                 // Exactly what `place_from(next, depth + 1)` would note.
                 self.note_failure(depth + 1);
                 continue;
@@ -375,8 +379,9 @@ impl<'a, R: Recorder> Search<'a, R> {
                 return true;
             }
             if two_left && std::mem::take(&mut first) {
-                last_had_room = self.shapes.shape(self.pieces[self.k - 1]).fits(board, self.full) != 0;
-                if !last_had_room && fits != 0 && !self.can_complete_a_line(board, piece) {
+                let room = self.shapes.shape(self.pieces[self.k - 1]).fits(board, self.full);
+                last_room = Some(room);
+                if room == 0 && fits != 0 && !self.can_complete_a_line(board, piece) {
                     // No other placement clears a line either: each notes a
                     // failure of the last block, as the search would.
                     let n = fits.count_ones();
@@ -394,6 +399,23 @@ impl<'a, R: Recorder> Search<'a, R> {
             self.rec.push(Event::Backtrack {
                 depth: depth as u8 + 1,
             });
+        }
+        false
+    }
+
+    /// Whether the last block still has a place among `room` (where it fits
+    /// before `piece` goes at `anchor`) that `piece`'s cells leave free.
+    #[inline]
+    fn room_left(&self, room: Bits, piece: PieceIdx, anchor: u32) -> bool {
+        let placed = self.shapes.shape(piece).mask << anchor;
+        let last = self.shapes.shape(self.pieces[self.k - 1]).mask;
+        let mut r = room;
+        while r != 0 {
+            let a = r.trailing_zeros();
+            if (last << a) & placed == 0 {
+                return true;
+            }
+            r &= r - 1;
         }
         false
     }
