@@ -284,7 +284,7 @@ fn load_deals(
     let raws = formats::parse_deals(&text, &name)?;
     let set = match (pieces, raws[0].pieces.as_deref()) {
         (Some(p), _) => formats::load_piece_set(p)?,
-        (None, Some(p)) => formats::load_piece_set(&formats::resolve_pieces_path(file, p))?,
+        (None, Some(p)) => formats::load_pieces_of(file, p)?.0,
         (None, None) => PieceSet::classic(),
     };
     let mut deals = Vec::with_capacity(raws.len());

@@ -435,3 +435,25 @@ fn bench_throttle_refuses_bad_factors() {
     let err = run_bad(&["bench", "--throttle", "1", "--corpus", "dreams"]);
     assert!(err.contains("dreams"), "{err}");
 }
+
+#[test]
+fn presets_open_from_any_working_folder_and_errors_name_both_files() {
+    let preset = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("presets/deals/empty.ron");
+    let elsewhere = std::env::temp_dir();
+    let out = Command::cargo_bin("tenten")
+        .unwrap()
+        .current_dir(&elsewhere)
+        .args(["validate", preset.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "0 solvable nodes=3\n");
+    // A deal whose piece set is missing: the message names both files.
+    let deal = temp_file(
+        "names-a-missing-set.ron",
+        b"(board: [\"....\", \"....\", \"....\", \"....\"], holder: [\"dot\"], pieces: \"gone/set.ron\")",
+    );
+    let err = run_bad(&["validate", deal.to_str().unwrap()]);
+    assert!(err.contains("names-a-missing-set.ron"), "{err}");
+    assert!(err.contains("gone/set.ron"), "{err}");
+}

@@ -274,6 +274,47 @@ fn the_solution_steps_on_the_board() {
     assert_eq!(h.state().live.solution_step, None);
 }
 
+#[test]
+fn saving_an_opened_batch_keeps_every_deal_and_comment() {
+    let original = std::fs::read_to_string(preset("teaching-batch.ron")).unwrap();
+    let dir = std::env::temp_dir().join(format!("tenten-ui-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = dir.join("batch.ron");
+    std::fs::write(&copy, &original).unwrap();
+    let mut h = harness();
+    h.state_mut().push(Command::Load(copy.clone()));
+    h.run();
+    assert!(h.state().live.error.is_none(), "{:?}", h.state().live.error);
+    let left = cell_center(&h, 0, 0);
+    click_at(&mut h, left, PointerButton::Primary);
+    let board = h.state().state.doc.board.to_rows();
+    h.state_mut().push(Command::Save);
+    h.run();
+    assert!(h.state().live.error.is_none(), "{:?}", h.state().live.error);
+    assert!(
+        h.state().live.status.contains("the others are kept"),
+        "{}",
+        h.state().live.status
+    );
+    let saved = std::fs::read_to_string(&copy).unwrap();
+    let before = tenten::engine::formats::parse_deals(&original, "before").unwrap();
+    let after = tenten::engine::formats::parse_deals(&saved, "after").unwrap();
+    assert_eq!(after.len(), before.len());
+    let set = PieceSet::classic();
+    let deal0 = after[0].resolve(&set, &saved, "after").unwrap();
+    assert_eq!(deal0.board.to_rows(), board);
+    for i in 1..before.len() {
+        let a = before[i].resolve(&set, &original, "before").unwrap();
+        let b = after[i].resolve(&set, &saved, "after").unwrap();
+        assert_eq!((a.board, a.holder), (b.board, b.holder), "deal {i}");
+    }
+    // The comments survive (none sits inside the first deal).
+    for line in original.lines().filter(|l| l.trim_start().starts_with("//")) {
+        assert!(saved.contains(line), "lost comment {line:?}");
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
 /// Waits for the background danger job to catch up with the board.
 fn wait_for_danger(h: &mut Harness<'static, App>) {
     for _ in 0..2000 {

@@ -57,7 +57,7 @@ fn every_shipped_preset_shows_one_unfit_block() {
         let name = path.display().to_string();
         let raws = formats::parse_deals(&text, &name).unwrap();
         let set = match raws[0].pieces.as_deref() {
-            Some(p) => formats::load_piece_set(&formats::resolve_pieces_path(&path, p)).unwrap(),
+            Some(p) => formats::load_pieces_of(&path, p).unwrap().0,
             None => PieceSet::classic(),
         };
         for raw in &raws {

@@ -769,12 +769,17 @@ impl App {
 
     fn save_deal(&mut self, path: &std::path::Path) {
         let s = &self.state;
-        let pieces = s.settings.pieces_file.as_deref().map(|p| p.display().to_string());
-        match files::save_deal(path, &s.doc, pieces.as_deref(), s.settings.seed) {
-            Ok(()) => {
+        match files::save_deal(path, &s.doc, s.settings.pieces_file.as_deref(), s.settings.seed) {
+            Ok(kind) => {
                 self.state.settings.file = Some(path.to_path_buf());
                 self.state.settings.remember(path.to_path_buf());
-                self.live.status = format!("Saved {}", path.display());
+                self.live.status = match kind {
+                    files::SaveKind::Deal => format!("Saved {}", path.display()),
+                    files::SaveKind::IntoBatch(n) => format!(
+                        "Saved the deal shown as deal 1 of the {n} in the batch {}; the others are kept",
+                        file_name(path)
+                    ),
+                };
             }
             Err(e) => self.live.error = Some(e),
         }

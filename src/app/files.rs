@@ -43,9 +43,8 @@ pub fn load(path: &Path, current: &PieceSet) -> Result<Loaded, String> {
     let raw = &raws[0];
     let (set, pieces_file) = match raw.pieces.as_deref() {
         Some(p) => {
-            let file = formats::resolve_pieces_path(path, p);
-            let set = formats::load_piece_set(&file).map_err(|e| e.to_string())?;
-            (Some(set), Some(PathBuf::from(p)))
+            let (set, file) = formats::load_pieces_of(path, p).map_err(|e| e.to_string())?;
+            (Some(set), Some(file))
         }
         None => (None, None),
     };
@@ -68,10 +67,38 @@ pub fn load(path: &Path, current: &PieceSet) -> Result<Loaded, String> {
     })
 }
 
-/// Writes the document as a deal file.
-pub fn save_deal(path: &Path, doc: &Doc, pieces: Option<&str>, seed: u64) -> Result<(), String> {
-    let text = formats::deal_to_ron(&doc.board, &doc.holder(), &doc.set, pieces, Some(seed));
-    formats::write_atomic(path, &text).map_err(|e| e.to_string())
+/// Writes the document as a deal file; `pieces` is written relative to the
+/// file's folder. When `path` holds a batch, only its first deal (the one
+/// shown) is replaced: the other deals and the comments stay.
+pub fn save_deal(path: &Path, doc: &Doc, pieces: Option<&Path>, seed: u64) -> Result<SaveKind, String> {
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let pieces = pieces.map(|p| formats::relative_path(folder, p).display().to_string());
+    let text = formats::deal_to_ron(&doc.board, &doc.holder(), &doc.set, pieces.as_deref(), Some(seed));
+    if let Ok(old) = std::fs::read_to_string(path)
+        && formats::is_batch(&old)
+    {
+        let n = formats::parse_deals(&old, &path.display().to_string()).map_or(0, |d| d.len());
+        let Some(batch) = formats::replace_first_deal(&old, &text) else {
+            return Err(format!(
+                "{} is a batch this window cannot update safely; nothing was written. Use Save as.",
+                path.display()
+            ));
+        };
+        formats::write_atomic(path, &batch).map_err(|e| e.to_string())?;
+        return Ok(SaveKind::IntoBatch(n));
+    }
+    formats::write_atomic(path, &text).map_err(|e| e.to_string())?;
+    Ok(SaveKind::Deal)
+}
+
+/// What a save wrote.
+pub enum SaveKind {
+    Deal,
+    /// The first deal of a batch of this many.
+    IntoBatch(usize),
 }
 
 pub fn save_piece_set(path: &Path, set: &PieceSet) -> Result<(), String> {

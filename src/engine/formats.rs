@@ -325,14 +325,112 @@ impl RawDeal {
     }
 }
 
-/// Where a deal's `pieces` path points: beside the deal file if it exists
-/// there, else as written (relative to the working folder).
+/// Where a deal's `pieces` path points: relative to the deal file's own
+/// folder, as includes are in every format that has them; for files written
+/// before that rule, as written (from the working folder) when nothing is
+/// beside the deal.
 pub fn resolve_pieces_path(deal_file: &Path, pieces: &str) -> PathBuf {
     let beside = deal_file.parent().map(|d| d.join(pieces));
     match beside {
         Some(p) if p.exists() => p,
+        Some(p) if !Path::new(pieces).exists() => p,
         _ => PathBuf::from(pieces),
     }
+}
+
+/// The piece set a deal file names, with its path. A failure names both the
+/// deal file and the piece set it asked for.
+pub fn load_pieces_of(deal_file: &Path, pieces: &str) -> Result<(PieceSet, PathBuf), FormatError> {
+    let path = resolve_pieces_path(deal_file, pieces);
+    match load_piece_set(&path) {
+        Ok(set) => Ok((set, path)),
+        Err(e) => Err(FormatError {
+            file: deal_file.display().to_string(),
+            at: None,
+            message: format!("its piece set {pieces:?} could not be used ({e})"),
+        }),
+    }
+}
+
+/// `target` written relative to the folder `from`, for a `pieces:` line
+/// (falls back to `target` as given when the two share no root).
+pub fn relative_path(from: &Path, target: &Path) -> PathBuf {
+    let (Ok(from), Ok(target)) = (from.canonicalize(), target.canonicalize()) else {
+        return target.to_path_buf();
+    };
+    let a: Vec<_> = from.components().collect();
+    let b: Vec<_> = target.components().collect();
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common == 0 {
+        return target;
+    }
+    let mut out = PathBuf::new();
+    for _ in common..a.len() {
+        out.push("..");
+    }
+    for c in &b[common..] {
+        out.push(c);
+    }
+    out
+}
+
+/// Whether `text` is a batch (a RON list of deals).
+pub fn is_batch(text: &str) -> bool {
+    first_token(text) == Some('[')
+}
+
+/// `batch` (a RON list of deals) with its first deal replaced by `deal`,
+/// everything else as it was, comments included. `None` when `batch` is not
+/// a list with a first deal.
+pub fn replace_first_deal(batch: &str, deal: &str) -> Option<String> {
+    let bytes = batch.as_bytes();
+    let mut i = 0;
+    let mut depth = 0usize;
+    let mut start = None;
+    let mut seen_list = false;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 2;
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'[' if !seen_list && depth == 0 => seen_list = true,
+            b'(' if seen_list => {
+                if depth == 0 {
+                    start = Some(i);
+                }
+                depth += 1;
+            }
+            b')' if seen_list && depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    let s = start?;
+                    let indented = deal.trim_end().replace('\n', "\n    ");
+                    return Some(format!("{}{indented}{}", &batch[..s], &batch[i + 1..]));
+                }
+            }
+            c if !seen_list && !c.is_ascii_whitespace() => return None,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// A deal as a RON file; `pieces` and `seed` are written when given.
@@ -366,6 +464,33 @@ mod tests {
     holder: ["sq2", "dot"],
     seed: 42,
 )"###;
+
+    #[test]
+    fn the_first_deal_of_a_batch_is_replaced_and_nothing_else() {
+        let batch = "// two deals\n[\n    // the first\n    (board: [\"(#)\"], holder: [\"dot\"]),\n    /* the second */ (board: [\"..\"], holder: []),\n]\n";
+        let out = replace_first_deal(batch, "(\n    board: [\"#.\"],\n)\n").unwrap();
+        assert!(
+            out.starts_with("// two deals\n[\n    // the first\n    (\n        board: [\"#.\"],\n    ),"),
+            "{out}"
+        );
+        assert!(
+            out.contains("/* the second */ (board: [\"..\"], holder: [])"),
+            "{out}"
+        );
+        assert_eq!(replace_first_deal("(board: [])", "(x)"), None);
+        assert_eq!(replace_first_deal("[]", "(x)"), None);
+    }
+
+    #[test]
+    fn relative_paths_climb_to_the_common_folder() {
+        let root = std::env::temp_dir().join(format!("tenten-rel-{}", std::process::id()));
+        std::fs::create_dir_all(root.join("deals")).unwrap();
+        std::fs::create_dir_all(root.join("pieces")).unwrap();
+        std::fs::write(root.join("pieces/set.ron"), "x").unwrap();
+        let rel = relative_path(&root.join("deals"), &root.join("pieces/set.ron"));
+        assert_eq!(rel, PathBuf::from("../pieces/set.ron"));
+        std::fs::remove_dir_all(root).ok();
+    }
 
     #[test]
     fn a_deal_parses_and_resolves() {
