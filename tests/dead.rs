@@ -11,6 +11,7 @@ use tenten::engine::changer::{ChangeOptions, Outcome, repair};
 use tenten::engine::generator::Generator;
 use tenten::engine::pieces::{Piece, PieceIdx, PieceSet};
 use tenten::engine::shapes::Shapes;
+use tenten::engine::validator::validate;
 
 mod common;
 use common::{Grid, brute, clear_full, grid_of, pool};
@@ -76,14 +77,17 @@ fn dead_agrees_with_a_brute_force_over_every_holder() {
             .filter(|h| brute_solvable(&set, &start, h, &mut failed))
             .collect();
         let dealt: Vec<PieceIdx> = (0..k).map(|_| dealable[rng.below(dealable.len())]).collect();
-        let r = repair(
-            &shapes,
-            &set,
-            bits,
-            &dealt,
-            &mut Generator::new(case),
-            ChangeOptions::default(),
-        );
+        // Every other case without redraws, so the exhaustive fallback alone
+        // must find what a lucky redraw might otherwise have hidden.
+        let options = ChangeOptions {
+            max_redraws: if case % 2 == 0 {
+                0
+            } else {
+                ChangeOptions::default().max_redraws
+            },
+            ..ChangeOptions::default()
+        };
+        let r = repair(&shapes, &set, bits, &dealt, &mut Generator::new(case), options);
         if solvable.is_empty() {
             assert_eq!(
                 r.outcome,
@@ -114,4 +118,46 @@ fn dead_agrees_with_a_brute_force_over_every_holder() {
     // Both verdicts, and the case the old fallback got wrong, must occur.
     assert!(dead > 30 && alive > 30, "{dead} dead, {alive} alive");
     assert!(revived_by_a_clear > 0, "no board where only a clear makes room");
+}
+
+/// The case the old fallback called dead: its candidates were the pieces that
+/// fit the board as it is, so with the dealt `l3_tr, l3_tr` it never tried
+/// `h4`, which fits only in the row that the first `l3_tr` clears.
+#[test]
+fn a_piece_that_fits_only_after_a_clear_is_a_candidate() {
+    let rows = |r: &[&str]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let set = PieceSet::new(
+        "no dot",
+        vec![
+            Piece::from_rows("l3_tr", "", 1, &rows(&["##", ".#"])).unwrap(),
+            Piece::from_rows("h4", "", 1, &rows(&["####"])).unwrap(),
+        ],
+    )
+    .unwrap();
+    let size = BoardSize::new(4, 4).unwrap();
+    let picture = ["##..", ".##.", "#.#.", ".#.#"];
+    let bits: Bits = picture.iter().enumerate().fold(0, |b, (y, row)| {
+        row.bytes()
+            .enumerate()
+            .fold(b, |b, (x, c)| if c == b'#' { b | 1 << size.bit(x, y) } else { b })
+    });
+    let shapes = Shapes::new(&set, size);
+    let (l3, h4) = (0, 1);
+    assert!(
+        !shapes.fits_anywhere(bits, h4),
+        "h4 must not fit before the clear"
+    );
+    assert!(!validate(&shapes, bits, &[l3, l3]).solvable);
+    assert!(validate(&shapes, bits, &[l3, h4]).solvable);
+    for max_redraws in [0, 3] {
+        let options = ChangeOptions {
+            max_redraws,
+            ..ChangeOptions::default()
+        };
+        let r = repair(&shapes, &set, bits, &[l3, l3], &mut Generator::new(1), options);
+        assert_eq!(r.outcome, Outcome::Repaired, "max_redraws {max_redraws}");
+        let mut got = r.holder.clone();
+        got.sort();
+        assert_eq!(got, vec![l3, h4]);
+    }
 }
