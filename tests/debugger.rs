@@ -11,7 +11,7 @@ use tenten::engine::export;
 use tenten::engine::heuristic::{FMatrix, Policy};
 use tenten::engine::pieces::PieceSet;
 use tenten::engine::shapes::Shapes;
-use tenten::engine::trace::{Event, Exhaustive, Trace};
+use tenten::engine::trace::{Event, Exhaustive};
 use tenten::engine::tree::{Status, Tree};
 use tenten::engine::validator::{explore, validate, validate_traced};
 
@@ -195,12 +195,11 @@ fn the_tree_has_the_shape_of_fig_3() {
 }
 
 fn exhaustive(budget: u64) -> Exhaustive {
-    Exhaustive {
-        trace: Trace::default(),
+    Exhaustive::new(
         budget,
-        cancel: Arc::new(AtomicBool::new(false)),
-        progress: Arc::new(AtomicU64::new(0)),
-    }
+        Arc::new(AtomicBool::new(false)),
+        Arc::new(AtomicU64::new(0)),
+    )
 }
 
 #[test]
@@ -225,6 +224,38 @@ fn exhaustive_mode_counts_every_solution_and_the_branching() {
     assert!(!e.complete);
     assert_eq!(e.trace.events.last(), Some(&Event::Stopped));
     assert!(e.validation.nodes <= 50);
+}
+
+/// A capped trace keeps its beginning, ends as a stopped search, and the
+/// failure counts still cover the whole run: they equal the counts of an
+/// uncapped run of the same deal.
+#[test]
+fn a_capped_trace_bounds_memory_and_keeps_whole_run_counts() {
+    let (set, shapes) = setup();
+    let holder = [set.index_of("dot").unwrap(), set.index_of("h2").unwrap()];
+    let mut full = exhaustive(2_000_000);
+    let whole = explore(&shapes, checker4(), &holder, &mut full);
+    let tree = Tree::build(&whole.trace.events);
+    let root = tree.node(Tree::ROOT).fails;
+    assert_eq!(full.fails_by_depth[..2], [u64::from(root[0]), u64::from(root[1])]);
+    assert_eq!(
+        full.fails_by_depth[..2].iter().sum::<u64>(),
+        full.fails_by_order.iter().sum::<u64>()
+    );
+    assert_eq!(full.dropped, 0);
+
+    let mut capped = exhaustive(2_000_000);
+    capped.trace_limit = 10;
+    let part = explore(&shapes, checker4(), &holder, &mut capped);
+    assert_eq!(part.trace.events.len(), 10);
+    assert_eq!(part.trace.events[..9], whole.trace.events[..9]);
+    assert_eq!(part.trace.events.last(), Some(&Event::Stopped));
+    assert_eq!(capped.dropped as usize, whole.trace.events.len() - 9);
+    assert_eq!(capped.fails_by_depth, full.fails_by_depth);
+    assert_eq!(capped.fails_by_order, full.fails_by_order);
+    assert_eq!(part.validation.nodes, whole.validation.nodes);
+    // The debugger's tree still builds on the kept part.
+    assert!(Tree::build(&part.trace.events).len() > 1);
 }
 
 #[test]

@@ -467,3 +467,42 @@ fn weight_edits_apply_at_once_to_dealing_and_undo() {
         "l5_br's edit was the last undone"
     );
 }
+
+/// Typing a weight is one undo step however many keys it takes, and a value
+/// beyond the documented range is clamped with a note, not silently.
+#[test]
+fn a_typed_weight_is_one_undo_step_and_clamping_is_said() {
+    let app = App::new(State::default());
+    let mut h = Harness::builder()
+        .with_size([280.0, 900.0])
+        .build_ui_state(|ui, app: &mut App| app.show_palette_only(ui), app);
+    h.run();
+    let dot = h.state().state.doc.set.index_of("dot").unwrap();
+    let type_weight = |h: &mut Harness<'static, App>, text: &str| {
+        h.get_all_by_role(egui::accesskit::Role::SpinButton)
+            .next()
+            .expect("the dot's weight box")
+            .click();
+        h.run();
+        h.key_press_modifiers(Modifiers::COMMAND, egui::Key::A);
+        h.run();
+        for c in text.chars() {
+            h.event(Event::Text(c.to_string()));
+            h.run();
+        }
+        h.key_press(egui::Key::Enter);
+        h.run();
+    };
+    type_weight(&mut h, "1000");
+    assert_eq!(h.state().state.doc.set.piece(dot).weight, 1000);
+    // One undo takes back the whole typed "1000": 2 again, not 100.
+    h.state_mut().push(Command::Undo);
+    h.run();
+    assert_eq!(h.state().state.doc.set.piece(dot).weight, 2);
+    h.state_mut().push(Command::Redo);
+    h.run();
+    assert_eq!(h.state().state.doc.set.piece(dot).weight, 1000);
+    type_weight(&mut h, "5000");
+    assert_eq!(h.state().state.doc.set.piece(dot).weight, 1000);
+    h.get_by_label_contains("A weight is at most 1,000: 5,000 was set to 1,000.");
+}

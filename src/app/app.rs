@@ -487,6 +487,7 @@ impl App {
                 let Some(current) = set.pieces.get(usize::from(piece)).map(|p| p.weight) else {
                     return;
                 };
+                let weight = weight.min(crate::engine::pieces::MAX_WEIGHT);
                 if current != weight {
                     let others = set.total_weight() - u64::from(current);
                     if weight == 0 && others == 0 {

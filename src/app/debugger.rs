@@ -11,7 +11,7 @@ use crate::engine::explain::UnfitBlock;
 use crate::engine::heuristic::Policy;
 use crate::engine::pieces::{PieceIdx, PieceSet};
 use crate::engine::shapes::Shapes;
-use crate::engine::trace::{Event, Exhaustive, Trace};
+use crate::engine::trace::{Event, Exhaustive};
 use crate::engine::tree::{NodeId, Tree};
 use crate::engine::validator::{Validation, explore, validate_traced};
 
@@ -29,7 +29,28 @@ pub struct DealKey {
 pub struct ExploreStats {
     pub solutions: u64,
     pub complete: bool,
+    /// Stopped by the user's Cancel, not by the budget.
+    pub cancelled: bool,
     pub branching: Vec<f64>,
+    /// Failures at positions 1..=k and in each order, over the whole run
+    /// (the kept trace may hold only its beginning).
+    pub fails_by_depth: Vec<u64>,
+    pub fails_by_order: Vec<u64>,
+    /// Events past `MAX_TRACE_EVENTS`, counted but not kept.
+    pub events_dropped: u64,
+}
+
+impl ExploreStats {
+    /// How the run ended, in the words the tab shows.
+    pub fn ending(&self) -> &'static str {
+        if self.complete {
+            "complete"
+        } else if self.cancelled {
+            "cancelled"
+        } else {
+            "stopped by the budget"
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -334,17 +355,17 @@ impl ExploreJob {
             .name("explore".to_owned())
             .spawn(move || {
                 let shapes = Shapes::new(&job_key.set, job_key.size);
-                let mut rec = Exhaustive {
-                    trace: Trace::default(),
-                    budget,
-                    cancel: c,
-                    progress: p,
-                };
+                let mut rec = Exhaustive::new(budget, c, p);
                 let e = explore(&shapes, job_key.board, &job_key.holder, &mut rec);
+                let k = job_key.holder.len();
                 let stats = ExploreStats {
                     solutions: e.solutions,
                     complete: e.complete,
+                    cancelled: !e.complete && rec.cancelled(),
                     branching: e.branching(),
+                    fails_by_depth: rec.fails_by_depth[..k].to_vec(),
+                    fails_by_order: rec.fails_by_order.clone(),
+                    events_dropped: rec.dropped,
                 };
                 let session = Session::new(job_key, e.validation, e.trace.events, Some(stats));
                 let _ = tx.send(session);
@@ -450,12 +471,11 @@ mod tests {
             holder: holder.clone(),
         };
         let shapes = Shapes::new(&set, size);
-        let mut rec = Exhaustive {
-            trace: Trace::default(),
-            budget: 60_000,
-            cancel: Arc::new(AtomicBool::new(false)),
-            progress: Arc::new(AtomicU64::new(0)),
-        };
+        let mut rec = Exhaustive::new(
+            60_000,
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(AtomicU64::new(0)),
+        );
         let e = explore(&shapes, 0, &holder, &mut rec);
         let mut s = Session::new(key, e.validation, e.trace.events, None);
         assert!(s.events.len() > 2 * CHECKPOINT, "{} events", s.events.len());
@@ -498,5 +518,37 @@ mod tests {
         let board = s.board(&Shapes::new(&s.key.set, s.key.size));
         assert_eq!(board.placed.len(), 1);
         assert_eq!(board.candidate.map(|c| c.0), Some(1 << 1));
+    }
+
+    #[test]
+    fn a_cancelled_exploration_says_cancelled_not_budget() {
+        let set = PieceSet::classic();
+        let holder = ["dot", "h2", "sq2"].map(|id| set.index_of(id).unwrap()).to_vec();
+        let key = DealKey {
+            set,
+            size: BoardSize::CLASSIC,
+            board: 0,
+            holder,
+        };
+        let job = ExploreJob::spawn(key.clone(), 50_000_000, &egui::Context::default()).unwrap();
+        job.cancel();
+        let session = loop {
+            if let Some(s) = job.poll() {
+                break s;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        };
+        let stats = session.explored.expect("an exploration");
+        assert!(!stats.complete);
+        assert_eq!(stats.ending(), "cancelled");
+        // The budget alone ends one the other way.
+        let job = ExploreJob::spawn(key, 2_000, &egui::Context::default()).unwrap();
+        let session = loop {
+            if let Some(s) = job.poll() {
+                break s;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        };
+        assert_eq!(session.explored.unwrap().ending(), "stopped by the budget");
     }
 }

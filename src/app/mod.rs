@@ -8,6 +8,7 @@ pub mod danger_job;
 mod danger_overlay;
 mod danger_panel;
 pub mod debugger;
+mod fields;
 mod files;
 mod holder;
 mod inspector;

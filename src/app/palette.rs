@@ -4,16 +4,20 @@
 
 use egui::{RichText, Ui};
 
-use crate::engine::pieces::{MAX_PIECE_SIDE, Piece, PieceIdx};
+use crate::engine::pieces::{MAX_PIECE_SIDE, MAX_WEIGHT, Piece, PieceIdx};
 
 use super::app::Live;
 use super::command::Command;
+use super::fields;
 use super::paint;
 use super::state::State;
 
 pub struct Palette {
-    /// Groups the changes of one slider drag into one undo step.
+    /// Groups the changes of one slider drag, or of one typed edit of the
+    /// number, into one undo step.
     weight_stroke: u64,
+    /// A typed weight that had to be clamped, under its piece's row.
+    weight_note: Option<(PieceIdx, String)>,
     editor: [[bool; MAX_PIECE_SIDE]; MAX_PIECE_SIDE],
     new_id: String,
     new_weight: u32,
@@ -23,6 +27,7 @@ impl Default for Palette {
     fn default() -> Self {
         Self {
             weight_stroke: 0,
+            weight_note: None,
             editor: [[false; MAX_PIECE_SIDE]; MAX_PIECE_SIDE],
             new_id: String::new(),
             new_weight: 1,
@@ -113,18 +118,31 @@ impl Palette {
                     });
                 });
                 let mut weight = piece.weight;
-                let max = weight.max(12);
-                let slider = egui::Slider::new(&mut weight, 0..=max).text("weight");
-                let r = ui.add(slider);
-                if r.drag_started() || (r.changed() && !r.dragged()) {
+                let slider = egui::Slider::new(&mut weight, 0..=piece.weight.max(12))
+                    .clamping(egui::SliderClamping::Never)
+                    .text("weight");
+                let r = ui.add(slider).on_hover_text(format!(
+                    "Weights are whole numbers from 0 (never dealt) to {}; type a number \
+                     beyond the slider's end to go higher.",
+                    fields::grouped(u64::from(MAX_WEIGHT))
+                ));
+                // A new undo step starts with a drag, with focus on the number,
+                // or with a click; keystrokes while the number has focus join it.
+                if r.drag_started() || r.gained_focus() || (r.changed() && !r.dragged() && !r.has_focus()) {
                     self.weight_stroke += 1;
                 }
                 if r.changed() {
+                    let mut typed = u64::from(weight);
+                    let note = fields::clamp_with_note(&mut typed, 0..=u64::from(MAX_WEIGHT), "A weight");
+                    self.weight_note = note.map(|n| (idx, n));
                     cmds.push(Command::SetWeight {
                         piece: idx,
-                        weight,
+                        weight: typed as u32,
                         stroke: self.weight_stroke,
                     });
+                }
+                if let Some((_, note)) = self.weight_note.as_ref().filter(|(p, _)| *p == idx) {
+                    ui.colored_label(paint::WARN, note);
                 }
             });
         });
@@ -163,8 +181,10 @@ impl Palette {
             ui.add(egui::TextEdit::singleline(&mut self.new_id).desired_width(90.0))
                 .labelled_by(label.id);
             let label = ui.label("weight");
-            ui.add(egui::DragValue::new(&mut self.new_weight).range(0..=100))
-                .labelled_by(label.id);
+            // Not clamped here: a weight out of range is refused below, saying why.
+            ui.add(egui::DragValue::new(&mut self.new_weight))
+                .labelled_by(label.id)
+                .on_hover_text(format!("0 (never dealt) to {MAX_WEIGHT}"));
         });
         let rows: Vec<String> = self
             .editor

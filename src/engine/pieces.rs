@@ -40,6 +40,10 @@ pub struct Piece {
     height: u8,
 }
 
+/// Weights are whole numbers from 0 (never dealt) to this, everywhere: piece
+/// set files, the palette's weight boxes and the custom piece editor.
+pub const MAX_WEIGHT: u32 = 1000;
+
 impl Piece {
     /// A piece from its rows, top to bottom, '#' for a cell and '.' for none.
     /// Empty border rows and columns are trimmed.
@@ -49,6 +53,11 @@ impl Piece {
         }
         if id.contains(',') || id.chars().any(char::is_whitespace) {
             return Err(format!("piece id {id:?} may not contain commas or spaces"));
+        }
+        if weight > MAX_WEIGHT {
+            return Err(format!(
+                "piece {id:?} has weight {weight}; weights are 0 to {MAX_WEIGHT}"
+            ));
         }
         let mut cells = Vec::new();
         for (y, row) in rows.iter().enumerate() {
@@ -301,6 +310,11 @@ mod tests {
                 .contains("'x'")
         );
         assert!(Piece::from_rows("a,b", "", 1, &rows("#")).is_err());
+        assert!(Piece::from_rows("a", "", MAX_WEIGHT, &rows("#")).is_ok());
+        assert_eq!(
+            Piece::from_rows("a", "", MAX_WEIGHT + 1, &rows("#")).unwrap_err(),
+            "piece \"a\" has weight 1001; weights are 0 to 1000"
+        );
     }
 
     #[test]

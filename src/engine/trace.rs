@@ -74,20 +74,86 @@ impl Recorder for Trace {
     }
 }
 
+/// Events an exhaustive run keeps for stepping and the outline: about 32
+/// bytes each, plus the tree built on them, so at most about 300 MB. Past it
+/// the search goes on counting (nodes, solutions, failures, branching).
+pub const MAX_TRACE_EVENTS: usize = 4_000_000;
+
 /// The whole tree, with a node budget, a cancel flag and a progress counter
-/// that another thread may watch.
+/// that another thread may watch. The trace is capped at `trace_limit`
+/// events; the failure counts cover the whole run.
 pub struct Exhaustive {
     pub trace: Trace,
     pub budget: u64,
     pub cancel: Arc<AtomicBool>,
     pub progress: Arc<AtomicU64>,
+    pub trace_limit: usize,
+    /// Events not kept because the trace was full.
+    pub dropped: u64,
+    /// Failures (NoFit) noted at positions 1..=k, and in each order.
+    pub fails_by_depth: [u64; 4],
+    pub fails_by_order: Vec<u64>,
+    order: usize,
+}
+
+impl Exhaustive {
+    pub fn new(budget: u64, cancel: Arc<AtomicBool>, progress: Arc<AtomicU64>) -> Self {
+        Self {
+            trace: Trace::default(),
+            budget,
+            cancel,
+            progress,
+            trace_limit: MAX_TRACE_EVENTS,
+            dropped: 0,
+            fails_by_depth: [0; 4],
+            fails_by_order: Vec::new(),
+            order: 0,
+        }
+    }
+
+    /// Whether the user asked the run to stop.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
 }
 
 impl Recorder for Exhaustive {
     const ENABLED: bool = true;
     const EXHAUSTIVE: bool = true;
     fn push(&mut self, event: Event) {
-        self.trace.events.push(event);
+        match event {
+            Event::Order { order, .. } => {
+                self.order = usize::from(order);
+                if self.fails_by_order.len() <= self.order {
+                    self.fails_by_order.resize(self.order + 1, 0);
+                }
+            }
+            Event::DuplicateOrder { order, .. } => {
+                let order = usize::from(order);
+                if self.fails_by_order.len() <= order {
+                    self.fails_by_order.resize(order + 1, 0);
+                }
+            }
+            Event::NoFit { depth, .. } => {
+                if let Some(n) = self.fails_by_depth.get_mut(usize::from(depth).saturating_sub(1)) {
+                    *n += 1;
+                }
+                if let Some(n) = self.fails_by_order.get_mut(self.order) {
+                    *n += 1;
+                }
+            }
+            _ => {}
+        }
+        let events = &mut self.trace.events;
+        if events.len() + 1 < self.trace_limit {
+            events.push(event);
+        } else if events.len() + 1 == self.trace_limit {
+            // The kept trace ends as a stopped search does.
+            events.push(Event::Stopped);
+            self.dropped += 1;
+        } else {
+            self.dropped += 1;
+        }
     }
     fn keep_going(&mut self, nodes: u64) -> bool {
         if nodes.is_multiple_of(4096) {

@@ -11,16 +11,25 @@ use crate::engine::tree::{NodeId, Status, Tree};
 use super::super::app::Live;
 use super::super::command::Command;
 use super::super::debugger::{DealKey, ExploreJob, Session};
+use super::super::fields;
 use super::super::paint;
 use super::super::state::State;
 use super::Tab;
+use crate::engine::trace::MAX_TRACE_EVENTS;
 
 const ROW_HEIGHT: f32 = 18.0;
+/// The exhaustive mode's node budget range (placements).
+pub const MIN_BUDGET: u64 = 1_000;
+pub const MAX_BUDGET: u64 = 1_000_000_000;
 
 pub struct TreeTab {
     session: Option<Session>,
     job: Option<ExploreJob>,
     budget: u64,
+    /// Why the typed budget was changed, until it is edited again.
+    budget_note: Option<String>,
+    /// Cancel was pressed for the running exploration.
+    cancelling: bool,
     export_level: u8,
     show_on_board: bool,
     scroll_to_cursor: bool,
@@ -33,6 +42,8 @@ impl Default for TreeTab {
             session: None,
             job: None,
             budget: 2_000_000,
+            budget_note: None,
+            cancelling: false,
             export_level: 3,
             show_on_board: true,
             scroll_to_cursor: true,
@@ -146,7 +157,10 @@ impl TreeTab {
             if let Some(session) = job.poll() {
                 self.session = Some(session);
                 self.job = None;
+                self.cancelling = false;
                 self.scroll_to_cursor = true;
+                // The progress bar was drawn last frame: draw the result now.
+                ui.ctx().request_repaint();
             } else {
                 ui.ctx()
                     .request_repaint_after(std::time::Duration::from_millis(100));
@@ -349,62 +363,86 @@ impl Tab for TreeTab {
             ui.weak("Explore the whole tree, not stopping at the first success.");
             ui.horizontal(|ui| {
                 let label = ui.label("node budget");
-                ui.add(
-                    egui::DragValue::new(&mut self.budget)
-                        .range(1_000..=50_000_000)
-                        .speed(10_000),
-                )
-                .labelled_by(label.id);
+                let r = ui
+                    .add(egui::DragValue::new(&mut self.budget).speed(10_000))
+                    .labelled_by(label.id)
+                    .on_hover_text(format!(
+                        "{} to {} placements. The outline and stepping keep the first {} \
+                         events (about 300 MB at most); past that the run goes on counting \
+                         nodes, solutions, failures and branching without the trace.",
+                        fields::grouped(MIN_BUDGET),
+                        fields::grouped(MAX_BUDGET),
+                        fields::grouped(MAX_TRACE_EVENTS as u64),
+                    ));
+                if r.changed() {
+                    self.budget_note =
+                        fields::clamp_with_note(&mut self.budget, MIN_BUDGET..=MAX_BUDGET, "The node budget");
+                }
             });
+            if let Some(note) = &self.budget_note {
+                ui.colored_label(paint::WARN, note);
+            }
             match &self.job {
                 Some(job) => {
+                    let done = job.progress.load(std::sync::atomic::Ordering::Relaxed);
                     ui.add(
                         egui::ProgressBar::new(job.fraction())
                             .show_percentage()
                             .text(format!(
                                 "{} of {} nodes",
-                                job.progress.load(std::sync::atomic::Ordering::Relaxed),
-                                job.budget
+                                fields::grouped(done),
+                                fields::grouped(job.budget)
                             )),
                     );
-                    if ui.button("Cancel").clicked() {
+                    if self.cancelling {
+                        ui.weak("Cancelling…");
+                    } else if ui.button("Cancel").clicked() {
                         job.cancel();
+                        self.cancelling = true;
                     }
                 }
                 None => {
                     if ui.button("Explore the whole tree").clicked() {
                         match ExploreJob::spawn(s.key.clone(), self.budget, ui.ctx()) {
-                            Ok(job) => self.job = Some(job),
+                            Ok(job) => {
+                                self.job = Some(job);
+                                self.cancelling = false;
+                            }
                             Err(e) => self.error = Some(format!("could not start: {e}")),
                         }
                     }
                 }
             }
             if let Some(e) = &s.explored {
-                let complete = if e.complete {
-                    "complete"
-                } else {
-                    "stopped by the budget"
-                };
                 ui.label(format!(
-                    "{} solutions; {} nodes; {complete}",
-                    e.solutions, s.validation.nodes
+                    "{} solutions; {} nodes; {}",
+                    fields::grouped(e.solutions),
+                    fields::grouped(s.validation.nodes),
+                    e.ending()
                 ));
-                let fails = s.tree.node(Tree::ROOT).fails;
                 let k = holder.len();
-                let by_depth: Vec<String> = fails[..k].iter().map(u32::to_string).collect();
-                ui.label(format!("failures at positions 1..{k}: {}", by_depth.join(" / ")));
-                let by_order: Vec<String> = s
-                    .tree
-                    .children(Tree::ROOT)
-                    .map(|o| s.tree.node(o).fails.iter().sum::<u32>().to_string())
-                    .collect();
-                ui.label(format!("failures by order: {}", by_order.join(" / ")));
+                let join = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(" / ");
+                ui.label(format!(
+                    "failures at positions 1..{k}: {}",
+                    join(&e.fails_by_depth)
+                ));
+                ui.label(format!("failures by order: {}", join(&e.fails_by_order)));
                 let bf: Vec<String> = e.branching.iter().map(|b| format!("{b:.1}")).collect();
                 ui.label(format!(
                     "branching factor at positions 1..{k}: {}",
                     bf.join(" / ")
                 ));
+                if e.events_dropped > 0 {
+                    ui.colored_label(
+                        paint::WARN,
+                        format!(
+                            "The outline and stepping show the first {} events; {} more were \
+                             counted above but not kept, to bound memory.",
+                            fields::grouped(s.events.len() as u64),
+                            fields::grouped(e.events_dropped)
+                        ),
+                    );
+                }
             }
             if let Some(err) = &self.error {
                 ui.colored_label(paint::BAD, err);
