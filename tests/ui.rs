@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use egui::{Event, Modifiers, PointerButton, Pos2, Rect};
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::{Harness, SnapshotOptions};
 use tenten::app::App;
 use tenten::app::command::Command;
@@ -155,11 +155,16 @@ fn dealing_with_a_fixed_seed_gives_the_expected_pieces() {
     h.state_mut().push(Command::Deal);
     h.run();
     assert_eq!(h.state().state.doc.slots[0].piece, kept);
-    assert_ne!(
-        h.state().state.doc.holder(),
-        expected,
-        "the second deal of a seed differs"
-    );
+    let second = h.state().state.doc.holder();
+    assert_ne!(second, expected, "the second deal of a seed differs");
+    // Undoing a deal rolls the counter back: dealing again repeats it.
+    assert_eq!(h.state().state.doc.deals, 2);
+    h.state_mut().push(Command::Undo);
+    h.run();
+    assert_eq!(h.state().state.doc.deals, 1);
+    h.state_mut().push(Command::Deal);
+    h.run();
+    assert_eq!(h.state().state.doc.holder(), second);
 }
 
 #[test]
@@ -179,6 +184,9 @@ fn an_unsolvable_preset_is_repaired_and_applied() {
     assert_eq!(verdict(&h), Some(true));
     let repaired = &h.state().live.repair.as_ref().unwrap().result.holder;
     assert_eq!(&h.state().state.doc.holder(), repaired);
+    // Nothing is left to apply.
+    assert!(h.query_by_label("Apply").is_none());
+    assert!(h.get_by_label("Applied").accesskit_node().is_disabled());
 }
 
 #[test]
@@ -505,4 +513,80 @@ fn a_typed_weight_is_one_undo_step_and_clamping_is_said() {
     type_weight(&mut h, "5000");
     assert_eq!(h.state().state.doc.set.piece(dot).weight, 1000);
     h.get_by_label_contains("A weight is at most 1,000: 5,000 was set to 1,000.");
+}
+
+/// The custom size stays open while its numbers are typed, says why a size is
+/// refused, and closes once one is used.
+#[test]
+fn a_custom_board_size_can_be_typed() {
+    let mut h = harness();
+    h.get_by_label("Custom…").click();
+    h.run();
+    let type_into = |h: &mut Harness<'static, App>, field: &str, text: &str| {
+        h.get_by_label(field).click();
+        h.run();
+        h.key_press_modifiers(Modifiers::COMMAND, egui::Key::A);
+        h.run();
+        h.event(Event::Text(text.to_owned()));
+        h.run();
+        h.key_press(egui::Key::Enter);
+        h.run();
+    };
+    type_into(&mut h, "width", "12");
+    type_into(&mut h, "height", "16");
+    h.get_by_label_contains("at most 128 are allowed");
+    type_into(&mut h, "width", "8");
+    h.get_by_label("Use 8x16").click();
+    h.run();
+    assert_eq!(h.state().state.doc.board.size().w(), 8);
+    assert_eq!(h.state().state.doc.board.size().h(), 16);
+    assert!(h.query_by_label("Use 8x16").is_none(), "the window closed");
+}
+
+/// An edited set says so wherever its name is shown, opening a deal without a
+/// `pieces:` line says which set it uses, and Reset goes back (undoably).
+#[test]
+fn an_edited_piece_set_is_marked_and_can_be_reset() {
+    let mut h = harness();
+    assert!(h.query_by_label("modified").is_none());
+    let sq3 = h.state().state.doc.set.index_of("sq3").unwrap();
+    h.state_mut().push(Command::SetWeight {
+        piece: sq3,
+        weight: 9,
+        stroke: 1,
+    });
+    h.run();
+    h.get_by_label("modified");
+    h.get_by_label("Pieces: classic 1010! (modified)");
+    open(&mut h, "mid-game.ron");
+    assert!(
+        h.state()
+            .live
+            .status
+            .contains("with the active set classic 1010! (modified)"),
+        "{}",
+        h.state().live.status
+    );
+    h.get_by_label("Reset to classic 1010!").click();
+    h.run();
+    assert_eq!(h.state().state.doc.set, PieceSet::classic());
+    assert!(h.query_by_label("modified").is_none());
+    h.state_mut().push(Command::Undo);
+    h.run();
+    assert_eq!(h.state().state.doc.set.piece(sq3).weight, 9);
+}
+
+/// The side panels keep their widths whatever their content: the board does
+/// not move when the inspector shows another tab or another deal.
+#[test]
+fn the_board_stays_put_while_the_inspector_changes() {
+    let mut h = harness();
+    let home = board_rect(&h);
+    for tab in [1, 2, 3, 0] {
+        h.state_mut().push(Command::SetInspectorTab(tab));
+        h.run();
+        assert_eq!(board_rect(&h), home, "inspector tab {tab}");
+    }
+    open(&mut h, "unsolvable-policies-disagree.ron");
+    assert_eq!(board_rect(&h).center().x, home.center().x);
 }

@@ -170,21 +170,29 @@ impl App {
         top_bar::ui(ui, &self.state, &self.live, &mut self.cmds);
         status_bar::ui(ui, &self.live, &self.state.settings.timing);
         if self.state.settings.show_palette {
+            // Restored widths may come from a larger screen: the board and
+            // the banner keep at least about half of this one.
+            let width = ctx.content_rect().width();
             egui::Panel::left("palette")
                 .resizable(true)
                 .default_size(250.0)
-                .min_size(200.0)
+                .size_range(200.0..=(0.25 * width).max(200.0))
                 .show(ui, |ui| {
-                    self.palette.ui(ui, &self.state, &self.live, &mut self.cmds)
+                    fixed_width(ui, |ui| {
+                        self.palette.ui(ui, &self.state, &self.live, &mut self.cmds)
+                    })
                 });
         }
         if self.state.settings.show_inspector {
+            let width = ctx.content_rect().width();
             egui::Panel::right("inspector")
                 .resizable(true)
                 .default_size(360.0)
-                .min_size(280.0)
+                .size_range(280.0..=(0.4 * width).max(280.0))
                 .show(ui, |ui| {
-                    self.inspector.ui(ui, &self.state, &self.live, &mut self.cmds)
+                    fixed_width(ui, |ui| {
+                        self.inspector.ui(ui, &self.state, &self.live, &mut self.cmds)
+                    })
                 });
         }
         egui::CentralPanel::default().show(ui, |ui| {
@@ -329,6 +337,7 @@ impl App {
                     match files::save_piece_set(&path, &self.state.doc.set) {
                         Ok(()) => {
                             self.live.status = format!("Saved piece set to {}", path.display());
+                            self.state.doc.set_origin = self.state.doc.set.clone();
                             self.state.settings.pieces_file = Some(path);
                         }
                         Err(e) => self.live.error = Some(e),
@@ -470,12 +479,12 @@ impl App {
             Command::Deal => self.deal(),
             Command::SetSeed(seed) => {
                 self.state.settings.seed = seed;
-                self.state.settings.deals = 0;
+                self.state.doc.deals = 0;
             }
             Command::NewSeed => {
                 let mut rng = Generator::new(self.state.settings.seed ^ time.to_bits());
                 self.state.settings.seed = rng.below(1_000_000) as u64;
-                self.state.settings.deals = 0;
+                self.state.doc.deals = 0;
                 self.live.status = format!("New seed {}", self.state.settings.seed);
             }
             Command::SetWeight {
@@ -507,6 +516,14 @@ impl App {
                     self.edit(EditKey::Single);
                     self.live.status = format!("Added piece {}", piece.id);
                     self.state.doc.set.pieces.push(piece);
+                }
+            }
+            Command::ResetPieceSet => {
+                if self.state.doc.set_modified() {
+                    self.edit(EditKey::Single);
+                    let origin = self.state.doc.set_origin.clone();
+                    self.switch_set(origin);
+                    self.live.status = format!("Piece set reset to {}", self.state.doc.set.name);
                 }
             }
             Command::Repair => self.start_repair(ctx),
@@ -620,7 +637,7 @@ impl App {
             .state
             .settings
             .seed
-            .wrapping_add(self.state.settings.deals.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            .wrapping_add(self.state.doc.deals.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let mut generator = Generator::new(seed);
         let doc = &mut self.state.doc;
         for slot in &mut doc.slots {
@@ -629,12 +646,12 @@ impl App {
                 slot.piece = Some(piece);
             }
         }
-        self.state.settings.deals += 1;
+        doc.deals += 1;
         self.live.status = format!(
             "Dealt {} (seed {}, deal {})",
             doc.set.ids(&doc.holder()),
             self.state.settings.seed,
-            self.state.settings.deals
+            doc.deals
         );
     }
 
@@ -648,7 +665,7 @@ impl App {
             shapes_size: self.state.doc.board.size(),
             board: self.state.doc.board.bits(),
             holder,
-            seed: self.state.settings.seed.wrapping_add(self.state.settings.deals),
+            seed: self.state.settings.seed.wrapping_add(self.state.doc.deals),
             options: ChangeOptions {
                 policy: self.state.settings.policy,
                 reading: self.state.settings.reading,
@@ -713,6 +730,18 @@ impl App {
         self.live.status = format!("Opened deal {i} of the timing sweep");
     }
 
+    /// Makes `set` the active set, keeping the holder's pieces and the
+    /// board's piece colours that it also has (matched by id).
+    fn switch_set(&mut self, set: PieceSet) {
+        let doc = &mut self.state.doc;
+        let old = std::mem::replace(&mut doc.set, set);
+        let set = &doc.set;
+        for slot in &mut doc.slots {
+            slot.piece = slot.piece.and_then(|p| set.index_of(&old.piece(p).id));
+        }
+        doc.board = relabel(&doc.board, &old, set);
+    }
+
     fn load(&mut self, path: &std::path::Path) {
         match files::load(path, &self.state.doc.set) {
             Ok(files::Loaded::Deal {
@@ -725,10 +754,18 @@ impl App {
             }) => {
                 self.edit(EditKey::Single);
                 let doc = &mut self.state.doc;
-                if let Some(set) = set {
-                    doc.set = set;
-                    self.state.settings.pieces_file = pieces_file;
-                }
+                let kept = match set {
+                    Some(set) => {
+                        doc.set_origin = set.clone();
+                        doc.set = set;
+                        self.state.settings.pieces_file = pieces_file;
+                        String::new()
+                    }
+                    // No pieces: line: the active set stays, and the user
+                    // should know when it is not the one its file holds.
+                    None if doc.set_modified() => format!(" with the active set {}", doc.set_title()),
+                    None => String::new(),
+                };
                 doc.board = board;
                 doc.score = 0;
                 if let Some(holder) = holder {
@@ -743,23 +780,17 @@ impl App {
                 doc.sanitize();
                 if let Some(seed) = seed {
                     self.state.settings.seed = seed;
-                    self.state.settings.deals = 0;
+                    self.state.doc.deals = 0;
                 }
                 self.state.settings.file = Some(path.to_path_buf());
                 self.state.settings.remember(path.to_path_buf());
                 self.live.selected_slot = None;
-                self.live.status = format!("Opened {}{note}", file_name(path));
+                self.live.status = format!("Opened {}{note}{kept}", file_name(path));
             }
             Ok(files::Loaded::PieceSet(set)) => {
                 self.edit(EditKey::Single);
-                let doc = &mut self.state.doc;
-                // Keep the holder's pieces that the new set also has.
-                let old = doc.set.clone();
-                for slot in &mut doc.slots {
-                    slot.piece = slot.piece.and_then(|p| set.index_of(&old.piece(p).id));
-                }
-                doc.board = relabel(&doc.board, &old, &set);
-                doc.set = set;
+                self.state.doc.set_origin = set.clone();
+                self.switch_set(set);
                 self.state.settings.pieces_file = Some(path.to_path_buf());
                 self.state.settings.remember(path.to_path_buf());
                 self.live.status = format!("Opened piece set {}", file_name(path));
@@ -836,6 +867,18 @@ fn file_name(path: &std::path::Path) -> String {
 
 /// Board cells coloured by a piece of `old` keep their colour when `new` has
 /// a piece with the same id; otherwise they become painted.
+/// Lays `add` out in the whole space left in `ui` and claims exactly that
+/// space, however wide or narrow the content is. A side panel otherwise
+/// takes its content's width, so the board beside it would shift whenever a
+/// tab's content changes; content too wide for the panel is clipped instead.
+fn fixed_width(ui: &mut egui::Ui, add: impl FnOnce(&mut egui::Ui)) {
+    let rect = ui.available_rect_before_wrap();
+    let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect).layout(*ui.layout()));
+    child.shrink_clip_rect(rect);
+    add(&mut child);
+    ui.advance_cursor_after_rect(rect);
+}
+
 fn relabel(board: &Board, old: &PieceSet, new: &PieceSet) -> Board {
     let mut out = board.clone();
     let size = board.size();

@@ -20,6 +20,7 @@ pub struct BoardView {
     /// A brush stroke is under way.
     painting: bool,
     custom: (usize, usize),
+    custom_open: bool,
 }
 
 /// Where the board is drawn: a square cell grid inside `rect`.
@@ -125,21 +126,43 @@ impl BoardView {
                         }
                     }
                 });
-            ui.menu_button("Custom…", |ui| {
-                if self.custom == (0, 0) {
-                    self.custom = (size.w(), size.h());
-                }
-                let label = ui.label("width");
-                ui.add(egui::DragValue::new(&mut self.custom.0).range(4..=16))
-                    .labelled_by(label.id);
-                let label = ui.label("height");
-                ui.add(egui::DragValue::new(&mut self.custom.1).range(4..=16))
-                    .labelled_by(label.id);
+            if ui
+                .button("Custom…")
+                .on_hover_text("Any width and height, typed or dragged")
+                .clicked()
+            {
+                self.custom = (size.w(), size.h());
+                self.custom_open = true;
+            }
+        });
+        self.custom_size_window(ui, cmds);
+    }
+
+    /// A small window, not a popup, so the numbers can be typed: a popup
+    /// closes on the first click inside it. Out-of-range sizes say why.
+    fn custom_size_window(&mut self, ui: &mut Ui, cmds: &mut Vec<Command>) {
+        let mut open = self.custom_open;
+        let mut used = false;
+        egui::Window::new("Custom board size")
+            .open(&mut open)
+            .collapsible(false)
+            .resizable(false)
+            .show(ui.ctx(), |ui| {
+                egui::Grid::new("custom_size").show(ui, |ui| {
+                    let label = ui.label("width");
+                    ui.add(egui::DragValue::new(&mut self.custom.0).range(1..=99))
+                        .labelled_by(label.id);
+                    ui.end_row();
+                    let label = ui.label("height");
+                    ui.add(egui::DragValue::new(&mut self.custom.1).range(1..=99))
+                        .labelled_by(label.id);
+                    ui.end_row();
+                });
                 match BoardSize::new(self.custom.0, self.custom.1) {
                     Ok(new) => {
                         if ui.button(format!("Use {new}")).clicked() {
                             cmds.push(Command::SetSize(new));
-                            ui.close();
+                            used = true;
                         }
                     }
                     Err(e) => {
@@ -147,7 +170,7 @@ impl BoardView {
                     }
                 }
             });
-        });
+        self.custom_open = open && !used;
     }
 
     fn board(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {

@@ -84,6 +84,8 @@ pub enum Command {
         stroke: u64,
     },
     AddPiece(Piece),
+    /// Back to the set as it came from its file (or the built-in one).
+    ResetPieceSet,
     // Verdict and repair
     Repair,
     ApplyRepair,

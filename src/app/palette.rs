@@ -41,6 +41,25 @@ impl Palette {
         let k = state.doc.slots.len();
         ui.add_space(4.0);
         ui.heading(&set.name);
+        // Always drawn, so the rows below do not move (and a weight box being
+        // typed into keeps its focus) when the set becomes modified.
+        ui.horizontal(|ui| {
+            let modified = state.doc.set_modified();
+            if modified {
+                ui.colored_label(paint::WARN, "modified")
+                    .on_hover_text("Weights or pieces differ from the set as it was opened");
+            } else {
+                ui.weak("as opened");
+            }
+            let origin = &state.doc.set_origin.name;
+            if ui
+                .add_enabled(modified, egui::Button::new(format!("Reset to {origin}")).small())
+                .on_hover_text("Back to the set as it was opened (undo with Ctrl+Z)")
+                .clicked()
+            {
+                cmds.push(Command::ResetPieceSet);
+            }
+        });
         ui.label(format!(
             "{} pieces · total weight {} · {:.1} cells per holder of {k}",
             set.pieces.len(),
@@ -61,11 +80,16 @@ impl Palette {
         };
         ui.weak(hint);
         ui.separator();
+        // Explicit ids: the rows above come and go ("modified"), and a weight
+        // box being typed into must keep its focus when they do.
         egui::ScrollArea::vertical()
+            .id_salt("palette_pieces")
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 for (i, piece) in set.pieces.iter().enumerate() {
-                    self.piece_row(ui, state, live, i as PieceIdx, piece, cmds);
+                    ui.push_id(("piece", &piece.id), |ui| {
+                        self.piece_row(ui, state, live, i as PieceIdx, piece, cmds)
+                    });
                 }
                 ui.add_space(6.0);
                 egui::CollapsingHeader::new("Add a custom piece").show(ui, |ui| self.editor(ui, cmds));
@@ -108,22 +132,28 @@ impl Palette {
                 }
             }
             ui.vertical(|ui| {
-                ui.horizontal(|ui| {
-                    ui.label(RichText::new(&piece.id).strong());
-                    if !piece.label.is_empty() {
-                        ui.weak(&piece.label);
-                    }
-                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                        ui.monospace(format!("{:5.1}%", 100.0 * set.probability(idx)));
-                    });
-                });
+                let name = ui
+                    .horizontal(|ui| {
+                        let name = ui.label(RichText::new(&piece.id).strong()).id;
+                        if !piece.label.is_empty() {
+                            ui.weak(&piece.label);
+                        }
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            ui.monospace(format!("{:5.1}%", 100.0 * set.probability(idx)));
+                        });
+                        name
+                    })
+                    .inner;
                 let mut weight = piece.weight;
+                // The slider takes what the number box leaves of the row, so
+                // the row fits the panel at any width.
+                ui.spacing_mut().slider_width = (ui.available_width() - 56.0).max(40.0);
                 let slider = egui::Slider::new(&mut weight, 0..=piece.weight.max(12))
-                    .clamping(egui::SliderClamping::Never)
-                    .text("weight");
-                let r = ui.add(slider).on_hover_text(format!(
-                    "Weights are whole numbers from 0 (never dealt) to {}; type a number \
+                    .clamping(egui::SliderClamping::Never);
+                let r = ui.add(slider).labelled_by(name).on_hover_text(format!(
+                    "Weight of {}. Weights are whole numbers from 0 (never dealt) to {}; type a number \
                      beyond the slider's end to go higher.",
+                    piece.id,
                     fields::grouped(u64::from(MAX_WEIGHT))
                 ));
                 // A new undo step starts with a drag, with focus on the number,

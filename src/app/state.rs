@@ -29,6 +29,12 @@ pub struct Doc {
     pub set: PieceSet,
     /// Score of manual play on this board.
     pub score: u64,
+    /// The set as it came from its file (or the built-in classic set): the
+    /// palette marks `set` as modified when it differs, and can reset to it.
+    pub set_origin: PieceSet,
+    /// Deals made with the seed: the next deal is the (deals + 1)-th. Part of
+    /// the document so that undoing a deal makes the next one the same again.
+    pub deals: u64,
 }
 
 impl Default for Doc {
@@ -45,8 +51,10 @@ impl Default for Doc {
         Self {
             board: Board::empty(BoardSize::CLASSIC),
             slots,
+            set_origin: set.clone(),
             set,
             score: 0,
+            deals: 0,
         }
     }
 }
@@ -55,6 +63,20 @@ impl Doc {
     /// The pieces in the filled slots, in slot order.
     pub fn holder(&self) -> Vec<PieceIdx> {
         self.slots.iter().filter_map(|s| s.piece).collect()
+    }
+
+    /// Whether the weights or pieces were edited since the set was opened.
+    pub fn set_modified(&self) -> bool {
+        self.set != self.set_origin
+    }
+
+    /// The set's name, marked when it was edited: "classic 1010! (modified)".
+    pub fn set_title(&self) -> String {
+        if self.set_modified() {
+            format!("{} (modified)", self.set.name)
+        } else {
+            self.set.name.clone()
+        }
     }
 
     /// Keeps the document consistent after loading stored state: 1 to 4
@@ -90,8 +112,6 @@ pub enum Tool {
 #[serde(default)]
 pub struct Settings {
     pub seed: u64,
-    /// Deals made with this seed: the next deal is the (deals + 1)-th.
-    pub deals: u64,
     pub policy: Policy,
     /// How repeated pieces share failures in F.
     pub reading: crate::engine::heuristic::Reading,
@@ -118,7 +138,6 @@ impl Default for Settings {
     fn default() -> Self {
         Self {
             seed: 42,
-            deals: 0,
             policy: Policy::Deepest,
             reading: Default::default(),
             max_redraws: DEFAULT_MAX_REDRAWS,

@@ -17,18 +17,8 @@ fn item(ui: &mut Ui, cmd: Command, enabled: bool, cmds: &mut Vec<Command>) {
     }
 }
 
-fn toggle(ui: &mut Ui, cmd: Command, on: bool, cmds: &mut Vec<Command>) {
-    let text = format!("{} {}", if on { "☑" } else { "☐" }, cmd.label());
-    let mut button = egui::Button::new(text);
-    if let Some(s) = cmd.shortcut() {
-        button = button.shortcut_text(ui.ctx().format_shortcut(&s));
-    }
-    if ui.add(button).clicked() {
-        cmds.push(cmd);
-    }
-}
-
-/// A board overlay's switch, as a checkbox with its shortcut in the tooltip.
+/// A switch, as a painted checkbox (the fonts have no ballot-box glyphs),
+/// with its shortcut in the tooltip.
 fn check(ui: &mut Ui, cmd: Command, on: bool, cmds: &mut Vec<Command>) {
     let mut value = on;
     let r = ui.checkbox(&mut value, cmd.label());
@@ -89,8 +79,8 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
                 item(ui, Command::Repair, live.verdict.is_some(), cmds);
             });
             ui.menu_button("View", |ui| {
-                toggle(ui, Command::TogglePalette, state.settings.show_palette, cmds);
-                toggle(ui, Command::ToggleInspector, state.settings.show_inspector, cmds);
+                check(ui, Command::TogglePalette, state.settings.show_palette, cmds);
+                check(ui, Command::ToggleInspector, state.settings.show_inspector, cmds);
                 ui.separator();
                 for i in 0..4 {
                     item(ui, Command::SetInspectorTab(i), true, cmds);
@@ -120,11 +110,15 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
             if ui.add(new_seed).on_hover_text("New seed (Ctrl+G)").clicked() {
                 cmds.push(Command::NewSeed);
             }
-            if state.settings.deals > 0 {
-                ui.weak(format!("deal {}", state.settings.deals));
+            if state.doc.deals > 0 {
+                ui.weak(format!("deal {}", state.doc.deals));
             }
             ui.separator();
-            ui.label(format!("Pieces: {}", state.doc.set.name));
+            if state.doc.set_modified() {
+                ui.colored_label(super::paint::WARN, format!("Pieces: {}", state.doc.set_title()));
+            } else {
+                ui.label(format!("Pieces: {}", state.doc.set.name));
+            }
             ui.separator();
             ui.label(format!("Board {}", state.doc.board.size()));
             if let Some(file) = &state.settings.file {

@@ -199,13 +199,19 @@ fn repair(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
         "{:.1} µs in all, policy {}",
         r.total_micros, view.input.options.policy
     ));
-    if r.outcome == Outcome::Repaired
-        && ui
-            .button("Apply")
+    if r.outcome == Outcome::Repaired {
+        // Once applied (or picked by hand), there is nothing left to apply.
+        let applied = state.doc.holder() == r.holder;
+        let apply = ui
+            .add_enabled(
+                !applied,
+                egui::Button::new(if applied { "Applied" } else { "Apply" }),
+            )
             .on_hover_text("Put the repaired holder in the slots")
-            .clicked()
-    {
-        cmds.push(Command::ApplyRepair);
+            .on_disabled_hover_text("The slots already hold the repaired holder");
+        if apply.clicked() {
+            cmds.push(Command::ApplyRepair);
+        }
     }
     egui::Grid::new("history")
         .striped(true)
