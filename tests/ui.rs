@@ -481,8 +481,11 @@ fn weight_edits_apply_at_once_to_dealing_and_undo() {
 #[test]
 fn a_typed_weight_is_one_undo_step_and_clamping_is_said() {
     let app = App::new(State::default());
+    // Each weight edit restarts the danger job, whose repaints may keep a
+    // loaded machine stepping for a while.
     let mut h = Harness::builder()
         .with_size([280.0, 900.0])
+        .with_max_steps(500)
         .build_ui_state(|ui, app: &mut App| app.show_palette_only(ui), app);
     h.run();
     let dot = h.state().state.doc.set.index_of("dot").unwrap();
@@ -589,4 +592,28 @@ fn the_board_stays_put_while_the_inspector_changes() {
     }
     open(&mut h, "unsolvable-policies-disagree.ron");
     assert_eq!(board_rect(&h).center().x, home.center().x);
+}
+
+/// Nothing in the inspector reaches past its right edge, on any tab: side
+/// panels keep their width, so content too wide for them would be cut off.
+#[test]
+fn every_inspector_tab_fits_its_panel() {
+    let mut h = harness();
+    open(&mut h, "unsolvable-policies-disagree.ron");
+    let width = 1400.0;
+    for tab in 0..4 {
+        h.state_mut().push(Command::SetInspectorTab(tab));
+        h.run();
+        let left = h
+            .get_all_by_role_and_label(egui::accesskit::Role::Button, "Deal")
+            .map(|n| n.rect().min.x)
+            .fold(0.0, f32::max)
+            - 8.0;
+        let too_wide: Vec<String> = h
+            .query_all_by(|n| n.bounding_box().is_some())
+            .filter(|n| n.rect().min.x >= left && n.rect().max.x > width - 8.0)
+            .map(|n| format!("{:?} {:?}", n.accesskit_node().label(), n.rect()))
+            .collect();
+        assert!(too_wide.is_empty(), "tab {tab}: {too_wide:#?}");
+    }
 }

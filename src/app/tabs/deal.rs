@@ -126,9 +126,20 @@ fn heuristic(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
 fn f_table(ui: &mut Ui, set: &PieceSet, holder: &[PieceIdx], f: &FMatrix, id: &str) {
     let ub: Vec<String> = f.unfit_block.iter().map(u8::to_string).collect();
     ui.label(format!("unfitBlock = [{}]", ub.join(", ")));
+    // Scrolls sideways when wider than the panel (a holder of 4 has 24 orders).
+    egui::ScrollArea::horizontal()
+        .id_salt(id)
+        .show(ui, |ui| f_grid(ui, set, holder, f, id));
+    ui.weak(format!(
+        "argmax (equation 5): b{}, ties go to the lowest slot",
+        f.chosen + 1
+    ));
+}
+
+fn f_grid(ui: &mut Ui, set: &PieceSet, holder: &[PieceIdx], f: &FMatrix, id: &str) {
     egui::Grid::new(id)
         .striped(true)
-        .spacing([8.0, 2.0])
+        .spacing([6.0, 2.0])
         .show(ui, |ui| {
             ui.label("F");
             for j in 0..f.orders {
@@ -154,10 +165,6 @@ fn f_table(ui: &mut Ui, set: &PieceSet, holder: &[PieceIdx], f: &FMatrix, id: &s
                 ui.end_row();
             }
         });
-    ui.weak(format!(
-        "argmax (equation 5): b{}, ties go to the lowest slot",
-        f.chosen + 1
-    ));
 }
 
 fn repair(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {

@@ -279,11 +279,15 @@ impl Tab for TreeTab {
             {
                 s.playing = !s.playing;
             }
+        });
+        // On its own line: a slider and its number are two allocations, so a
+        // wrapped row could split them and overflow the panel.
+        ui.horizontal(|ui| {
             let label = ui.label("speed");
             ui.add(
                 egui::Slider::new(&mut s.speed, 1.0..=200.0)
                     .logarithmic(true)
-                    .suffix("/s"),
+                    .suffix(" events/s"),
             )
             .labelled_by(label.id);
         });
