@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use tenten::engine::board::{Bits, BoardSize, Lines};
 use tenten::engine::explain::Context;
-use tenten::engine::export;
+use tenten::engine::export::{self, Extent};
 use tenten::engine::heuristic::{FMatrix, Policy};
 use tenten::engine::pieces::PieceSet;
 use tenten::engine::shapes::Shapes;
@@ -264,16 +264,51 @@ fn exports_name_every_node() {
     let holder = [set.index_of("dot").unwrap(), set.index_of("h2").unwrap()];
     let (v, trace) = validate_traced(&shapes, checker4(), &holder);
     let tree = Tree::build(&trace.events);
-    let dot = export::dot(&tree, &trace.events, &set, &holder, 3);
+    let dot = export::dot(&tree, &trace.events, &set, &holder, Extent::levels(3));
     assert!(dot.starts_with("digraph andor {"));
     assert_eq!(dot.matches(" -> ").count(), tree.len() - 1);
     assert!(dot.contains("order 1: h2, dot"));
     assert!(dot.contains("dot b(0,0) at (1,0)"));
-    let shallow = export::dot(&tree, &trace.events, &set, &holder, 1);
+    let shallow = export::dot(&tree, &trace.events, &set, &holder, Extent::levels(1));
     assert_eq!(shallow.matches(" -> ").count(), 2, "down to the orders only");
-    let svg = export::svg(&tree, &trace.events, &set, &holder, 3);
+    let svg = export::svg(&tree, &trace.events, &set, &holder, Extent::levels(3));
     assert!(svg.starts_with("<svg"));
     assert_eq!(svg.matches("<rect").count(), tree.len());
+    // Folding: at most 3 children per node, the rest one "+ N more" box. The
+    // dot has 8 places on the checkerboard: 5 fold.
+    let widest = (0..tree.len() as u32)
+        .map(|n| tree.children(n).count())
+        .max()
+        .unwrap();
+    assert_eq!(widest, 8);
+    let folded = export::svg(
+        &tree,
+        &trace.events,
+        &set,
+        &holder,
+        Extent {
+            max_level: 3,
+            max_children: 3,
+        },
+    );
+    assert!(folded.contains("+ 5 more"), "{folded}");
+    assert!(folded.matches("<rect").count() < tree.len());
+    let width = |svg: &str| -> f64 {
+        let at = svg.find("width=\"").unwrap() + 7;
+        svg[at..at + svg[at..].find('"').unwrap()].parse().unwrap()
+    };
+    assert!(width(&folded) < width(&svg), "folding narrows the drawing");
+    let dot_folded = export::dot(
+        &tree,
+        &trace.events,
+        &set,
+        &holder,
+        Extent {
+            max_level: 3,
+            max_children: 3,
+        },
+    );
+    assert!(dot_folded.contains("+ 5 more"));
     let csv = export::f_csv(&FMatrix::new(&v, Policy::Frequency), &set, &holder);
     assert_eq!(csv.lines().nth(2), Some("b2,h2,80,5,85,true"));
 }

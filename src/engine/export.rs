@@ -39,6 +39,9 @@ pub fn node_label(tree: &Tree, id: NodeId, events: &[Event], set: &PieceSet, hol
     }
 }
 
+/// The fill of a "+ N more" box.
+const MORE: &str = "#6b6b6b";
+
 fn color(status: Status) -> &'static str {
     match status {
         Status::Solved => "#2e9e5b",
@@ -49,18 +52,60 @@ fn color(status: Status) -> &'static str {
     }
 }
 
-/// The nodes down to `max_level` (0 root, 1 orders, 1 + d placements), depth first.
-fn visible(tree: &Tree, max_level: u8) -> Vec<NodeId> {
-    let mut out = Vec::new();
-    let mut stack = vec![Tree::ROOT];
-    while let Some(id) = stack.pop() {
-        out.push(id);
-        if tree.node(id).level < max_level {
-            let children: Vec<NodeId> = tree.children(id).collect();
-            stack.extend(children.into_iter().rev());
+/// How much of the tree an export draws: the levels (0 root, 1 orders,
+/// 1 + d placements) and, per node, the children drawn before the rest are
+/// folded into one "+ N more" box, which bounds an SVG's width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Extent {
+    pub max_level: u8,
+    pub max_children: usize,
+}
+
+impl Extent {
+    /// Down to `max_level`, every child.
+    pub fn levels(max_level: u8) -> Self {
+        Self {
+            max_level,
+            max_children: usize::MAX,
         }
     }
-    out
+}
+
+/// What an export draws: the nodes, depth first, and for each parent whose
+/// children were cut, how many were folded away.
+struct Shown {
+    nodes: Vec<NodeId>,
+    folded: std::collections::HashMap<NodeId, usize>,
+}
+
+impl Shown {
+    fn of(tree: &Tree, extent: Extent) -> Self {
+        let mut nodes = Vec::new();
+        let mut folded = std::collections::HashMap::new();
+        let mut stack = vec![Tree::ROOT];
+        while let Some(id) = stack.pop() {
+            nodes.push(id);
+            if tree.node(id).level < extent.max_level {
+                let children: Vec<NodeId> = tree.children(id).collect();
+                if children.len() > extent.max_children {
+                    folded.insert(id, children.len() - extent.max_children);
+                }
+                stack.extend(children.into_iter().take(extent.max_children).rev());
+            }
+        }
+        Self { nodes, folded }
+    }
+
+    fn kids(&self, tree: &Tree, id: NodeId, extent: Extent) -> Vec<NodeId> {
+        if tree.node(id).level >= extent.max_level {
+            return Vec::new();
+        }
+        tree.children(id).take(extent.max_children).collect()
+    }
+}
+
+fn more_label(n: usize) -> String {
+    format!("+ {n} more")
 }
 
 fn escape(s: &str) -> String {
@@ -71,17 +116,25 @@ fn escape(s: &str) -> String {
 }
 
 /// Graphviz DOT of the tree at its final state.
-pub fn dot(tree: &Tree, events: &[Event], set: &PieceSet, holder: &[PieceIdx], max_level: u8) -> String {
+pub fn dot(tree: &Tree, events: &[Event], set: &PieceSet, holder: &[PieceIdx], extent: Extent) -> String {
     let last = events.len().saturating_sub(1);
     let mut out = String::from(
         "digraph andor {\n  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontcolor=white];\n",
     );
-    for id in visible(tree, max_level) {
+    let shown = Shown::of(tree, extent);
+    for &id in &shown.nodes {
         let label = node_label(tree, id, events, set, holder).replace('"', "'");
         let fill = color(tree.status(id, events, last));
         let _ = writeln!(out, "  n{id} [label=\"{label}\", fillcolor=\"{fill}\"];");
         if id != Tree::ROOT {
             let _ = writeln!(out, "  n{} -> n{id};", tree.node(id).parent);
+        }
+        if let Some(n) = shown.folded.get(&id) {
+            let _ = writeln!(
+                out,
+                "  m{id} [label=\"{}\", fillcolor=\"{MORE}\", style=\"rounded,filled,dashed\"];\n  n{id} -> m{id};",
+                more_label(*n)
+            );
         }
     }
     out.push_str("}\n");
@@ -89,69 +142,80 @@ pub fn dot(tree: &Tree, events: &[Event], set: &PieceSet, holder: &[PieceIdx], m
 }
 
 /// A self-contained SVG drawing of the tree, leaves side by side, each parent
-/// centred over its children.
-pub fn svg(tree: &Tree, events: &[Event], set: &PieceSet, holder: &[PieceIdx], max_level: u8) -> String {
+/// centred over its children; children past `extent.max_children` are one
+/// dashed "+ N more" box.
+pub fn svg(tree: &Tree, events: &[Event], set: &PieceSet, holder: &[PieceIdx], extent: Extent) -> String {
     let last = events.len().saturating_sub(1);
-    let nodes = visible(tree, max_level);
-    let shown: std::collections::HashSet<NodeId> = nodes.iter().copied().collect();
+    let shown = Shown::of(tree, extent);
     let (w, h, gap) = (170.0_f64, 34.0_f64, 70.0_f64);
     let mut x = std::collections::HashMap::new();
+    let mut more_x = std::collections::HashMap::new();
     let mut next_leaf = 0.0;
     // Post-order: leaves take the next column, parents the middle of theirs.
-    fn place(
-        tree: &Tree,
-        id: NodeId,
-        shown: &std::collections::HashSet<NodeId>,
-        x: &mut std::collections::HashMap<NodeId, f64>,
-        next: &mut f64,
-    ) -> f64 {
-        let kids: Vec<NodeId> = tree.children(id).filter(|c| shown.contains(c)).collect();
-        let pos = if kids.is_empty() {
-            *next += 1.0;
-            *next - 1.0
+    let mut stack: Vec<(NodeId, bool)> = vec![(Tree::ROOT, false)];
+    while let Some((id, done)) = stack.pop() {
+        let kids = shown.kids(tree, id, extent);
+        if kids.is_empty() && !shown.folded.contains_key(&id) {
+            x.insert(id, next_leaf);
+            next_leaf += 1.0;
+        } else if !done {
+            stack.push((id, true));
+            stack.extend(kids.iter().rev().map(|&k| (k, false)));
         } else {
-            let xs: Vec<f64> = kids.iter().map(|&c| place(tree, c, shown, x, next)).collect();
-            (xs[0] + xs[xs.len() - 1]) / 2.0
-        };
-        x.insert(id, pos);
-        pos
+            let mut xs: Vec<f64> = kids.iter().map(|k| x[k]).collect();
+            if shown.folded.contains_key(&id) {
+                more_x.insert(id, next_leaf);
+                xs.push(next_leaf);
+                next_leaf += 1.0;
+            }
+            x.insert(id, (xs[0] + xs[xs.len() - 1]) / 2.0);
+        }
     }
-    place(tree, Tree::ROOT, &shown, &mut x, &mut next_leaf);
-    let levels = nodes.iter().map(|&n| tree.node(n).level).max().unwrap_or(0);
+    let levels = shown.nodes.iter().map(|&n| tree.node(n).level).max().unwrap_or(0);
+    let levels = levels + u8::from(shown.folded.keys().any(|&p| tree.node(p).level == levels));
     let width = next_leaf.max(1.0) * (w + 20.0) + 20.0;
     let height = f64::from(levels + 1) * gap + 20.0;
-    let at = |id: NodeId| {
-        (
-            20.0 + x[&id] * (w + 20.0),
-            10.0 + f64::from(tree.node(id).level) * gap,
-        )
-    };
+    let px = |col: f64| 20.0 + col * (w + 20.0);
+    let py = |level: u8| 10.0 + f64::from(level) * gap;
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
     );
-    for &id in &nodes {
-        if id != Tree::ROOT {
-            let (px, py) = at(tree.node(id).parent);
-            let (cx, cy) = at(id);
-            let _ = writeln!(
-                out,
-                "  <line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{cy:.1}\" stroke=\"#888\"/>",
-                px + w / 2.0,
-                py + h,
-                cx + w / 2.0
-            );
-        }
-    }
-    for &id in &nodes {
-        let (cx, cy) = at(id);
-        let fill = color(tree.status(id, events, last));
-        let label = escape(&node_label(tree, id, events, set, holder));
+    let line = |out: &mut String, parent: NodeId, col: f64, level: u8| {
+        let p = tree.node(parent);
         let _ = writeln!(
             out,
-            "  <rect x=\"{cx:.1}\" y=\"{cy:.1}\" width=\"{w}\" height=\"{h}\" rx=\"6\" fill=\"{fill}\"/>\n  <text x=\"{:.1}\" y=\"{:.1}\" fill=\"white\" text-anchor=\"middle\">{label}</text>",
+            "  <line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#888\"/>",
+            px(x[&parent]) + w / 2.0,
+            py(p.level) + h,
+            px(col) + w / 2.0,
+            py(level)
+        );
+    };
+    for &id in &shown.nodes {
+        if id != Tree::ROOT {
+            line(&mut out, tree.node(id).parent, x[&id], tree.node(id).level);
+        }
+        if let Some(&col) = more_x.get(&id) {
+            line(&mut out, id, col, tree.node(id).level + 1);
+        }
+    }
+    let boxed = |out: &mut String, col: f64, level: u8, fill: &str, dash: &str, label: &str| {
+        let (cx, cy) = (px(col), py(level));
+        let _ = writeln!(
+            out,
+            "  <rect x=\"{cx:.1}\" y=\"{cy:.1}\" width=\"{w}\" height=\"{h}\" rx=\"6\" fill=\"{fill}\"{dash}/>\n  <text x=\"{:.1}\" y=\"{:.1}\" fill=\"white\" text-anchor=\"middle\">{label}</text>",
             cx + w / 2.0,
             cy + h / 2.0 + 4.0
         );
+    };
+    for &id in &shown.nodes {
+        let fill = color(tree.status(id, events, last));
+        let label = escape(&node_label(tree, id, events, set, holder));
+        boxed(&mut out, x[&id], tree.node(id).level, fill, "", &label);
+        if let (Some(&col), Some(&n)) = (more_x.get(&id), shown.folded.get(&id)) {
+            let dash = " stroke=\"#555\" stroke-dasharray=\"4 3\"";
+            boxed(&mut out, col, tree.node(id).level + 1, MORE, dash, &more_label(n));
+        }
     }
     out.push_str("</svg>\n");
     out

@@ -31,6 +31,8 @@ pub struct TreeTab {
     /// Cancel was pressed for the running exploration.
     cancelling: bool,
     export_level: u8,
+    /// Children drawn per node in an export; the rest fold into "+ N more".
+    export_children: usize,
     show_on_board: bool,
     scroll_to_cursor: bool,
     error: Option<String>,
@@ -45,6 +47,7 @@ impl Default for TreeTab {
             budget_note: None,
             cancelling: false,
             export_level: 3,
+            export_children: 6,
             show_on_board: true,
             scroll_to_cursor: true,
             error: None,
@@ -457,11 +460,25 @@ impl Tab for TreeTab {
             ui.horizontal(|ui| {
                 let label = ui.label("down to level");
                 ui.add(egui::DragValue::new(&mut self.export_level).range(1..=5))
-                    .labelled_by(label.id);
+                    .labelled_by(label.id)
+                    .on_hover_text("1: the orders; 2: their first placements; and so on");
             });
             ui.horizontal(|ui| {
+                let label = ui.label("children per node");
+                ui.add(egui::DragValue::new(&mut self.export_children).range(1..=1000))
+                    .labelled_by(label.id)
+                    .on_hover_text(
+                        "The rest of a node's children are folded into one \"+ N more\" box, \
+                         so the drawing stays readable",
+                    );
+            });
+            let extent = export::Extent {
+                max_level: self.export_level,
+                max_children: self.export_children,
+            };
+            ui.horizontal(|ui| {
                 if ui.button("Save DOT…").clicked() {
-                    let text = export::dot(&s.tree, &s.events, set, &holder, self.export_level);
+                    let text = export::dot(&s.tree, &s.events, set, &holder, extent);
                     cmds.push(Command::SaveText {
                         title: "Save tree as Graphviz DOT",
                         name: "tree.dot",
@@ -469,7 +486,7 @@ impl Tab for TreeTab {
                     });
                 }
                 if ui.button("Save SVG…").clicked() {
-                    let text = export::svg(&s.tree, &s.events, set, &holder, self.export_level);
+                    let text = export::svg(&s.tree, &s.events, set, &holder, extent);
                     cmds.push(Command::SaveText {
                         title: "Save tree as SVG",
                         name: "tree.svg",
