@@ -3,6 +3,7 @@
 # Needs: xvfb, xdotool, imagemagick (apt-get install -y xvfb xdotool imagemagick).
 # Usage: scripts/screenshot.sh [deal.ron] [output.png] [keys to press first, e.g. ctrl+r]
 # MOUSE="x y" puts the pointer there for the picture (default 700 450).
+# SCREEN=WxH sets the virtual screen (default 1400x900), e.g. SCREEN=1280x720.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 deal=${1:-presets/deals/unsolvable-fit-alone-not-together.ron}
@@ -12,7 +13,7 @@ for tool in Xvfb xdotool import; do
 done
 cargo build --release --quiet
 display=:$((90 + RANDOM % 9))
-Xvfb "$display" -screen 0 1400x900x24 >/dev/null 2>&1 &
+Xvfb "$display" -screen 0 "${SCREEN:-1400x900}x24" >/dev/null 2>&1 &
 xvfb=$!
 # A fresh session: nothing remembered from earlier runs.
 data=$(mktemp -d)

@@ -617,3 +617,68 @@ fn every_inspector_tab_fits_its_panel() {
         assert!(too_wide.is_empty(), "tab {tab}: {too_wide:#?}");
     }
 }
+
+/// Panel widths dragged wide on a large screen are clamped on a small one:
+/// the banner's Repair button stays in view beside the inspector at 1280x720.
+#[test]
+fn wide_panels_from_a_large_screen_leave_room_at_1280x720() {
+    let mut h = Harness::builder()
+        .with_size([1920.0, 1080.0])
+        .with_max_steps(16)
+        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(State::default()));
+    h.run();
+    open(&mut h, "unsolvable-policies-disagree.ron");
+    // Drag the inspector's left edge far to the left.
+    let edge = h
+        .get_all_by_role_and_label(egui::accesskit::Role::Button, "Deal")
+        .map(|n| n.rect().min.x)
+        .fold(0.0, f32::max)
+        - 9.0;
+    let y = 400.0;
+    h.hover_at(Pos2::new(edge, y));
+    h.run();
+    h.event(Event::PointerButton {
+        pos: Pos2::new(edge, y),
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    for step in 1..=20 {
+        h.hover_at(Pos2::new(edge - 40.0 * step as f32, y));
+        h.step();
+    }
+    h.event(Event::PointerButton {
+        pos: Pos2::new(edge - 800.0, y),
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run();
+    let wide = h
+        .get_all_by_role_and_label(egui::accesskit::Role::Button, "Deal")
+        .map(|n| n.rect().min.x)
+        .fold(0.0, f32::max);
+    assert!(
+        wide < edge - 200.0,
+        "the drag widened the inspector: {edge} -> {wide}"
+    );
+    h.set_size(egui::vec2(1280.0, 720.0));
+    h.run();
+    let inspector = h
+        .get_all_by_role_and_label(egui::accesskit::Role::Button, "Deal")
+        .map(|n| n.rect().min.x)
+        .fold(0.0, f32::max);
+    let repair = h
+        .get_all_by_role_and_label(egui::accesskit::Role::Button, "Repair")
+        .map(|n| n.rect())
+        .find(|r| r.min.x < inspector)
+        .expect("the banner's Repair button");
+    assert!(
+        repair.max.x < inspector - 8.0,
+        "{repair:?} vs inspector at {inspector}"
+    );
+    assert!(
+        inspector > 1280.0 * 0.55,
+        "inspector restored at most 40% wide: {inspector}"
+    );
+}

@@ -106,11 +106,21 @@ impl BoardView {
             {
                 cmds.push(Command::RandomFill);
             }
+            // One allocation (slider without its number box), so the wrapped
+            // toolbar never splits it and overflows a narrow window.
             let mut pct = s.fill_percent;
-            if ui
-                .add(egui::Slider::new(&mut pct, 0..=80).suffix("%").text("fill"))
-                .changed()
-            {
+            // A slider lays itself out in a nested row, which the wrapped
+            // toolbar cannot wrap: start a new row when it would not fit.
+            // (In a wrapping row `available_width` is the whole row's.)
+            if ui.max_rect().right() - ui.cursor().left() < ui.spacing().slider_width + 70.0 {
+                ui.end_row();
+            }
+            let r = ui
+                .add(egui::Slider::new(&mut pct, 0..=80).show_value(false))
+                .on_hover_text("How full Random fill makes the board");
+            let label = ui.label(format!("{pct}% fill"));
+            let r = r.labelled_by(label.id);
+            if r.changed() {
                 cmds.push(Command::SetFillPercent(pct));
             }
             ui.separator();
