@@ -3,6 +3,7 @@
 # Needs: xvfb, xdotool, imagemagick (apt-get install -y xvfb xdotool imagemagick).
 # Usage: scripts/screenshot.sh [deal.ron] [output.png] [keys to press first, e.g. ctrl+r]
 # MOUSE="x y" puts the pointer there for the picture (default 700 450).
+# CLICKS="x,y ..." clicks those points first.
 # SCREEN=WxH sets the virtual screen (default 1400x900), e.g. SCREEN=1280x720.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +31,11 @@ window=$(DISPLAY=$display xdotool search --name "Tenten Workbench" | head -1)
 DISPLAY=$display xdotool windowfocus --sync "$window" mousemove 700 450
 for key in "${@:3}"; do
     DISPLAY=$display xdotool key --clearmodifiers "$key"
+    sleep 1
+done
+# CLICKS="x,y x,y" clicks there first, in order (menus, collapsed sections).
+for click in ${CLICKS:-}; do
+    DISPLAY=$display xdotool mousemove "${click%,*}" "${click#*,}" click 1
     sleep 1
 done
 if [ -n "${MOUSE:-}" ]; then

@@ -95,7 +95,19 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
                     cmds,
                 );
                 ui.separator();
-                egui::widgets::global_theme_preference_buttons(ui);
+                // In words: egui's own theme buttons are emoji the fonts lack.
+                let mut theme = ui.options(|o| o.theme_preference);
+                ui.horizontal(|ui| {
+                    ui.label("Theme");
+                    for (value, name) in [
+                        (egui::ThemePreference::System, "System"),
+                        (egui::ThemePreference::Light, "Light"),
+                        (egui::ThemePreference::Dark, "Dark"),
+                    ] {
+                        ui.selectable_value(&mut theme, value, name);
+                    }
+                });
+                ui.ctx().set_theme(theme);
             });
             ui.separator();
             let label = ui.label("Seed");
