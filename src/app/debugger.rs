@@ -29,7 +29,7 @@ pub struct DealKey {
 pub struct ExploreStats {
     pub solutions: u64,
     pub complete: bool,
-    /// Stopped by the user's Cancel, not by the budget.
+    /// The user pressed Cancel during the run.
     pub cancelled: bool,
     pub branching: Vec<f64>,
     /// Failures at positions 1..=k and in each order, over the whole run
@@ -43,7 +43,9 @@ pub struct ExploreStats {
 impl ExploreStats {
     /// How the run ended, in the words the tab shows.
     pub fn ending(&self) -> &'static str {
-        if self.complete {
+        if self.complete && self.cancelled {
+            "complete (it finished before the cancel took effect)"
+        } else if self.complete {
             "complete"
         } else if self.cancelled {
             "cancelled"
@@ -361,7 +363,7 @@ impl ExploreJob {
                 let stats = ExploreStats {
                     solutions: e.solutions,
                     complete: e.complete,
-                    cancelled: !e.complete && rec.cancelled(),
+                    cancelled: rec.cancelled(),
                     branching: e.branching(),
                     fails_by_depth: rec.fails_by_depth[..k].to_vec(),
                     fails_by_order: rec.fails_by_order.clone(),

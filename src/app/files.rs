@@ -112,15 +112,36 @@ fn dialog(title: &str) -> rfd::FileDialog {
     dialog_for(title, "ron")
 }
 
+/// The file filter of a dialog for `extension`: its name and extensions.
+fn filter_for(extension: &str) -> (String, [&str; 1]) {
+    let name = match extension {
+        "ron" => "Tenten RON (deal, batch or piece set)".to_owned(),
+        "svg" => "SVG image".to_owned(),
+        "dot" => "Graphviz DOT".to_owned(),
+        "csv" => "CSV table".to_owned(),
+        other => other.to_uppercase(),
+    };
+    (name, [extension])
+}
+
+/// The extension a save dialog filters by: the proposed name's, else RON.
+fn save_extension(name: &str) -> &str {
+    Path::new(name)
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("ron")
+}
+
 /// A dialog filtered to files of `extension` (a CSV export shows CSV files).
 fn dialog_for(title: &str, extension: &str) -> rfd::FileDialog {
     let presets = std::env::current_dir()
         .map(|d| d.join("presets"))
         .ok()
         .filter(|d| d.is_dir());
+    let (name, extensions) = filter_for(extension);
     let d = rfd::FileDialog::new()
         .set_title(title)
-        .add_filter(extension.to_uppercase(), &[extension]);
+        .add_filter(name, &extensions);
     match presets {
         Some(dir) => d.set_directory(dir),
         None => d,
@@ -133,11 +154,9 @@ pub fn pick_open(title: &str) -> Option<PathBuf> {
 
 /// A save dialog filtered by the extension of the proposed `name`.
 pub fn pick_save(title: &str, name: &str) -> Option<PathBuf> {
-    let extension = std::path::Path::new(name)
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("ron");
-    dialog_for(title, extension).set_file_name(name).save_file()
+    dialog_for(title, save_extension(name))
+        .set_file_name(name)
+        .save_file()
 }
 
 /// The dialog that shows why a file could not be used.
@@ -152,5 +171,28 @@ pub fn error_dialog(ctx: &egui::Context, message: &str, cmds: &mut Vec<Command>)
     });
     if modal.inner || modal.should_close() {
         cmds.push(Command::DismissError);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every export's proposed name gives its own filter: an SVG save dialog
+    /// lists SVG files, not RON ones.
+    #[test]
+    fn save_dialogs_filter_by_what_is_saved() {
+        for (name, ext, label) in [
+            ("tree.svg", "svg", "SVG image"),
+            ("tree.dot", "dot", "Graphviz DOT"),
+            ("f-matrix.csv", "csv", "CSV table"),
+            ("timing.csv", "csv", "CSV table"),
+            ("deal.ron", "ron", "Tenten RON (deal, batch or piece set)"),
+            ("pieces.ron", "ron", "Tenten RON (deal, batch or piece set)"),
+        ] {
+            assert_eq!(save_extension(name), ext, "{name}");
+            assert_eq!(filter_for(ext), (label.to_owned(), [ext]), "{name}");
+        }
+        assert_eq!(save_extension("no-extension"), "ron");
     }
 }
