@@ -30,7 +30,7 @@ impl fmt::Display for FormatError {
 }
 
 impl FormatError {
-    fn new(file: &str, at: Option<(usize, usize)>, message: impl Into<String>) -> Self {
+    pub fn new(file: &str, at: Option<(usize, usize)>, message: impl Into<String>) -> Self {
         Self {
             file: file.to_owned(),
             at,
@@ -171,8 +171,17 @@ pub struct Deal {
     pub seed: Option<u64>,
 }
 
-/// Parses a deal file or a batch (a RON list of deals).
+/// Parses a deal file or a batch (a RON list of deals); the first bad deal
+/// fails the whole file.
 pub fn parse_deals(text: &str, file: &str) -> Result<Vec<RawDeal>, FormatError> {
+    parse_deals_each(text, file)?.into_iter().collect()
+}
+
+/// Parses a deal file or a batch, judging each deal on its own: the file
+/// fails only when it is not RON of the right shape (or holds no deal);
+/// a deal whose board or holder is wrong is an `Err` in its place, with
+/// file, line and column, and the others are read.
+pub fn parse_deals_each(text: &str, file: &str) -> Result<Vec<Result<RawDeal, FormatError>>, FormatError> {
     let batch = first_token(text) == Some('[');
     let raws: Vec<DealFile> = if batch {
         parse_ron(text, file)?
@@ -182,8 +191,12 @@ pub fn parse_deals(text: &str, file: &str) -> Result<Vec<RawDeal>, FormatError> 
     if raws.is_empty() {
         return Err(FormatError::new(file, None, "the batch holds no deals"));
     }
-    let starts = deal_starts(text, raws.len());
-    raws.into_iter()
+    let starts = match deal_spans(text).filter(|s| batch && s.deals.len() == raws.len()) {
+        Some(spans) => spans.deals.iter().map(|r| r.start).collect(),
+        None => deal_starts(text, raws.len()),
+    };
+    Ok(raws
+        .into_iter()
         .enumerate()
         .map(|(i, raw)| {
             let offset = starts[i];
@@ -212,7 +225,7 @@ pub fn parse_deals(text: &str, file: &str) -> Result<Vec<RawDeal>, FormatError> 
                 offset,
             })
         })
-        .collect()
+        .collect())
 }
 
 /// The first character that is not blank or inside a comment.
@@ -379,15 +392,23 @@ pub fn is_batch(text: &str) -> bool {
     first_token(text) == Some('[')
 }
 
-/// `batch` (a RON list of deals) with its first deal replaced by `deal`,
-/// everything else as it was, comments included. `None` when `batch` is not
-/// a list with a first deal.
-pub fn replace_first_deal(batch: &str, deal: &str) -> Option<String> {
+/// Where a batch's deals are in its text: the byte range of each top-level
+/// deal, and the positions of the list's `[` and `]`. `None` when `batch` is
+/// not a list. Comments and strings are skipped, so the ranges hold exactly
+/// the deals and everything between them (comments) can be kept.
+pub struct Spans {
+    pub open: usize,
+    pub deals: Vec<std::ops::Range<usize>>,
+    pub close: usize,
+}
+
+pub fn deal_spans(batch: &str) -> Option<Spans> {
     let bytes = batch.as_bytes();
     let mut i = 0;
     let mut depth = 0usize;
-    let mut start = None;
-    let mut seen_list = false;
+    let mut start = 0;
+    let mut open = None;
+    let mut deals = Vec::new();
     while i < bytes.len() {
         match bytes[i] {
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
@@ -410,27 +431,97 @@ pub fn replace_first_deal(batch: &str, deal: &str) -> Option<String> {
                     i += if bytes[i] == b'\\' { 2 } else { 1 };
                 }
             }
-            b'[' if !seen_list && depth == 0 => seen_list = true,
-            b'(' if seen_list => {
+            b'[' if open.is_none() => open = Some(i),
+            b'(' if open.is_some() => {
                 if depth == 0 {
-                    start = Some(i);
+                    start = i;
                 }
                 depth += 1;
             }
-            b')' if seen_list && depth > 0 => {
+            b')' if open.is_some() && depth > 0 => {
                 depth -= 1;
                 if depth == 0 {
-                    let s = start?;
-                    let indented = deal.trim_end().replace('\n', "\n    ");
-                    return Some(format!("{}{indented}{}", &batch[..s], &batch[i + 1..]));
+                    deals.push(start..i + 1);
                 }
             }
-            c if !seen_list && !c.is_ascii_whitespace() => return None,
+            b']' if open.is_some() && depth == 0 => {
+                return Some(Spans {
+                    open: open?,
+                    deals,
+                    close: i,
+                });
+            }
+            c if open.is_none() && !c.is_ascii_whitespace() => return None,
             _ => {}
         }
         i += 1;
     }
     None
+}
+
+/// A deal's RON indented as an item of a batch.
+fn as_item(deal: &str) -> String {
+    deal.trim_end().replace('\n', "\n    ")
+}
+
+/// `batch` with deal i replaced by `replacements[i]` and `appended` added at
+/// the end, everything else as it was, comments included. `None` when
+/// `batch` is not a list or a replaced index is not one of its deals.
+pub fn update_batch(
+    batch: &str,
+    replacements: &std::collections::BTreeMap<usize, String>,
+    appended: &[String],
+) -> Option<String> {
+    let spans = deal_spans(batch)?;
+    if replacements.keys().any(|&i| i >= spans.deals.len()) {
+        return None;
+    }
+    let mut out = String::with_capacity(batch.len());
+    let mut at = 0;
+    for (i, span) in spans.deals.iter().enumerate() {
+        if let Some(new) = replacements.get(&i) {
+            out.push_str(&batch[at..span.start]);
+            out.push_str(&as_item(new));
+            at = span.end;
+        }
+    }
+    if appended.is_empty() {
+        out.push_str(&batch[at..]);
+        return Some(out);
+    }
+    // New deals go right after the last one (or after `[`), each with its comma.
+    let insert = spans.deals.last().map_or(spans.open + 1, |s| s.end);
+    out.push_str(&batch[at..insert]);
+    for (n, deal) in appended.iter().enumerate() {
+        let first_of_empty = spans.deals.is_empty() && n == 0;
+        out.push_str(if first_of_empty { "\n    " } else { ",\n    " });
+        out.push_str(&as_item(deal));
+    }
+    if spans.deals.is_empty() {
+        out.push_str(",\n");
+    }
+    out.push_str(&batch[insert..]);
+    Some(out)
+}
+
+/// `batch` with its first deal replaced by `deal` (see `update_batch`).
+pub fn replace_first_deal(batch: &str, deal: &str) -> Option<String> {
+    let first = std::collections::BTreeMap::from([(0, deal.to_owned())]);
+    update_batch(batch, &first, &[])
+}
+
+/// A fresh batch file of `deals` (RON texts), for Save as.
+pub fn batch_to_ron(deals: &[String], comment: &str) -> String {
+    let mut out = String::new();
+    for line in comment.lines() {
+        out.push_str(&format!("// {line}\n"));
+    }
+    out.push_str("[\n");
+    for deal in deals {
+        out.push_str(&format!("    {},\n", as_item(deal)));
+    }
+    out.push_str("]\n");
+    out
 }
 
 /// A deal as a RON file; `pieces` and `seed` are written when given.
@@ -479,6 +570,28 @@ mod tests {
         );
         assert_eq!(replace_first_deal("(board: [])", "(x)"), None);
         assert_eq!(replace_first_deal("[]", "(x)"), None);
+    }
+
+    #[test]
+    fn a_batch_is_updated_in_place_and_grows_at_the_end() {
+        let batch = "// log\n[\n    (board: [\"#\"], holder: [\"a\"]), // one\n    (board: [\"(\"], holder: []),\n    // three\n    (board: [\".\"], holder: [\"c\"])\n]\n";
+        let spans = deal_spans(batch).unwrap();
+        assert_eq!(spans.deals.len(), 3);
+        assert_eq!(&batch[spans.deals[1].clone()], "(board: [\"(\"], holder: [])");
+        let edits = std::collections::BTreeMap::from([(2, "(X)".to_owned())]);
+        let out = update_batch(batch, &edits, &["(Y)".to_owned(), "(Z)".to_owned()]).unwrap();
+        assert_eq!(
+            out,
+            "// log\n[\n    (board: [\"#\"], holder: [\"a\"]), // one\n    (board: [\"(\"], holder: []),\n    // three\n    (X),\n    (Y),\n    (Z)\n]\n"
+        );
+        assert_eq!(
+            update_batch("[]", &Default::default(), &["(A)".to_owned()]).unwrap(),
+            "[\n    (A),\n]"
+        );
+        let past_the_end = std::collections::BTreeMap::from([(3, "(X)".to_owned())]);
+        assert_eq!(update_batch(batch, &past_the_end, &[]), None);
+        let fresh = batch_to_ron(&["(A)".to_owned(), "(B)".to_owned()], "made by a test");
+        assert_eq!(fresh, "// made by a test\n[\n    (A),\n    (B),\n]\n");
     }
 
     #[test]

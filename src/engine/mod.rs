@@ -1,6 +1,7 @@
 //! The pure model: rules, pieces, generator, the paper's validator and
 //! changer, file formats, benchmark and self-play. No GUI types here.
 
+pub mod batch;
 pub mod bench;
 pub mod board;
 pub mod changer;
