@@ -92,6 +92,10 @@ enum Command {
         policy: Policy,
         #[arg(long, default_value = "slot", value_parser = parse_reading)]
         reading: Reading,
+        /// Instead, print a batch of N deals met in self-play (random weighted
+        /// holders, each piece at a random spot), as a playtest log holds them.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        log: Option<u32>,
     },
     /// The exact chance that a fresh deal cannot be placed, per board (holders ignored):
     /// `<index> danger=<probability> killers=<unsolvable deals>`.
@@ -199,10 +203,18 @@ pub fn main(args: Vec<OsString>) -> i32 {
             seed,
             pieces,
             holder_size,
+            log: Some(n),
+            ..
+        } => cmd_deal_log(seed, pieces.as_deref(), usize::from(holder_size), n as usize, &mut out),
+        Command::Deal {
+            seed,
+            pieces,
+            holder_size,
             board,
             repair,
             policy,
             reading,
+            log: None,
         } => cmd_deal(
             seed,
             pieces.as_deref(),
@@ -406,6 +418,30 @@ fn cmd_deal(
         let r = repair(&shapes, &set, board.bits(), &holder, &mut generator, options);
         repair_line(&set, &r, out);
     }
+    Ok(())
+}
+
+/// A batch of `n` deals met in self-play on an empty classic board.
+fn cmd_deal_log(seed: u64, pieces: Option<&Path>, k: usize, n: usize, out: &mut String) -> Result<(), FormatError> {
+    let set = match pieces {
+        Some(p) => formats::load_piece_set(p)?,
+        None => PieceSet::classic(),
+    };
+    let size = BoardSize::CLASSIC;
+    let shapes = Shapes::new(&set, size);
+    let deals = crate::engine::simulation::played_deals(&shapes, &set, k, n, &mut Generator::new(seed));
+    let texts: Vec<String> = deals
+        .iter()
+        .map(|d| formats::deal_to_ron(&Board::from_bits(size, d.board), &d.holder, &set, None, None))
+        .collect();
+    let comment = format!(
+        "{n} deals met in self-play: tenten deal --seed {seed} --log {n}{}.\n\
+         Random weighted holders of {k} ({}), each piece at a random fitting spot;\n\
+         a game restarts on an empty {size} board when a piece finds no spot.",
+        if k == 3 { String::new() } else { format!(" --holder-size {k}") },
+        set.name
+    );
+    out.push_str(&formats::batch_to_ron(&texts, &comment));
     Ok(())
 }
 

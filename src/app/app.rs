@@ -77,6 +77,8 @@ pub struct Live {
     pub danger: DangerState,
     /// The timing lab's last sweep and the job running it.
     pub timing: TimingLab,
+    /// The open batch's deal list: verdicts, filter, order.
+    pub deals: super::batch::DealsView,
 }
 
 impl Live {
@@ -89,7 +91,7 @@ impl Live {
 pub struct App {
     pub state: State,
     pub live: Live,
-    undo: Undo<Doc>,
+    pub(super) undo: Undo<Doc>,
     cmds: Vec<Command>,
     job: Option<RepairJob>,
     /// The document the verdict was computed for.
@@ -99,6 +101,8 @@ pub struct App {
     holder: HolderPanel,
     inspector: Inspector,
     fills: u64,
+    /// Numbers each batch opening (see `batch::Source::id`).
+    pub(super) batches_opened: u64,
 }
 
 impl App {
@@ -124,6 +128,7 @@ impl App {
                 replay: None,
                 danger: DangerState::default(),
                 timing: TimingLab::default(),
+                deals: Default::default(),
             },
             undo: Undo::default(),
             cmds: Vec::new(),
@@ -134,6 +139,7 @@ impl App {
             holder: HolderPanel,
             inspector: Inspector::default(),
             fills: 0,
+            batches_opened: 0,
         };
         app.refresh();
         app
@@ -286,9 +292,15 @@ impl App {
         }
         self.refresh();
         self.live.danger.update(&self.state, ctx);
+        let options = ChangeOptions {
+            policy: self.state.settings.policy,
+            reading: self.state.settings.reading,
+            max_redraws: self.state.settings.max_redraws,
+        };
+        self.live.deals.update(&self.state.doc, options, ctx);
     }
 
-    fn edit(&mut self, key: EditKey) {
+    pub(super) fn edit(&mut self, key: EditKey) {
         self.undo.record(&self.state.doc, key);
     }
 
@@ -321,15 +333,26 @@ impl App {
             Command::Load(path) => self.load(&path),
             // eframe saves the session on the way out.
             Command::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
-            Command::Save => match self.state.settings.file.clone() {
-                Some(path) => self.save_deal(&path),
-                None => self.apply(Command::SaveAs, ctx, time),
-            },
+            Command::Save => {
+                let batch_file = self.state.doc.batch.as_ref().map(|b| b.source.path.clone());
+                match (self.state.settings.file.clone(), batch_file) {
+                    // The open batch, whole.
+                    (Some(path), Some(source)) if path == source => self.save_batch(&path),
+                    (Some(path), None) => self.save_deal(&path),
+                    _ => self.apply(Command::SaveAs, ctx, time),
+                }
+            }
             Command::SaveAs => {
-                if let Some(path) = files::pick_save("Save deal", "deal.ron") {
-                    self.save_deal(&path);
+                let batch = self.state.doc.batch.is_some();
+                let (title, name) = if batch {
+                    ("Save the whole batch", "deals.ron")
                 } else {
-                    self.live.status = files::NO_FILE_CHOSEN.to_owned();
+                    ("Save deal", "deal.ron")
+                };
+                match files::pick_save(title, name) {
+                    Some(path) if batch => self.save_batch(&path),
+                    Some(path) => self.save_deal(&path),
+                    None => self.live.status = files::NO_FILE_CHOSEN.to_owned(),
                 }
             }
             Command::SavePieceSetAs => {
@@ -518,12 +541,34 @@ impl App {
                     self.state.doc.set.pieces.push(piece);
                 }
             }
+            Command::SelectDeal(pos) => self.select_deal(pos),
+            Command::NextDeal => self.step_deal(true),
+            Command::PrevDeal => self.step_deal(false),
+            Command::AddToBatch => self.add_to_batch(),
+            Command::SetDealsView {
+                filter,
+                sort,
+                descending,
+            } => {
+                let d = &mut self.live.deals;
+                (d.filter, d.sort, d.descending) = (filter, sort, descending);
+            }
+            Command::CancelJudging => self.live.deals.cancel(),
+            Command::ExportBatchCsv => match self.batch_csv() {
+                Some(text) => self.cmds.push(Command::SaveText {
+                    title: "Save the batch's verdicts as CSV",
+                    name: "verdicts.csv",
+                    text,
+                }),
+                None => self.live.status = "No batch is open".to_owned(),
+            },
+            Command::SaveFilteredAs => self.save_filtered_as(),
             Command::ResetPieceSet => {
                 if self.state.doc.set_modified() {
                     self.edit(EditKey::Single);
                     let origin = self.state.doc.set_origin.clone();
-                    self.switch_set(origin);
-                    self.live.status = format!("Piece set reset to {}", self.state.doc.set.name);
+                    let closed = self.switch_set(origin);
+                    self.live.status = format!("Piece set reset to {}{closed}", self.state.doc.set.name);
                 }
             }
             Command::Repair => self.start_repair(ctx),
@@ -731,8 +776,10 @@ impl App {
     }
 
     /// Makes `set` the active set, keeping the holder's pieces and the
-    /// board's piece colours that it also has (matched by id).
-    fn switch_set(&mut self, set: PieceSet) {
+    /// board's piece colours that it also has (matched by id). An open batch
+    /// is closed when the pieces differ (its holders name the old ones);
+    /// returns the words saying so.
+    fn switch_set(&mut self, set: PieceSet) -> &'static str {
         let doc = &mut self.state.doc;
         let old = std::mem::replace(&mut doc.set, set);
         let set = &doc.set;
@@ -740,6 +787,13 @@ impl App {
             slot.piece = slot.piece.and_then(|p| set.index_of(&old.piece(p).id));
         }
         doc.board = relabel(&doc.board, &old, set);
+        let same_pieces = old.pieces.len() == set.pieces.len()
+            && old.pieces.iter().zip(&set.pieces).all(|(a, b)| a.id == b.id);
+        if !same_pieces && doc.batch.take().is_some() {
+            "; the open batch was closed (its holders name the other set's pieces)"
+        } else {
+            ""
+        }
     }
 
     fn load(&mut self, path: &std::path::Path) {
@@ -751,6 +805,7 @@ impl App {
                 pieces_file,
                 seed,
                 note,
+                batch,
             }) => {
                 self.edit(EditKey::Single);
                 let doc = &mut self.state.doc;
@@ -786,14 +841,18 @@ impl App {
                 self.state.settings.remember(path.to_path_buf());
                 self.live.selected_slot = None;
                 self.live.status = format!("Opened {}{note}{kept}", file_name(path));
+                match batch {
+                    Some((text, read)) => self.open_batch(path, text, read),
+                    None => self.state.doc.batch = None,
+                }
             }
             Ok(files::Loaded::PieceSet(set)) => {
                 self.edit(EditKey::Single);
                 self.state.doc.set_origin = set.clone();
-                self.switch_set(set);
+                let closed = self.switch_set(set);
                 self.state.settings.pieces_file = Some(path.to_path_buf());
                 self.state.settings.remember(path.to_path_buf());
-                self.live.status = format!("Opened piece set {}", file_name(path));
+                self.live.status = format!("Opened piece set {}{closed}", file_name(path));
             }
             Err(message) => self.live.error = Some(message),
         }
@@ -858,7 +917,7 @@ impl App {
 }
 
 /// The last part of a path, for the status bar.
-fn file_name(path: &std::path::Path) -> String {
+pub(super) fn file_name(path: &std::path::Path) -> String {
     path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),

@@ -106,6 +106,21 @@ pub enum Command {
     CancelSweep,
     /// Open deal i of the last sweep on the board and in the tree tab.
     OpenLabDeal(usize),
+    // The deal browser
+    /// Show deal `pos` (its place in the batch's list, 0-based).
+    SelectDeal(usize),
+    NextDeal,
+    PrevDeal,
+    /// Append the deal on screen to the open batch (or start one).
+    AddToBatch,
+    SetDealsView {
+        filter: crate::engine::batch::Filter,
+        sort: crate::engine::batch::SortKey,
+        descending: bool,
+    },
+    CancelJudging,
+    ExportBatchCsv,
+    SaveFilteredAs,
     // The tree debugger
     /// What the board shows for the debugger's current event (`None`: the live board).
     DebugBoard(Option<DebugBoard>),
@@ -134,12 +149,16 @@ const fn ctrl_shift(key: Key) -> KeyboardShortcut {
 impl Command {
     /// Commands reachable by a keyboard shortcut, checked in this order (the
     /// shifted ones first, so Ctrl+Shift+S is not taken for Ctrl+S).
-    pub fn with_shortcuts() -> [Command; 21] {
+    pub fn with_shortcuts() -> [Command; 25] {
         [
             Command::SetInspectorTab(0),
             Command::SetInspectorTab(1),
             Command::SetInspectorTab(2),
             Command::SetInspectorTab(3),
+            Command::SetInspectorTab(4),
+            Command::NextDeal,
+            Command::PrevDeal,
+            Command::AddToBatch,
             Command::CyclePolicy,
             Command::ToggleHeatmap,
             Command::ToggleDeadRegions,
@@ -180,6 +199,10 @@ impl Command {
             Command::SetInspectorTab(1) => alt(Key::Num2),
             Command::SetInspectorTab(2) => alt(Key::Num3),
             Command::SetInspectorTab(3) => alt(Key::Num4),
+            Command::SetInspectorTab(4) => alt(Key::Num5),
+            Command::NextDeal => ctrl(Key::PageDown),
+            Command::PrevDeal => ctrl(Key::PageUp),
+            Command::AddToBatch => ctrl(Key::B),
             Command::CyclePolicy => alt(Key::P),
             Command::ToggleHeatmap => alt(Key::H),
             Command::ToggleDeadRegions => alt(Key::D),
@@ -216,6 +239,12 @@ impl Command {
             Command::SetInspectorTab(1) => "AND-OR tree tab",
             Command::SetInspectorTab(2) => "Heuristic F tab",
             Command::SetInspectorTab(3) => "Timing tab",
+            Command::SetInspectorTab(4) => "Deals tab",
+            Command::NextDeal => "Next deal in the list",
+            Command::PrevDeal => "Previous deal in the list",
+            Command::AddToBatch => "Add to batch",
+            Command::ExportBatchCsv => "Export verdicts as CSV…",
+            Command::SaveFilteredAs => "Save the deals shown as…",
             Command::CyclePolicy => "Next failure policy",
             Command::ToggleHeatmap => "Danger heatmap",
             Command::ToggleDeadRegions => "Dead regions",

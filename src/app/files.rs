@@ -24,6 +24,9 @@ pub enum Loaded {
         seed: Option<u64>,
         /// Extra words for the status bar ("deal 1 of 5").
         note: String,
+        /// For a batch: its text and every deal that could be read (the
+        /// deal above is the first of them).
+        batch: Option<(String, crate::engine::batch::Batch)>,
     },
     PieceSet(PieceSet),
 }
@@ -39,23 +42,41 @@ pub fn load(path: &Path, current: &PieceSet) -> Result<Loaded, String> {
             .map(Loaded::PieceSet)
             .map_err(|e| e.to_string());
     }
-    let raws = formats::parse_deals(&text, &name).map_err(|e| e.to_string())?;
-    let raw = &raws[0];
-    let (set, pieces_file) = match raw.pieces.as_deref() {
+    // The piece set is the first deal's `pieces:`, else the active one.
+    let raws = formats::parse_deals_each(&text, &name).map_err(|e| e.to_string())?;
+    let pieces = raws.iter().find_map(|r| r.as_ref().ok()).and_then(|r| r.pieces.clone());
+    let (set, pieces_file) = match pieces.as_deref() {
         Some(p) => {
             let (set, file) = formats::load_pieces_of(path, p).map_err(|e| e.to_string())?;
             (Some(set), Some(file))
         }
         None => (None, None),
     };
+    let active = set.as_ref().unwrap_or(current);
+    if formats::is_batch(&text) {
+        // Lenient: the deals that can be read open, the others are listed.
+        let batch = crate::engine::batch::parse(&text, &name, active).map_err(|e| e.to_string())?;
+        let first = batch.deals[0].deal.clone();
+        let bad = if batch.bad.is_empty() {
+            String::new()
+        } else {
+            format!("; {} could not be read, listed in the Deals tab", batch.bad.len())
+        };
+        let note = format!(" (deal 1 of {}{bad})", batch.deals.len());
+        return Ok(Loaded::Deal {
+            holder: (!first.holder.is_empty()).then_some(first.holder),
+            board: first.board,
+            set,
+            pieces_file,
+            seed: first.seed,
+            note,
+            batch: Some((text, batch)),
+        });
+    }
+    let raw = raws.into_iter().next().expect("a deal file holds one deal");
     let deal = raw
-        .resolve(set.as_ref().unwrap_or(current), &text, &name)
+        .and_then(|r| r.resolve(active, &text, &name))
         .map_err(|e: FormatError| e.to_string())?;
-    let note = if raws.len() > 1 {
-        format!(" (deal 1 of {} in the batch)", raws.len())
-    } else {
-        String::new()
-    };
     debug_assert!(deal.holder.len() <= MAX_HOLDER);
     Ok(Loaded::Deal {
         holder: (!deal.holder.is_empty()).then_some(deal.holder),
@@ -63,7 +84,8 @@ pub fn load(path: &Path, current: &PieceSet) -> Result<Loaded, String> {
         set,
         pieces_file,
         seed: deal.seed,
-        note,
+        note: String::new(),
+        batch: None,
     })
 }
 

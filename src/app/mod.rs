@@ -2,6 +2,8 @@
 
 #[allow(clippy::module_inception)]
 mod app;
+pub mod batch;
+mod batch_cmds;
 mod board_view;
 pub mod command;
 pub mod danger_job;

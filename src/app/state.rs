@@ -32,6 +32,10 @@ pub struct Doc {
     /// The set as it came from its file (or the built-in classic set): the
     /// palette marks `set` as modified when it differs, and can reset to it.
     pub set_origin: PieceSet,
+    /// The open batch (its deals shared, the edits here so undo covers
+    /// them); not persisted: a restart starts without it.
+    #[serde(skip)]
+    pub batch: Option<super::batch::DocBatch>,
     /// Deals made with the seed: the next deal is the (deals + 1)-th. Part of
     /// the document so that undoing a deal makes the next one the same again.
     pub deals: u64,
@@ -54,6 +58,7 @@ impl Default for Doc {
             set_origin: set.clone(),
             set,
             score: 0,
+            batch: None,
             deals: 0,
         }
     }

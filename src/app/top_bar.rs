@@ -52,6 +52,7 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
                 item(ui, Command::Save, true, cmds);
                 item(ui, Command::SaveAs, true, cmds);
                 item(ui, Command::SavePieceSetAs, true, cmds);
+                item(ui, Command::AddToBatch, true, cmds);
                 ui.separator();
                 item(ui, Command::Quit, true, cmds);
             });
@@ -82,9 +83,12 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
                 check(ui, Command::TogglePalette, state.settings.show_palette, cmds);
                 check(ui, Command::ToggleInspector, state.settings.show_inspector, cmds);
                 ui.separator();
-                for i in 0..4 {
+                for i in 0..5 {
                     item(ui, Command::SetInspectorTab(i), true, cmds);
                 }
+                let batch = state.doc.batch.is_some();
+                item(ui, Command::NextDeal, batch, cmds);
+                item(ui, Command::PrevDeal, batch, cmds);
                 item(ui, Command::CyclePolicy, true, cmds);
                 ui.separator();
                 check(ui, Command::ToggleHeatmap, state.settings.danger_heatmap, cmds);

@@ -8,6 +8,7 @@ use super::command::Command;
 use super::state::State;
 
 mod deal;
+mod deals;
 pub mod heuristic;
 pub mod timing;
 mod tree;
@@ -24,8 +25,12 @@ pub fn all() -> Vec<Box<dyn Tab>> {
         Box::new(tree::TreeTab::default()),
         Box::new(heuristic::HeuristicTab),
         Box::new(timing::TimingTab::default()),
+        Box::new(deals::DealsTab),
     ]
 }
 
 /// Where `all` puts the tree tab (replaying an attempt opens it).
 pub const TREE_TAB: usize = 1;
+
+/// Where `all` puts the deal browser (opening a batch shows it).
+pub const DEALS_TAB: usize = 4;
