@@ -205,7 +205,13 @@ pub fn main(args: Vec<OsString>) -> i32 {
             holder_size,
             log: Some(n),
             ..
-        } => cmd_deal_log(seed, pieces.as_deref(), usize::from(holder_size), n as usize, &mut out),
+        } => cmd_deal_log(
+            seed,
+            pieces.as_deref(),
+            usize::from(holder_size),
+            n as usize,
+            &mut out,
+        ),
         Command::Deal {
             seed,
             pieces,
@@ -422,7 +428,13 @@ fn cmd_deal(
 }
 
 /// A batch of `n` deals met in self-play on an empty classic board.
-fn cmd_deal_log(seed: u64, pieces: Option<&Path>, k: usize, n: usize, out: &mut String) -> Result<(), FormatError> {
+fn cmd_deal_log(
+    seed: u64,
+    pieces: Option<&Path>,
+    k: usize,
+    n: usize,
+    out: &mut String,
+) -> Result<(), FormatError> {
     let set = match pieces {
         Some(p) => formats::load_piece_set(p)?,
         None => PieceSet::classic(),
@@ -438,7 +450,11 @@ fn cmd_deal_log(seed: u64, pieces: Option<&Path>, k: usize, n: usize, out: &mut 
         "{n} deals met in self-play: tenten deal --seed {seed} --log {n}{}.\n\
          Random weighted holders of {k} ({}), each piece at a random fitting spot;\n\
          a game restarts on an empty {size} board when a piece finds no spot.",
-        if k == 3 { String::new() } else { format!(" --holder-size {k}") },
+        if k == 3 {
+            String::new()
+        } else {
+            format!(" --holder-size {k}")
+        },
         set.name
     );
     out.push_str(&formats::batch_to_ron(&texts, &comment));

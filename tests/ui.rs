@@ -300,7 +300,7 @@ fn saving_an_opened_batch_keeps_every_deal_and_comment() {
     h.run();
     assert!(h.state().live.error.is_none(), "{:?}", h.state().live.error);
     assert!(
-        h.state().live.status.contains("the others are kept"),
+        h.state().live.status.contains("the whole batch (5 deals)"),
         "{}",
         h.state().live.status
     );
@@ -601,7 +601,11 @@ fn every_inspector_tab_fits_its_panel() {
     let mut h = harness();
     open(&mut h, "unsolvable-policies-disagree.ron");
     let width = 1400.0;
-    for tab in 0..4 {
+    for tab in [0, 1, 2, 3, 4, 4] {
+        // The Deals tab twice: empty, then with a batch open.
+        if tab == 4 && h.state().state.settings.inspector_tab == 4 {
+            open(&mut h, "teaching-batch.ron");
+        }
         h.state_mut().push(Command::SetInspectorTab(tab));
         h.run();
         let left = h

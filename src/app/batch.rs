@@ -5,9 +5,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, channel};
-use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -70,6 +70,10 @@ impl DocBatch {
 
     pub fn len(&self) -> usize {
         self.source.entries.len() + self.added.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// The deal at `pos` as read (an added deal is its own original).
@@ -267,7 +271,11 @@ impl DealsView {
                 }
                 continue;
             }
-            let deal = if pos == b.pos { &current } else { b.stored(pos).unwrap_or(&current) };
+            let deal = if pos == b.pos {
+                &current
+            } else {
+                b.stored(pos).unwrap_or(&current)
+            };
             if self.edited.get(&pos).is_some_and(|(d, _)| d == deal) {
                 continue;
             }
@@ -372,31 +380,42 @@ fn spawn(
     let cancel = Arc::new(AtomicBool::new(false));
     let done = Arc::new(AtomicUsize::new(0));
     let total = source.entries.len();
-    let (source, set, c, d, ctx) = (source.clone(), set.clone(), cancel.clone(), done.clone(), ctx.clone());
+    let (source, set, c, d, ctx) = (
+        source.clone(),
+        set.clone(),
+        cancel.clone(),
+        done.clone(),
+        ctx.clone(),
+    );
     std::thread::Builder::new()
         .name("judge-batch".to_owned())
         .spawn(move || {
             let mut sizes: Vec<BoardSize> = source.entries.iter().map(|e| e.deal.board.size()).collect();
             sizes.sort_by_key(|s| (s.w(), s.h()));
             sizes.dedup();
-            let shapes: HashMap<BoardSize, Shapes> = sizes.into_iter().map(|s| (s, Shapes::new(&set, s))).collect();
+            let shapes: HashMap<BoardSize, Shapes> =
+                sizes.into_iter().map(|s| (s, Shapes::new(&set, s))).collect();
             const CHUNK: usize = 256;
-            source.entries.par_chunks(CHUNK).enumerate().for_each_with(tx, |tx, (c_i, chunk)| {
-                if c.load(Ordering::Relaxed) {
-                    return;
-                }
-                let verdicts: Vec<Judged> = chunk
-                    .iter()
-                    .enumerate()
-                    .map(|(i, e)| {
-                        let pos = c_i * CHUNK + i;
-                        batch::judge(&shapes[&e.deal.board.size()], &set, &e.deal, options, pos as u64)
-                    })
-                    .collect();
-                d.fetch_add(verdicts.len(), Ordering::Relaxed);
-                let _ = tx.send((c_i * CHUNK, verdicts));
-                ctx.request_repaint();
-            });
+            source
+                .entries
+                .par_chunks(CHUNK)
+                .enumerate()
+                .for_each_with(tx, |tx, (c_i, chunk)| {
+                    if c.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let verdicts: Vec<Judged> = chunk
+                        .iter()
+                        .enumerate()
+                        .map(|(i, e)| {
+                            let pos = c_i * CHUNK + i;
+                            batch::judge(&shapes[&e.deal.board.size()], &set, &e.deal, options, pos as u64)
+                        })
+                        .collect();
+                    d.fetch_add(verdicts.len(), Ordering::Relaxed);
+                    let _ = tx.send((c_i * CHUNK, verdicts));
+                    ctx.request_repaint();
+                });
         })
         .ok()
         .map(|_| JudgeJob {
@@ -430,7 +449,12 @@ mod tests {
             id: 1,
             path: PathBuf::from("b.ron"),
             text: String::new(),
-            entries: (0..n).map(|i| Entry { index: i, deal: deal(i) }).collect(),
+            entries: (0..n)
+                .map(|i| Entry {
+                    index: i,
+                    deal: deal(i),
+                })
+                .collect(),
             bad: Vec::new(),
         })
     }

@@ -54,7 +54,9 @@ impl App {
         let Some(b) = doc.batch.as_mut() else { return };
         b.commit(current);
         b.pos = pos;
-        let Some(deal) = b.stored(pos).cloned() else { return };
+        let Some(deal) = b.stored(pos).cloned() else {
+            return;
+        };
         let index = b.file_index(pos);
         let n = b.len();
         doc.board = deal.board;
@@ -99,7 +101,9 @@ impl App {
             // Not the file on screen any more: Save asks where the batch goes.
             self.state.settings.file = None;
         }
-        let Some(b) = self.state.doc.batch.as_mut() else { return };
+        let Some(b) = self.state.doc.batch.as_mut() else {
+            return;
+        };
         b.commit(current.clone());
         b.added.push(current);
         b.pos = b.len() - 1;
@@ -138,7 +142,11 @@ impl App {
         let mut edits: BTreeMap<usize, String> = BTreeMap::new();
         let n = b.source.entries.len();
         for pos in 0..n {
-            let deal = if pos == b.pos { Some(&current) } else { b.edits.get(&pos) };
+            let deal = if pos == b.pos {
+                Some(&current)
+            } else {
+                b.edits.get(&pos)
+            };
             if let Some(deal) = deal.filter(|d| b.original(pos) != Some(d)) {
                 // update_batch counts every deal of the file, unreadable ones too.
                 edits.insert(b.source.entries[pos].index, self.deal_text(deal, folder));
@@ -204,7 +212,11 @@ impl App {
         let texts: Vec<String> = rows
             .iter()
             .filter_map(|&pos| {
-                let deal = if pos == b.pos { Some(&current) } else { b.stored(pos) };
+                let deal = if pos == b.pos {
+                    Some(&current)
+                } else {
+                    b.stored(pos)
+                };
                 deal.map(|d| self.deal_text(d, folder))
             })
             .collect();

@@ -44,7 +44,10 @@ pub fn load(path: &Path, current: &PieceSet) -> Result<Loaded, String> {
     }
     // The piece set is the first deal's `pieces:`, else the active one.
     let raws = formats::parse_deals_each(&text, &name).map_err(|e| e.to_string())?;
-    let pieces = raws.iter().find_map(|r| r.as_ref().ok()).and_then(|r| r.pieces.clone());
+    let pieces = raws
+        .iter()
+        .find_map(|r| r.as_ref().ok())
+        .and_then(|r| r.pieces.clone());
     let (set, pieces_file) = match pieces.as_deref() {
         Some(p) => {
             let (set, file) = formats::load_pieces_of(path, p).map_err(|e| e.to_string())?;

@@ -24,7 +24,8 @@ impl Inspector {
             .inspector_tab
             .min(self.tabs.len().saturating_sub(1));
         ui.add_space(4.0);
-        ui.horizontal(|ui| {
+        // Wraps when the panel is narrow: five tabs need about 340 points.
+        ui.horizontal_wrapped(|ui| {
             for (i, tab) in self.tabs.iter().enumerate() {
                 let key = Command::SetInspectorTab(i)
                     .shortcut()

@@ -88,7 +88,11 @@ fn header(ui: &mut Ui, state: &State, live: &Live, b: &DocBatch, cmds: &mut Vec<
                 ui.add(
                     egui::ProgressBar::new(done as f32 / total.max(1) as f32)
                         .desired_width(ui.available_width() - 80.0)
-                        .text(format!("judged {} of {}{eta}", grouped(done as u64), grouped(total as u64))),
+                        .text(format!(
+                            "judged {} of {}{eta}",
+                            grouped(done as u64),
+                            grouped(total as u64)
+                        )),
                 );
                 if ui.button("Cancel").clicked() {
                     cmds.push(Command::CancelJudging);
@@ -129,9 +133,8 @@ fn header(ui: &mut Ui, state: &State, live: &Live, b: &DocBatch, cmds: &mut Vec<
         }
     });
     ui.horizontal_wrapped(|ui| {
-        ui.label("Sort by");
         let mut sort = d.sort;
-        egui::ComboBox::from_id_salt("deals_sort")
+        egui::ComboBox::new("deals_sort", "order")
             .selected_text(sort.name())
             .show_ui(ui, |ui| {
                 for k in SortKey::ALL {
@@ -172,7 +175,10 @@ fn header(ui: &mut Ui, state: &State, live: &Live, b: &DocBatch, cmds: &mut Vec<
         }
         if ui
             .button("Add to batch")
-            .on_hover_text(format!("Append the deal on screen ({})", key(Command::AddToBatch)))
+            .on_hover_text(format!(
+                "Append the deal on screen ({})",
+                key(Command::AddToBatch)
+            ))
             .clicked()
         {
             cmds.push(Command::AddToBatch);
@@ -202,7 +208,11 @@ fn list(ui: &mut Ui, state: &State, live: &Live, b: &DocBatch, cmds: &mut Vec<Co
         .auto_shrink([false, false])
         .show_rows(ui, ROW, rows.len(), |ui, range| {
             for &pos in &rows[range] {
-                let deal = if pos == b.pos { Some(&current) } else { b.stored(pos) };
+                let deal = if pos == b.pos {
+                    Some(&current)
+                } else {
+                    b.stored(pos)
+                };
                 let Some(deal) = deal else { continue };
                 row(ui, state, live, b, pos, deal, b.is_modified(pos, &current), cmds);
             }
@@ -223,9 +233,7 @@ fn row(
     let width = ui.available_width();
     let (rect, response) = ui.allocate_exact_size(vec2(width, ROW), Sense::click());
     let index = b.file_index(pos);
-    response.widget_info(|| {
-        egui::WidgetInfo::labeled(egui::Role::Button, true, format!("deal {index}"))
-    });
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, format!("deal {index}")));
     if response.clicked() {
         cmds.push(Command::SelectDeal(pos));
     }
@@ -279,7 +287,13 @@ fn row(
             );
         }
         None => {
-            painter.text(right, egui::Align2::RIGHT_CENTER, "…", font, ui.visuals().weak_text_color());
+            painter.text(
+                right,
+                egui::Align2::RIGHT_CENTER,
+                "…",
+                font,
+                ui.visuals().weak_text_color(),
+            );
         }
     }
 }
@@ -310,6 +324,10 @@ fn draw_piece(painter: &egui::Painter, rect: Rect, piece: &crate::engine::pieces
     let origin = rect.center() - size / 2.0;
     for &(dx, dy) in piece.cells() {
         let min = origin + vec2(f32::from(dx), f32::from(dy)) * side;
-        painter.rect_filled(Rect::from_min_size(min, Vec2::splat(side)).shrink(0.5), CornerRadius::ZERO, color);
+        painter.rect_filled(
+            Rect::from_min_size(min, Vec2::splat(side)).shrink(0.5),
+            CornerRadius::ZERO,
+            color,
+        );
     }
 }

@@ -1,0 +1,218 @@
+//! The deal browser as a designer uses it: open a playtest log, filter the
+//! unsolvable deals, walk them from the keyboard, fix one, add a painted
+//! deal, save, and reopen with nothing lost.
+
+use std::path::{Path, PathBuf};
+
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use tenten::app::App;
+use tenten::app::command::Command;
+use tenten::app::state::State;
+use tenten::engine::batch::{Filter, SortKey, Verdict};
+use tenten::engine::board::Cell;
+
+fn preset(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("presets/deals")
+        .join(name)
+}
+
+fn harness() -> Harness<'static, App> {
+    let mut h = Harness::builder()
+        .with_size([1400.0, 880.0])
+        .with_max_steps(64)
+        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(State::default()));
+    h.run();
+    h
+}
+
+/// A copy of `name` in a fresh temporary folder (so saving is harmless).
+fn copy_of(name: &str, tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tenten-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::copy(preset(name), &path).unwrap();
+    path
+}
+
+fn open(h: &mut Harness<'static, App>, path: &Path) {
+    h.state_mut().push(Command::Load(path.to_path_buf()));
+    h.run();
+    assert!(h.state().live.error.is_none(), "{:?}", h.state().live.error);
+}
+
+fn wait_until_judged(h: &mut Harness<'static, App>) {
+    for _ in 0..2000 {
+        h.step();
+        let n = h.state().state.doc.batch.as_ref().map_or(0, |b| b.len());
+        if h.state().live.deals.settled(n) {
+            h.run();
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("the batch was never judged");
+}
+
+fn key(h: &mut Harness<'static, App>, modifiers: Modifiers, k: Key) {
+    h.key_press_modifiers(modifiers, k);
+    h.run();
+}
+
+fn pos(h: &Harness<'static, App>) -> usize {
+    h.state().state.doc.batch.as_ref().unwrap().pos
+}
+
+#[test]
+fn a_playtest_log_is_filtered_walked_fixed_extended_saved_and_reopened() {
+    let path = copy_of("playtest-1000.ron", "browse");
+    let mut h = harness();
+    open(&mut h, &path);
+    assert_eq!(h.state().state.settings.inspector_tab, 4, "the Deals tab opens");
+    wait_until_judged(&mut h);
+    let counts = h.state().live.deals.counts(1000);
+    assert_eq!(
+        counts[&Verdict::Solvable]
+            + counts.get(&Verdict::Unsolvable).unwrap_or(&0)
+            + counts.get(&Verdict::Dead).unwrap_or(&0),
+        1000
+    );
+    let unsolvable = counts[&Verdict::Unsolvable];
+    assert!(unsolvable > 10, "{unsolvable} unsolvable deals");
+
+    // Filter the unsolvable ones with one click and walk them.
+    h.get_by_label(&format!("unsolvable {unsolvable}")).click();
+    h.run();
+    assert_eq!(h.state().live.deals.filter, Filter::Only(Verdict::Unsolvable));
+    let rows = h.state().live.deals.rows().to_vec();
+    assert_eq!(rows.len(), unsolvable);
+    key(&mut h, Modifiers::COMMAND, Key::PageDown);
+    assert_eq!(pos(&h), rows[0], "from deal 0 (not in the list) to the first row");
+    for &want in &rows[1..4] {
+        key(&mut h, Modifiers::COMMAND, Key::PageDown);
+        assert_eq!(pos(&h), want);
+        // The deal on screen is that deal, and it is unsolvable.
+        let verdict = h.state().live.verdict.as_ref().unwrap();
+        assert!(!verdict.validation.solvable);
+    }
+    key(&mut h, Modifiers::COMMAND, Key::PageUp);
+    assert_eq!(pos(&h), rows[2]);
+
+    // Fix it: repair and apply. The row is marked modified.
+    let fixed = pos(&h);
+    h.state_mut().push(Command::Repair);
+    h.run();
+    for _ in 0..500 {
+        h.step();
+        if h.state().live.repair.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.run();
+    h.state_mut().push(Command::ApplyRepair);
+    h.run();
+    let repaired = h.state().state.doc.holder();
+    assert!(h.state().live.verdict.as_ref().unwrap().validation.solvable);
+    let current = h.state().state.doc.current_deal();
+    assert!(
+        h.state()
+            .state
+            .doc
+            .batch
+            .as_ref()
+            .unwrap()
+            .is_modified(fixed, &current)
+    );
+
+    // Undo takes the fix back; redo brings it again.
+    h.state_mut().push(Command::Undo);
+    h.run();
+    assert_ne!(h.state().state.doc.holder(), repaired);
+    h.state_mut().push(Command::Redo);
+    h.run();
+    assert_eq!(h.state().state.doc.holder(), repaired);
+
+    // Walk away (the fix stays in the batch), then paint and add a deal.
+    key(&mut h, Modifiers::COMMAND, Key::PageDown);
+    assert_ne!(pos(&h), fixed);
+    h.state_mut().push(Command::ClearBoard);
+    h.state_mut().push(Command::Paint {
+        x: 0,
+        y: 0,
+        cell: Cell::Painted,
+        stroke: 77,
+    });
+    h.run();
+    key(&mut h, Modifiers::COMMAND, Key::B);
+    assert_eq!(h.state().state.doc.batch.as_ref().unwrap().len(), 1001);
+    let added = h.state().state.doc.current_deal();
+
+    // Save writes the whole batch; reopening loses nothing.
+    let before = std::fs::read_to_string(&path).unwrap();
+    key(&mut h, Modifiers::COMMAND, Key::S);
+    assert!(h.state().live.error.is_none(), "{:?}", h.state().live.error);
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        after.starts_with("// 1000 deals met in self-play"),
+        "the comments stay"
+    );
+    assert_ne!(before, after);
+
+    let mut again = harness();
+    open(&mut again, &path);
+    let b = again.state().state.doc.batch.as_ref().unwrap();
+    assert_eq!(b.len(), 1001);
+    assert!(b.source.bad.is_empty());
+    assert_eq!(b.original(fixed).unwrap().holder, repaired, "the fix was saved");
+    assert_eq!(
+        b.original(1000).unwrap().board,
+        added.board,
+        "the added deal was saved"
+    );
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}
+
+#[test]
+fn a_batch_with_bad_deals_opens_the_good_ones_and_lists_the_bad() {
+    let dir = std::env::temp_dir().join(format!("tenten-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("mixed.ron");
+    std::fs::write(
+        &path,
+        "[\n  (board: [\"....\", \"....\", \"....\", \"....\"], holder: [\"sq2\"]),\n  (board: [\"....\", \"....\", \"....\", \"....\"], holder: [\"nope\"]),\n  (board: [\"...\", \"....\", \"....\", \"....\"], holder: [\"dot\"]),\n  (board: [\"#...\", \"....\", \"....\", \"....\"], holder: [\"dot\"]),\n]\n",
+    )
+    .unwrap();
+    let mut h = harness();
+    let before = h.state().state.doc.clone();
+    // A file that is not a deal list at all changes nothing.
+    let broken = dir.join("broken.ron");
+    std::fs::write(&broken, "[ (board: [\"..\"], ").unwrap();
+    h.state_mut().push(Command::Load(broken));
+    h.run();
+    assert!(h.state().live.error.is_some());
+    assert_eq!(h.state().state.doc, before);
+    h.state_mut().push(Command::DismissError);
+    open(&mut h, &path);
+    let b = h.state().state.doc.batch.as_ref().unwrap();
+    assert_eq!(b.len(), 2);
+    assert_eq!(
+        b.source.entries.iter().map(|e| e.index).collect::<Vec<_>>(),
+        [0, 3]
+    );
+    assert_eq!(b.source.bad.len(), 2);
+    assert!(b.source.bad[0].contains("mixed.ron:3:"), "{}", b.source.bad[0]);
+    assert!(b.source.bad[1].contains("mixed.ron:4:"), "{}", b.source.bad[1]);
+    h.get_by_label("2 deals could not be read");
+    h.state_mut().push(Command::SetDealsView {
+        filter: Filter::All,
+        sort: SortKey::Index,
+        descending: true,
+    });
+    h.run();
+    wait_until_judged(&mut h);
+    assert_eq!(h.state().live.deals.rows(), [1, 0]);
+    std::fs::remove_dir_all(dir).ok();
+}
