@@ -26,6 +26,7 @@ impl Inspector {
         ui.add_space(4.0);
         // Wraps when the panel is narrow: five tabs need about 340 points.
         ui.horizontal_wrapped(|ui| {
+            ui.spacing_mut().item_spacing.x = 4.0;
             for (i, tab) in self.tabs.iter().enumerate() {
                 let key = Command::SetInspectorTab(i)
                     .shortcut()
