@@ -345,6 +345,15 @@ fn cmd_validate(
         }
         out.push('\n');
         if explain {
+            // The words the window uses: placements are what `nodes=` counts.
+            let (_, trace) = crate::engine::validator::validate_traced(&shapes, bits, &deal.holder);
+            let tree = crate::engine::tree::Tree::build(&trace.events);
+            let _ = writeln!(
+                out,
+                "  {} placements (nodes= counts these); the search tree has {} tree nodes with the root, the orders and the failed leaves",
+                v.nodes,
+                tree.len()
+            );
             explain_validation(&set, &v, policy, reading, out);
         }
     }

@@ -518,7 +518,7 @@ fn verdict_banner(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Comman
     if val.solvable {
         let sol = val.solution.as_ref();
         let text = format!(
-            "Solvable: {} fits{cleared} ({} nodes)",
+            "Solvable: {} fits{cleared} ({} placements)",
             set.ids(val.holder()),
             val.nodes
         );
@@ -566,7 +566,7 @@ fn verdict_banner(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Comman
         });
     } else {
         let text = format!(
-            "Unsolvable: no order places {}{cleared} ({} nodes)",
+            "Unsolvable: no order places {}{cleared} ({} placements)",
             set.ids(val.holder()),
             val.nodes
         );

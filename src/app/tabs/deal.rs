@@ -56,7 +56,7 @@ impl Tab for DealTab {
             .map(u64::to_string)
             .collect();
         ui.weak(format!(
-            "Nodes at positions 1..{}: {}",
+            "Placements at positions 1..{}: {}",
             v.holder().len(),
             per_depth.join(" / ")
         ));

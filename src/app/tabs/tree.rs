@@ -250,11 +250,17 @@ impl Tab for TreeTab {
             "fast path, stops at the first success"
         };
         ui.label(format!(
-            "Search of {} ({mode}): {} events, {} nodes",
+            "Search of {} ({mode}): {} placements; {} events, {} tree nodes",
             set.ids(&holder),
+            fields::grouped(s.validation.nodes),
             s.events.len(),
             s.tree.len()
-        ));
+        ))
+        .on_hover_text(
+            "Placements: blocks put on the board (what the banner, the Deal tab and the CLI \
+             count). Tree nodes: every node of the AND-OR tree drawn below, the root, the \
+             orders and the failed leaves included.",
+        );
         if live.replay.is_some() {
             ui.horizontal(|ui| {
                 ui.colored_label(paint::WARN, "Replaying a holder from the changer's history");
@@ -369,21 +375,21 @@ impl Tab for TreeTab {
         ui.collapsing("Exhaustive mode", |ui| {
             ui.weak("Explore the whole tree, not stopping at the first success.");
             ui.horizontal(|ui| {
-                let label = ui.label("node budget");
+                let label = ui.label("budget (placements)");
                 let r = ui
                     .add(egui::DragValue::new(&mut self.budget).speed(10_000))
                     .labelled_by(label.id)
                     .on_hover_text(format!(
                         "{} to {} placements. The outline and stepping keep the first {} \
                          events (about 300 MB at most); past that the run goes on counting \
-                         nodes, solutions, failures and branching without the trace.",
+                         placements, solutions, failures and branching without the trace.",
                         fields::grouped(MIN_BUDGET),
                         fields::grouped(MAX_BUDGET),
                         fields::grouped(MAX_TRACE_EVENTS as u64),
                     ));
                 if r.changed() {
                     self.budget_note =
-                        fields::clamp_with_note(&mut self.budget, MIN_BUDGET..=MAX_BUDGET, "The node budget");
+                        fields::clamp_with_note(&mut self.budget, MIN_BUDGET..=MAX_BUDGET, "The budget");
                 }
             });
             if let Some(note) = &self.budget_note {
@@ -396,7 +402,7 @@ impl Tab for TreeTab {
                         egui::ProgressBar::new(job.fraction())
                             .show_percentage()
                             .text(format!(
-                                "{} of {} nodes",
+                                "{} of {} placements",
                                 fields::grouped(done),
                                 fields::grouped(job.budget)
                             )),
@@ -422,7 +428,7 @@ impl Tab for TreeTab {
             }
             if let Some(e) = &s.explored {
                 ui.label(format!(
-                    "{} solutions; {} nodes; {}",
+                    "{} solutions; {} placements; {}",
                     fields::grouped(e.solutions),
                     fields::grouped(s.validation.nodes),
                     e.ending()
