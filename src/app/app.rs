@@ -153,6 +153,11 @@ impl App {
         Self::new(state)
     }
 
+    /// Whether Undo has a step to take back (tests check undo-redo pairs).
+    pub fn can_undo(&self) -> bool {
+        self.undo.can_undo()
+    }
+
     /// Queues a command, as a panel would (tests use this too).
     pub fn push(&mut self, cmd: Command) {
         self.cmds.push(cmd);
@@ -399,6 +404,14 @@ impl App {
                 }
             }
             Command::FillLine { line, filled } => {
+                let inside = match line {
+                    Line::Row(y) => y < size.h(),
+                    Line::Column(x) => x < size.w(),
+                };
+                if !inside {
+                    self.live.status = format!("No {line:?} on a {size} board");
+                    return;
+                }
                 self.edit(EditKey::Single);
                 let board = &mut self.state.doc.board;
                 let cell = if filled { Cell::Painted } else { Cell::Empty };
@@ -459,7 +472,8 @@ impl App {
             Command::Place { slot, x, y } => self.place(slot, x, y, time),
             Command::SelectSlot(slot) => self.live.selected_slot = slot,
             Command::SetSlot { slot, piece } => {
-                if slot < doc.slots.len() && doc.slots[slot].piece != piece {
+                let known = piece.is_none_or(|p| usize::from(p) < doc.set.pieces.len());
+                if known && slot < doc.slots.len() && doc.slots[slot].piece != piece {
                     self.edit(EditKey::Single);
                     self.state.doc.slots[slot].piece = piece;
                     let name = piece.map_or("empty".to_owned(), |p| self.state.doc.set.piece(p).id.clone());
@@ -603,7 +617,11 @@ impl App {
                 self.live.status = format!("Failure policy: {}", self.state.settings.policy);
             }
             Command::SetMaxRedraws(n) => self.state.settings.max_redraws = n,
-            Command::ShowSolution(step) => self.live.solution_step = step,
+            Command::ShowSolution(step) => {
+                // Steps 0..n of the solution found; anything else is refused.
+                let steps = self.live.solution().map_or(0, |s| s.steps().len());
+                self.live.solution_step = step.filter(|&i| i < steps);
+            }
             Command::DismissError => self.live.error = None,
             Command::SetTiming(settings) => self.state.settings.timing = settings,
             Command::StartSweep => self.start_sweep(ctx),

@@ -206,11 +206,11 @@ impl BoardView {
 
         // The cells: the live board, or a solution step.
         let step = live.solution_step.zip(live.solution());
-        let shown: Option<Bits> = step.map(|(i, sol)| {
+        let shown: Option<Bits> = step.and_then(|(i, sol)| {
             if i == 0 {
-                live.verdict.as_ref().map_or(0, |v| v.validation.start)
+                live.verdict.as_ref().map(|v| v.validation.start)
             } else {
-                sol.steps()[i - 1].board
+                sol.steps().get(i - 1).map(|s| s.board)
             }
         });
         painter.rect_filled(grid.rect.expand(3.0), CornerRadius::same(6), paint::GRID);

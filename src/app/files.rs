@@ -173,12 +173,33 @@ fn dialog_for(title: &str, extension: &str) -> rfd::FileDialog {
     }
 }
 
+/// Set (to anything) to make every file dialog answer "no file chosen" at
+/// once: for automated runs, where a real dialog would wait for a person.
+pub const NO_DIALOGS_ENV: &str = "TENTEN_NO_DIALOGS";
+
+static DIALOGS_OFF: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The same as `NO_DIALOGS_ENV`, from code (the UI monkey test).
+pub fn disable_dialogs() {
+    DIALOGS_OFF.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn dialogs_off() -> bool {
+    DIALOGS_OFF.load(std::sync::atomic::Ordering::Relaxed) || std::env::var_os(NO_DIALOGS_ENV).is_some()
+}
+
 pub fn pick_open(title: &str) -> Option<PathBuf> {
+    if dialogs_off() {
+        return None;
+    }
     dialog(title).pick_file()
 }
 
 /// A save dialog filtered by the extension of the proposed `name`.
 pub fn pick_save(title: &str, name: &str) -> Option<PathBuf> {
+    if dialogs_off() {
+        return None;
+    }
     dialog_for(title, save_extension(name))
         .set_file_name(name)
         .save_file()

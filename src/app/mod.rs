@@ -27,6 +27,7 @@ mod undo;
 
 pub use app::{App, Live};
 pub use board_view::SlotDrag;
+pub use files::{NO_DIALOGS_ENV, disable_dialogs};
 
 /// Opens the window, then `file` if given; returns when it closes.
 pub fn run(file: Option<std::path::PathBuf>) -> eframe::Result {
