@@ -8,8 +8,9 @@ use std::path::Path;
 use crate::engine::batch;
 use crate::engine::formats::{self, Deal};
 
-use super::app::{App, file_name};
+use super::app::App;
 use super::batch::{DocBatch, Source};
+use super::file_cmds::file_name;
 use super::files;
 use super::state::Slot;
 use super::undo::EditKey;

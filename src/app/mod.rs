@@ -2,6 +2,7 @@
 
 #[allow(clippy::module_inception)]
 mod app;
+mod apply;
 pub mod batch;
 mod batch_cmds;
 mod board_view;
@@ -10,7 +11,9 @@ pub mod danger_job;
 mod danger_overlay;
 mod danger_panel;
 pub mod debugger;
+mod doc_cmds;
 mod fields;
+mod file_cmds;
 mod files;
 mod holder;
 mod inspector;
