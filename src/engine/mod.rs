@@ -2,6 +2,7 @@
 //! changer, file formats, benchmark and self-play. No GUI types here.
 
 pub mod batch;
+pub mod batch_file;
 pub mod bench;
 pub mod board;
 pub mod changer;
