@@ -216,3 +216,27 @@ fn a_batch_with_bad_deals_opens_the_good_ones_and_lists_the_bad() {
     assert_eq!(h.state().live.deals.rows(), [1, 0]);
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// After a restart the batch is not open any more, but the window still
+/// names its file: Save must not guess which deal the one on screen is.
+#[test]
+fn save_without_the_batch_open_never_rewrites_the_batch_file() {
+    tenten::app::disable_dialogs();
+    let path = copy_of("teaching-batch.ron", "restart");
+    let mut h = harness();
+    open(&mut h, &path);
+    h.state_mut().push(Command::SelectDeal(3));
+    h.run();
+    let mut state = h.state().state.clone();
+    state.doc.batch = None; // as after a restart: not persisted
+    let before = std::fs::read_to_string(&path).unwrap();
+    let mut again = Harness::builder()
+        .with_size([1400.0, 880.0])
+        .with_max_steps(64)
+        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(state));
+    again.run();
+    again.state_mut().push(Command::Save);
+    again.run();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}

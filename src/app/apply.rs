@@ -49,6 +49,16 @@ impl App {
                 match (self.state.settings.file.clone(), batch_file) {
                     // The open batch, whole.
                     (Some(path), Some(source)) if path == source => self.save_batch(&path),
+                    // A batch file with no batch open (after a restart, or an
+                    // undo to before it was opened): Save would have to guess
+                    // which deal the one on screen is, so it asks instead.
+                    (Some(path), None) if files::is_batch_file(&path) => {
+                        self.live.status = format!(
+                            "{} is a batch; open it to edit its deals, or choose where to save this deal",
+                            path.display()
+                        );
+                        self.apply(Command::SaveAs, ctx, time);
+                    }
                     (Some(path), None) => self.save_deal(&path),
                     _ => self.apply(Command::SaveAs, ctx, time),
                 }

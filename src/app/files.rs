@@ -119,6 +119,11 @@ pub fn save_deal(path: &Path, doc: &Doc, pieces: Option<&Path>, seed: u64) -> Re
     Ok(SaveKind::Deal)
 }
 
+/// Whether `path` holds a batch (a RON list of deals).
+pub fn is_batch_file(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|t| formats::is_batch(&t))
+}
+
 /// What a save wrote.
 pub enum SaveKind {
     Deal,
