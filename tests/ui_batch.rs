@@ -72,7 +72,7 @@ fn a_playtest_log_is_filtered_walked_fixed_extended_saved_and_reopened() {
     open(&mut h, &path);
     assert_eq!(h.state().state.settings.inspector_tab, 4, "the Deals tab opens");
     wait_until_judged(&mut h);
-    let counts = h.state().live.deals.counts(1000);
+    let counts = h.state().live.deals.counts().clone();
     assert_eq!(
         counts[&Verdict::Solvable]
             + counts.get(&Verdict::Unsolvable).unwrap_or(&0)

@@ -126,9 +126,15 @@ impl DocBatch {
         }
     }
 
-    /// How many deals are edited or new.
+    /// How many deals are edited or new (without walking the batch).
     pub fn modified_count(&self, current: &Deal) -> usize {
-        (0..self.len()).filter(|&p| self.is_modified(p, current)).count()
+        let n = self.source.entries.len();
+        let on_screen =
+            self.pos < n && !self.edits.contains_key(&self.pos) && self.original(self.pos) != Some(current);
+        // An edit kept for the deal on screen may have been undone by hand.
+        let kept_but_undone =
+            self.pos < n && self.edits.contains_key(&self.pos) && self.original(self.pos) == Some(current);
+        self.edits.len() + self.added.len() + usize::from(on_screen) - usize::from(kept_but_undone)
     }
 }
 
@@ -194,6 +200,8 @@ pub struct DealsView {
     version: u64,
     rows_for: Option<(u64, Filter, SortKey, bool)>,
     rows: Vec<usize>,
+    /// Deals per verdict, counted with the rows.
+    counts: HashMap<batch::Verdict, usize>,
 }
 
 impl DealsView {
@@ -264,11 +272,17 @@ impl DealsView {
         let current = doc.current_deal();
         let mut shapes: Option<Shapes> = None;
         let mut changed = false;
-        for pos in 0..b.len() {
+        // Only the deals that can differ from the file: the edited ones, the
+        // added ones and the one on screen (not the whole batch every frame).
+        let n = b.source.entries.len();
+        let mut touched: Vec<usize> = b.edits.keys().copied().chain(n..b.len()).collect();
+        touched.push(b.pos);
+        let before = self.edited.len();
+        self.edited
+            .retain(|p, _| touched.contains(p) && b.is_modified(*p, &current));
+        changed |= self.edited.len() != before;
+        for pos in touched {
             if !b.is_modified(pos, &current) {
-                if self.edited.remove(&pos).is_some() {
-                    changed = true;
-                }
                 continue;
             }
             let deal = if pos == b.pos {
@@ -299,6 +313,10 @@ impl DealsView {
             return;
         }
         let effective: Vec<Option<Judged>> = (0..b.len()).map(|p| self.judged_at(p).cloned()).collect();
+        self.counts.clear();
+        for j in effective.iter().flatten() {
+            *self.counts.entry(j.verdict).or_insert(0) += 1;
+        }
         let current = doc.current_deal();
         self.rows = batch::view(
             &effective,
@@ -352,14 +370,8 @@ impl DealsView {
     }
 
     /// Deals per verdict among those judged (edits included).
-    pub fn counts(&self, len: usize) -> HashMap<batch::Verdict, usize> {
-        let mut out = HashMap::new();
-        for p in 0..len {
-            if let Some(j) = self.judged_at(p) {
-                *out.entry(j.verdict).or_insert(0) += 1;
-            }
-        }
-        out
+    pub fn counts(&self) -> &HashMap<batch::Verdict, usize> {
+        &self.counts
     }
 
     /// True once every deal has a verdict and nothing runs (for tests).

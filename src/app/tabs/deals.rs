@@ -105,7 +105,7 @@ fn header(ui: &mut Ui, state: &State, live: &Live, b: &DocBatch, cmds: &mut Vec<
         None => {}
     }
     // Counts, each a filter.
-    let counts = d.counts(b.len());
+    let counts = d.counts();
     let view = |filter, sort, descending| Command::SetDealsView {
         filter,
         sort,
