@@ -535,6 +535,8 @@ fn a_custom_board_size_can_be_typed() {
         h.key_press(egui::Key::Enter);
         h.run();
     };
+    type_into(&mut h, "width", "500");
+    h.get_by_label_contains("board is 500x10; each side must be 4 to 16");
     type_into(&mut h, "width", "12");
     type_into(&mut h, "height", "16");
     h.get_by_label_contains("at most 128 are allowed");

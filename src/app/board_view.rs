@@ -158,13 +158,14 @@ impl BoardView {
             .collapsible(false)
             .resizable(false)
             .show(ui.ctx(), |ui| {
+                // Not clamped: a size out of range is refused below, saying why.
                 egui::Grid::new("custom_size").show(ui, |ui| {
                     let label = ui.label("width");
-                    ui.add(egui::DragValue::new(&mut self.custom.0).range(1..=99))
+                    ui.add(egui::DragValue::new(&mut self.custom.0))
                         .labelled_by(label.id);
                     ui.end_row();
                     let label = ui.label("height");
-                    ui.add(egui::DragValue::new(&mut self.custom.1).range(1..=99))
+                    ui.add(egui::DragValue::new(&mut self.custom.1))
                         .labelled_by(label.id);
                     ui.end_row();
                 });
