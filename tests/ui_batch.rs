@@ -240,3 +240,50 @@ fn save_without_the_batch_open_never_rewrites_the_batch_file() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
     std::fs::remove_dir_all(path.parent().unwrap()).ok();
 }
+
+/// A large log is read on a thread: the window answers meanwhile, and the
+/// batch opens when it is read.
+#[test]
+fn a_large_batch_is_read_without_blocking_the_window() {
+    use tenten::engine::board::{Board, BoardSize};
+    use tenten::engine::generator::Generator;
+    use tenten::engine::pieces::PieceSet;
+    use tenten::engine::shapes::Shapes;
+    let set = PieceSet::classic();
+    let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+    let deals = tenten::engine::simulation::played_deals(&shapes, &set, 3, 3000, &mut Generator::new(4));
+    let texts: Vec<String> = deals
+        .iter()
+        .map(|d| {
+            tenten::engine::formats::deal_to_ron(
+                &Board::from_bits(BoardSize::CLASSIC, d.board),
+                &d.holder,
+                &set,
+                None,
+                None,
+            )
+        })
+        .collect();
+    let dir = std::env::temp_dir().join(format!("tenten-large-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("large.ron");
+    std::fs::write(&path, tenten::engine::formats::batch_to_ron(&texts, "3000 deals")).unwrap();
+    assert!(std::fs::metadata(&path).unwrap().len() > 1 << 20);
+    let mut h = harness();
+    h.state_mut().push(Command::Load(path.clone()));
+    h.step();
+    assert!(
+        h.state().live.status.starts_with("Reading large.ron"),
+        "{}",
+        h.state().live.status
+    );
+    for _ in 0..2000 {
+        h.step();
+        if h.state().state.doc.batch.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert_eq!(h.state().state.doc.batch.as_ref().map(|b| b.len()), Some(3000));
+    std::fs::remove_dir_all(dir).ok();
+}

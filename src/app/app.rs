@@ -79,6 +79,8 @@ pub struct Live {
     pub timing: TimingLab,
     /// The open batch's deal list: verdicts, filter, order.
     pub deals: super::batch::DealsView,
+    /// A large file being read on a thread.
+    pub loading: Option<(PathBuf, std::sync::mpsc::Receiver<Result<files::Loaded, String>>)>,
 }
 
 impl Live {
@@ -129,6 +131,7 @@ impl App {
                 danger: DangerState::default(),
                 timing: TimingLab::default(),
                 deals: Default::default(),
+                loading: None,
             },
             undo: Undo::default(),
             cmds: Vec::new(),
@@ -169,6 +172,7 @@ impl App {
         self.shortcuts(&ctx);
         self.dropped_files(&ctx);
         self.poll_job();
+        self.poll_load(&ctx);
         if let Some(complete) = self.live.timing.poll() {
             let n = self.live.timing.measurements.len();
             self.live.status = match (&self.live.timing.error, complete) {

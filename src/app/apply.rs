@@ -29,19 +29,19 @@ impl App {
             }
             Command::OpenDeal => {
                 if let Some(path) = files::pick_open("Open deal or board") {
-                    self.load(&path);
+                    self.load(&path, ctx);
                 } else {
                     self.live.status = files::NO_FILE_CHOSEN.to_owned();
                 }
             }
             Command::OpenPieceSet => {
                 if let Some(path) = files::pick_open("Open piece set") {
-                    self.load(&path);
+                    self.load(&path, ctx);
                 } else {
                     self.live.status = files::NO_FILE_CHOSEN.to_owned();
                 }
             }
-            Command::Load(path) => self.load(&path),
+            Command::Load(path) => self.load(&path, ctx),
             // eframe saves the session on the way out.
             Command::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
             Command::Save => {

@@ -31,8 +31,54 @@ impl App {
         }
     }
 
-    pub(super) fn load(&mut self, path: &std::path::Path) {
-        match files::load(path, &self.state.doc.set) {
+    /// Opens `path`. A large file (a playtest log of many thousand deals) is
+    /// read and parsed on a thread, so the window stays live meanwhile;
+    /// `poll_load` applies it when it is ready.
+    pub(super) fn load(&mut self, path: &std::path::Path, ctx: &egui::Context) {
+        const ON_A_THREAD: u64 = 1 << 20;
+        if std::fs::metadata(path).is_ok_and(|m| m.len() > ON_A_THREAD) {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let (set, owned, ctx) = (self.state.doc.set.clone(), path.to_path_buf(), ctx.clone());
+            let spawned = std::thread::Builder::new()
+                .name("open-file".to_owned())
+                .spawn(move || {
+                    let _ = tx.send(files::load(&owned, &set));
+                    ctx.request_repaint();
+                });
+            if spawned.is_ok() {
+                self.live.status = format!("Reading {}…", file_name(path));
+                self.live.loading = Some((path.to_path_buf(), rx));
+                return;
+            }
+        }
+        let loaded = files::load(path, &self.state.doc.set);
+        self.finish_load(path, loaded);
+    }
+
+    /// Applies a file read on a thread, once it is there.
+    pub(super) fn poll_load(&mut self, ctx: &egui::Context) {
+        let Some((path, rx)) = &self.live.loading else {
+            return;
+        };
+        match rx.try_recv() {
+            Ok(loaded) => {
+                let path = path.clone();
+                self.live.loading = None;
+                self.finish_load(&path, loaded);
+                ctx.request_repaint();
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => {
+                ctx.request_repaint_after(std::time::Duration::from_millis(100));
+            }
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                self.live.error = Some(format!("Reading {} stopped unexpectedly.", path.display()));
+                self.live.loading = None;
+            }
+        }
+    }
+
+    fn finish_load(&mut self, path: &std::path::Path, loaded: Result<files::Loaded, String>) {
+        match loaded {
             Ok(files::Loaded::Deal {
                 board,
                 holder,

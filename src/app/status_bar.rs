@@ -21,7 +21,7 @@ pub fn ui(ui: &mut Ui, live: &Live, timing: &TimingSettings) {
                 } else {
                     ui.weak("holder empty");
                 }
-                if live.repair_running {
+                if live.repair_running || live.loading.is_some() {
                     ui.spinner();
                 }
             });
