@@ -133,6 +133,32 @@ enum Command {
         #[arg(long, value_name = "FILE", requires = "throttle")]
         csv: Option<PathBuf>,
     },
+    /// Self-play games comparing generators (the generator lab's engine so far: random and
+    /// greedy strategies), one line per generator.
+    Simulate {
+        #[arg(long, value_name = "G,G,...", default_value = "random,repair,reject,bag", value_parser = simulate::parse_generators)]
+        generator: simulate::Generators,
+        #[arg(long, default_value = "greedy", value_parser = simulate::parse_strategy)]
+        strategy: String,
+        /// The coelho strategy's five criteria weights (not built yet).
+        #[arg(long, value_name = "DIGITS", value_parser = simulate::parse_weights)]
+        weights: Option<String>,
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        games: u32,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[arg(long, value_name = "SET.ron")]
+        pieces: Option<PathBuf>,
+        #[arg(long, value_name = "WxH", default_value = "10x10", value_parser = simulate::parse_size)]
+        size: BoardSize,
+        #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=MAX_HOLDER as i64))]
+        holder_size: u8,
+        #[arg(long, value_name = "R", default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
+        max_rounds: u32,
+        /// Write one row per game to this CSV file (atomically).
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
+    },
 }
 
 fn parse_policy(s: &str) -> Result<Policy, String> {
@@ -263,6 +289,29 @@ pub fn main(args: Vec<OsString>) -> i32 {
             games,
             csv,
         } => cmd_sweep(deals, seed, factors, corpus, games, csv.as_deref(), &mut out),
+        Command::Simulate {
+            generator,
+            strategy,
+            weights: _,
+            games,
+            seed,
+            pieces,
+            size,
+            holder_size,
+            max_rounds,
+            csv,
+        } => simulate::cmd_simulate(
+            &generator.0,
+            &strategy,
+            games as usize,
+            seed,
+            pieces.as_deref(),
+            size,
+            usize::from(holder_size),
+            max_rounds,
+            csv.as_deref(),
+            &mut out,
+        ),
         Command::Bench { deals, seed, .. } => {
             eprintln!("building and timing {deals} deals (seed {seed})...");
             let samples = bench::run(deals, seed);
@@ -551,4 +600,5 @@ fn cmd_sweep(
 }
 
 mod explain;
+mod simulate;
 use explain::{explain_danger, explain_repair, explain_validation};

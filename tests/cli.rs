@@ -457,3 +457,86 @@ fn presets_open_from_any_working_folder_and_errors_name_both_files() {
     assert!(err.contains("names-a-missing-set.ron"), "{err}");
     assert!(err.contains("gone/set.ron"), "{err}");
 }
+
+#[test]
+fn simulate_prints_one_line_per_generator_and_a_csv() {
+    let csv = std::env::temp_dir().join(format!("tenten-sim-{}.csv", std::process::id()));
+    let out = run_ok(&[
+        "simulate",
+        "--generator",
+        "random,repair",
+        "--strategy",
+        "greedy",
+        "--games",
+        "20",
+        "--seed",
+        "1",
+        "--size",
+        "8x8",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("generator=random strategy=greedy games=20 rounds_mean="),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("generator=repair strategy=greedy games=20 rounds_mean="),
+        "{out}"
+    );
+    for key in [
+        "rounds_median=",
+        "rounds_q1=",
+        "rounds_q3=",
+        "censored=",
+        "score_mean=",
+        "stuck=",
+        "dead=",
+        "unsolvable_dealt=",
+        "repairs=",
+        "chi2=",
+        "kl=",
+        "rounds_per_s=",
+    ] {
+        assert!(lines.iter().all(|l| l.contains(key)), "{key} missing: {out}");
+    }
+    assert!(
+        lines[1].contains(" unfair=0 "),
+        "repair never loses unfairly: {out}"
+    );
+    // Reproducible, except the speed.
+    let again = run_ok(&[
+        "simulate",
+        "--generator",
+        "random,repair",
+        "--games",
+        "20",
+        "--seed",
+        "1",
+        "--size",
+        "8x8",
+    ]);
+    let strip = |s: &str| {
+        s.lines()
+            .map(|l| l.split(" rounds_per_s=").next().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&out), strip(&again));
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(rows.lines().count(), 41);
+    assert!(rows.starts_with("generator,strategy,seed,rounds,score,end,unsolvable_dealt,repairs\n"));
+    std::fs::remove_file(csv).ok();
+}
+
+#[test]
+fn simulate_refuses_bad_arguments() {
+    assert!(run_bad(&["simulate", "--generator", "random,lucky"]).contains("unknown generator \"lucky\""));
+    assert!(run_bad(&["simulate", "--strategy", "clever"]).contains("unknown strategy"));
+    assert!(run_bad(&["simulate", "--strategy", "coelho"]).contains("not built yet"));
+    assert!(run_bad(&["simulate", "--weights", "1002"]).contains("five digits"));
+    assert!(run_bad(&["simulate", "--games", "0"]).contains("--games"));
+    assert!(run_bad(&["simulate", "--size", "20x20"]).contains("4 to 16"));
+    assert!(run_bad(&["simulate", "--size", "ten"]).contains("WxH"));
+}

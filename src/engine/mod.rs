@@ -13,6 +13,7 @@ pub mod export;
 pub mod formats;
 pub mod generator;
 pub mod heuristic;
+pub mod lab;
 pub mod pieces;
 pub mod progress;
 pub mod selfplay;

@@ -1,0 +1,102 @@
+//! `tenten simulate`: self-play games per generator, one line each.
+
+use super::*;
+use crate::engine::lab::{self, Plan};
+use crate::engine::progress::Progress;
+
+/// Generator names, checked against the ones that exist.
+#[derive(Clone, Debug)]
+pub(super) struct Generators(pub Vec<String>);
+
+pub(super) fn parse_generators(s: &str) -> Result<Generators, String> {
+    let names: Vec<String> = s.split(',').map(|g| g.trim().to_owned()).collect();
+    for g in &names {
+        if !crate::engine::dealers::NAMES.contains(&g.as_str()) {
+            return Err(format!(
+                "unknown generator {g:?}; choose from {}",
+                crate::engine::dealers::NAMES.join(", ")
+            ));
+        }
+    }
+    Ok(Generators(names))
+}
+
+pub(super) fn parse_strategy(s: &str) -> Result<String, String> {
+    match s {
+        "random" | "greedy" => Ok(s.to_owned()),
+        "coelho" => Err("the coelho strategy is not built yet; use random or greedy".to_owned()),
+        other => Err(format!("unknown strategy {other:?}; choose from random, greedy")),
+    }
+}
+
+/// The analysis's five criteria weights, written as it writes them ("10025").
+pub(super) fn parse_weights(s: &str) -> Result<String, String> {
+    if s.len() == 5 && s.bytes().all(|b| b.is_ascii_digit()) {
+        Ok(s.to_owned())
+    } else {
+        Err(format!(
+            "weights are five digits, one per criterion, like 10025; got {s:?}"
+        ))
+    }
+}
+
+pub(super) fn parse_size(s: &str) -> Result<BoardSize, String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("a size is WxH, like 10x10; got {s:?}"))?;
+    let side = |v: &str| {
+        v.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("{v:?} is not a number in {s:?}"))
+    };
+    BoardSize::new(side(w)?, side(h)?)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn cmd_simulate(
+    generators: &[String],
+    strategy: &str,
+    games: usize,
+    seed: u64,
+    pieces: Option<&Path>,
+    size: BoardSize,
+    k: usize,
+    max_rounds: u32,
+    csv: Option<&Path>,
+    out: &mut String,
+) -> Result<(), FormatError> {
+    let set = match pieces {
+        Some(p) => formats::load_piece_set(p)?,
+        None => PieceSet::classic(),
+    };
+    let plan = Plan {
+        set,
+        shapes_size: size,
+        k,
+        generators: generators.to_vec(),
+        strategy: strategy.to_owned(),
+        games,
+        seed,
+        max_rounds,
+        options: ChangeOptions::default(),
+    };
+    let mut rows = Vec::new();
+    for g in generators {
+        eprintln!("playing {games} games with the {g} generator and the {strategy} strategy...");
+        let t = std::time::Instant::now();
+        let played = lab::run(&plan, g, &Progress::default()).unwrap_or_default();
+        let seconds = t.elapsed().as_secs_f64();
+        let summary = lab::summarize(&played, &plan.set);
+        let rounds: f64 = played.iter().map(|g| f64::from(g.rounds)).sum();
+        let _ = writeln!(
+            out,
+            "{}",
+            lab::cli_line(g, strategy, &summary, rounds / seconds.max(1e-9))
+        );
+        rows.push((g.clone(), played));
+    }
+    if let Some(path) = csv {
+        formats::write_atomic(path, &lab::csv(&rows, strategy))?;
+    }
+    Ok(())
+}
