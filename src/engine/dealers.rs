@@ -63,6 +63,18 @@ fn timed_validate(table: &Table, holder: &[PieceIdx]) -> (bool, f64) {
     (v.solvable, t.elapsed().as_secs_f64() * 1e6)
 }
 
+/// A holder dealt as drawn: validated only to record whether it was fair.
+fn unchecked(table: &Table, holder: Vec<PieceIdx>) -> Dealt {
+    let (solvable, us) = timed_validate(table, &holder);
+    Dealt {
+        holder,
+        drawn_unsolvable: !solvable,
+        validate_us: us,
+        total_us: us,
+        ..Dealt::default()
+    }
+}
+
 /// Weighted draws, never checked. Validated only to record whether the deal
 /// was fair.
 pub struct RandomDealer;
@@ -72,15 +84,7 @@ impl Dealer for RandomDealer {
         "random"
     }
     fn deal(&mut self, table: &Table, rng: &mut Generator) -> Dealt {
-        let holder = rng.deal(table.set, table.k);
-        let (solvable, us) = timed_validate(table, &holder);
-        Dealt {
-            holder,
-            drawn_unsolvable: !solvable,
-            validate_us: us,
-            total_us: us,
-            ..Dealt::default()
-        }
+        unchecked(table, rng.deal(table.set, table.k))
     }
 }
 
@@ -191,15 +195,8 @@ impl Dealer for BagDealer {
         "bag"
     }
     fn deal(&mut self, table: &Table, rng: &mut Generator) -> Dealt {
-        let holder: Vec<PieceIdx> = (0..table.k).map(|_| self.next(rng)).collect();
-        let (solvable, us) = timed_validate(table, &holder);
-        Dealt {
-            holder,
-            drawn_unsolvable: !solvable,
-            validate_us: us,
-            total_us: us,
-            ..Dealt::default()
-        }
+        let holder = (0..table.k).map(|_| self.next(rng)).collect();
+        unchecked(table, holder)
     }
 }
 
