@@ -216,13 +216,7 @@ impl App {
                 let n = self.state.doc.set.pieces.len();
                 if (1..=MAX_HOLDER).contains(&pieces.len()) && pieces.iter().all(|&p| usize::from(p) < n) {
                     self.edit(EditKey::Single);
-                    self.state.doc.slots = pieces
-                        .iter()
-                        .map(|&p| Slot {
-                            piece: Some(p),
-                            locked: false,
-                        })
-                        .collect();
+                    self.state.doc.slots = Slot::holding(&pieces);
                     self.live.selected_slot = None;
                     self.state.settings.inspector_tab = super::tabs::TREE_TAB;
                     self.state.settings.show_inspector = true;

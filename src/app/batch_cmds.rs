@@ -15,17 +15,6 @@ use super::files;
 use super::state::Slot;
 use super::undo::EditKey;
 
-/// The slots holding `holder`, one piece each.
-pub(super) fn slots_of(holder: &[crate::engine::pieces::PieceIdx]) -> Vec<Slot> {
-    holder
-        .iter()
-        .map(|&p| Slot {
-            piece: Some(p),
-            locked: false,
-        })
-        .collect()
-}
-
 impl App {
     /// A batch just read (the document already shows its first deal).
     pub(super) fn open_batch(&mut self, path: &Path, text: String, read: batch::Batch) {
@@ -61,7 +50,7 @@ impl App {
         let index = b.file_index(pos);
         let n = b.len();
         doc.board = deal.board;
-        doc.slots = slots_of(&deal.holder);
+        doc.slots = Slot::holding(&deal.holder);
         doc.score = 0;
         doc.sanitize();
         self.live.selected_slot = None;

@@ -144,14 +144,7 @@ impl App {
         doc.set = set;
         doc.board = Board::from_bits(size, deal.board);
         doc.score = 0;
-        doc.slots = deal
-            .holder
-            .iter()
-            .map(|&p| Slot {
-                piece: Some(p),
-                locked: false,
-            })
-            .collect();
+        doc.slots = Slot::holding(&deal.holder);
         doc.sanitize();
         self.state.settings.inspector_tab = super::tabs::TREE_TAB;
         self.state.settings.show_inspector = true;

@@ -105,13 +105,7 @@ impl App {
                 doc.board = board;
                 doc.score = 0;
                 if let Some(holder) = holder {
-                    doc.slots = holder
-                        .into_iter()
-                        .map(|p| Slot {
-                            piece: Some(p),
-                            locked: false,
-                        })
-                        .collect();
+                    doc.slots = Slot::holding(&holder);
                 }
                 doc.sanitize();
                 if let Some(seed) = seed {

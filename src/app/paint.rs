@@ -52,11 +52,10 @@ pub fn cell_color(cell: Cell, pieces: &[Piece]) -> Color32 {
 }
 
 /// Draws `piece` centred in `rect` with square cells of at most `cell` points.
-pub fn draw_piece(ui: &Ui, rect: Rect, piece: &Piece, color: Color32, cell: f32) {
+pub fn draw_piece(painter: &egui::Painter, rect: Rect, piece: &Piece, color: Color32, cell: f32) {
     let side = cell.min(rect.width() / 5.0).min(rect.height() / 5.0).max(2.0);
     let size = vec2(piece.width() as f32, piece.height() as f32) * side;
     let origin = rect.center() - size / 2.0;
-    let painter = ui.painter();
     for &(dx, dy) in piece.cells() {
         let min = origin + vec2(f32::from(dx), f32::from(dy)) * side;
         let r = Rect::from_min_size(min, Vec2::splat(side)).shrink(side * 0.06);
@@ -83,6 +82,6 @@ pub fn piece_tile(
         visuals.bg_stroke,
         egui::StrokeKind::Inside,
     );
-    draw_piece(ui, rect.shrink(4.0), piece, color, size / 6.0);
+    draw_piece(ui.painter(), rect.shrink(4.0), piece, color, size / 6.0);
     response
 }

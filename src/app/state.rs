@@ -19,6 +19,19 @@ pub struct Slot {
     pub locked: bool,
 }
 
+impl Slot {
+    /// Unlocked slots holding `holder`, one piece each.
+    pub fn holding(holder: &[PieceIdx]) -> Vec<Slot> {
+        holder
+            .iter()
+            .map(|&p| Slot {
+                piece: Some(p),
+                locked: false,
+            })
+            .collect()
+    }
+}
+
 /// The document: board, holder, piece set, seed and score. Undo snapshots it whole.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]

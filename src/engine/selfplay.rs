@@ -178,7 +178,7 @@ pub fn play_game(
             None => {
                 game.end = if validate(shapes, board, &dealt.holder).solvable {
                     End::Stuck
-                } else if dealt.dead || is_dead(shapes, set, board, k) {
+                } else if dealt.dead || is_dead(shapes, set, board, &dealt.holder) {
                     End::Dead
                 } else {
                     End::Unfair
@@ -190,15 +190,14 @@ pub fn play_game(
     game
 }
 
-/// No holder of `k` dealable pieces can be placed (the changer's exact
-/// fallback decides, as `repair` answers `dead`).
-fn is_dead(shapes: &Shapes, set: &PieceSet, board: Bits, k: usize) -> bool {
-    let any = vec![0; k];
+/// No holder of this size can be placed (the changer's exact fallback
+/// decides, as `repair` answers `dead`).
+fn is_dead(shapes: &Shapes, set: &PieceSet, board: Bits, holder: &[PieceIdx]) -> bool {
     let options = super::changer::ChangeOptions {
         max_redraws: 0,
         ..Default::default()
     };
-    let r = super::changer::repair(shapes, set, board, &any, &mut Generator::new(0), options);
+    let r = super::changer::repair(shapes, set, board, holder, &mut Generator::new(0), options);
     r.outcome == super::changer::Outcome::Dead
 }
 

@@ -264,7 +264,7 @@ fn row(
         let piece = state.doc.set.piece(p);
         let r = Rect::from_min_size(egui::pos2(x, rect.min.y + 6.0), Vec2::splat(ROW - 12.0));
         painter.rect_filled(r, CornerRadius::same(3), ui.visuals().faint_bg_color);
-        draw_piece(&painter, r.shrink(3.0), piece, paint::piece_color(piece, p));
+        paint::draw_piece(&painter, r.shrink(3.0), piece, paint::piece_color(piece, p), ROW);
         x += ROW - 10.0;
     }
     // Verdict, placements, time.
@@ -314,20 +314,5 @@ fn mini_board(painter: &egui::Painter, rect: Rect, deal: &Deal, state: &State) {
                 );
             }
         }
-    }
-}
-
-/// A piece drawn with a painter clipped to its row.
-fn draw_piece(painter: &egui::Painter, rect: Rect, piece: &crate::engine::pieces::Piece, color: Color32) {
-    let side = (rect.width() / 5.0).min(rect.height() / 5.0);
-    let size = vec2(piece.width() as f32, piece.height() as f32) * side;
-    let origin = rect.center() - size / 2.0;
-    for &(dx, dy) in piece.cells() {
-        let min = origin + vec2(f32::from(dx), f32::from(dy)) * side;
-        painter.rect_filled(
-            Rect::from_min_size(min, Vec2::splat(side)).shrink(0.5),
-            CornerRadius::ZERO,
-            color,
-        );
     }
 }
