@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 use crate::engine::bench;
 use crate::engine::board::{Board, BoardSize};
 use crate::engine::changer::{ChangeOptions, DEFAULT_MAX_REDRAWS, Outcome, Repair, repair};
+use crate::engine::coelho::CoelhoWeights;
 use crate::engine::danger::{self, Danger};
 use crate::engine::formats::{self, Deal, FormatError};
 use crate::engine::generator::Generator;
@@ -133,16 +134,17 @@ enum Command {
         #[arg(long, value_name = "FILE", requires = "throttle")]
         csv: Option<PathBuf>,
     },
-    /// Self-play games comparing generators (the generator lab's engine so far: random and
-    /// greedy strategies), one line per generator.
+    /// Self-play games comparing generators (the generator lab's engine), one line per
+    /// generator; game g of every generator is seeded with seed + g, so they are paired.
     Simulate {
         #[arg(long, value_name = "G,G,...", default_value = "random,repair,reject,bag", value_parser = simulate::parse_generators)]
         generator: simulate::Generators,
         #[arg(long, default_value = "greedy", value_parser = simulate::parse_strategy)]
         strategy: String,
-        /// The coelho strategy's five criteria weights (not built yet).
-        #[arg(long, value_name = "DIGITS", value_parser = simulate::parse_weights)]
-        weights: Option<String>,
+        /// The coelho strategy's five criteria weights, as the 1010! analysis writes them:
+        /// free cells, 5x5 square, large pieces, alignment, surface.
+        #[arg(long, value_name = "DIGITS", default_value = "10025", value_parser = simulate::parse_weights)]
+        weights: CoelhoWeights,
         #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
         games: u32,
         #[arg(long, default_value_t = 0)]
@@ -292,7 +294,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
         Command::Simulate {
             generator,
             strategy,
-            weights: _,
+            weights,
             games,
             seed,
             pieces,
@@ -303,6 +305,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
         } => simulate::cmd_simulate(
             &generator.0,
             &strategy,
+            weights,
             games as usize,
             seed,
             pieces.as_deref(),

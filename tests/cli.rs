@@ -534,9 +534,55 @@ fn simulate_prints_one_line_per_generator_and_a_csv() {
 fn simulate_refuses_bad_arguments() {
     assert!(run_bad(&["simulate", "--generator", "random,lucky"]).contains("unknown generator \"lucky\""));
     assert!(run_bad(&["simulate", "--strategy", "clever"]).contains("unknown strategy"));
-    assert!(run_bad(&["simulate", "--strategy", "coelho"]).contains("not built yet"));
+    assert!(run_bad(&["simulate", "--strategy", "coelho", "--weights", "1002x"]).contains("five digits"));
     assert!(run_bad(&["simulate", "--weights", "1002"]).contains("five digits"));
     assert!(run_bad(&["simulate", "--games", "0"]).contains("--games"));
     assert!(run_bad(&["simulate", "--size", "20x20"]).contains("4 to 16"));
     assert!(run_bad(&["simulate", "--size", "ten"]).contains("WxH"));
+}
+
+#[test]
+fn simulate_plays_the_analysis_strategy_with_its_weights() {
+    let args = |w: &str| {
+        [
+            "simulate",
+            "--generator",
+            "random,repair",
+            "--strategy",
+            "coelho",
+            "--weights",
+            w,
+            "--games",
+            "3",
+            "--seed",
+            "5",
+            "--size",
+            "8x8",
+            "--max-rounds",
+            "40",
+        ]
+        .map(str::to_owned)
+    };
+    let out = run_ok(&args("10025").each_ref().map(String::as_str));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("generator=random strategy=coelho games=3 "),
+        "{out}"
+    );
+    // The exhaustive strategy never fails a solvable holder: with repair,
+    // games end only dead or at the cap.
+    assert!(lines[1].contains(" unfair=0 stuck=0 "), "{out}");
+    // Weights matter: free cells alone (10000) play differently from 10025.
+    let other = run_ok(&args("00001").each_ref().map(String::as_str));
+    let score = |s: &str| {
+        s.split(" score_mean=")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_owned()
+    };
+    assert_ne!(score(&out), score(&other), "{out}\n{other}");
 }

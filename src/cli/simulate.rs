@@ -1,8 +1,11 @@
 //! `tenten simulate`: self-play games per generator, one line each.
 
+use std::sync::atomic::Ordering;
+
 use super::*;
 use crate::engine::lab::{self, Plan};
 use crate::engine::progress::Progress;
+use crate::engine::selfplay::STRATEGIES;
 
 /// Generator names, checked against the ones that exist.
 #[derive(Clone, Debug)]
@@ -22,22 +25,19 @@ pub(super) fn parse_generators(s: &str) -> Result<Generators, String> {
 }
 
 pub(super) fn parse_strategy(s: &str) -> Result<String, String> {
-    match s {
-        "random" | "greedy" => Ok(s.to_owned()),
-        "coelho" => Err("the coelho strategy is not built yet; use random or greedy".to_owned()),
-        other => Err(format!("unknown strategy {other:?}; choose from random, greedy")),
+    if STRATEGIES.contains(&s) {
+        Ok(s.to_owned())
+    } else {
+        Err(format!(
+            "unknown strategy {s:?}; choose from {}",
+            STRATEGIES.join(", ")
+        ))
     }
 }
 
 /// The analysis's five criteria weights, written as it writes them ("10025").
-pub(super) fn parse_weights(s: &str) -> Result<String, String> {
-    if s.len() == 5 && s.bytes().all(|b| b.is_ascii_digit()) {
-        Ok(s.to_owned())
-    } else {
-        Err(format!(
-            "weights are five digits, one per criterion, like 10025; got {s:?}"
-        ))
-    }
+pub(super) fn parse_weights(s: &str) -> Result<CoelhoWeights, String> {
+    CoelhoWeights::parse(s)
 }
 
 pub(super) fn parse_size(s: &str) -> Result<BoardSize, String> {
@@ -56,6 +56,7 @@ pub(super) fn parse_size(s: &str) -> Result<BoardSize, String> {
 pub(super) fn cmd_simulate(
     generators: &[String],
     strategy: &str,
+    weights: CoelhoWeights,
     games: usize,
     seed: u64,
     pieces: Option<&Path>,
@@ -79,12 +80,30 @@ pub(super) fn cmd_simulate(
         seed,
         max_rounds,
         options: ChangeOptions::default(),
+        weights,
     };
     let mut rows = Vec::new();
     for g in generators {
         eprintln!("playing {games} games with the {g} generator and the {strategy} strategy...");
         let t = std::time::Instant::now();
-        let played = lab::run(&plan, g, &Progress::default()).unwrap_or_default();
+        let progress = Progress::default();
+        let done = std::sync::atomic::AtomicBool::new(false);
+        let played = std::thread::scope(|scope| {
+            // Long runs (the coelho strategy) say how far they are every 10 s.
+            scope.spawn(|| {
+                let mut last = std::time::Instant::now();
+                while !done.load(Ordering::Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                    if last.elapsed().as_secs() >= 10 {
+                        last = std::time::Instant::now();
+                        eprintln!("  {} of {games} games", progress.done.load(Ordering::Relaxed));
+                    }
+                }
+            });
+            let played = lab::run(&plan, g, &progress).unwrap_or_default();
+            done.store(true, Ordering::Relaxed);
+            played
+        });
         let seconds = t.elapsed().as_secs_f64();
         let summary = lab::summarize(&played, &plan.set);
         let rounds: f64 = played.iter().map(|g| f64::from(g.rounds)).sum();

@@ -25,6 +25,8 @@ pub struct Table<'a> {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Dealt {
     pub holder: Vec<PieceIdx>,
+    /// The holder first drawn (the same as `holder` unless it was fixed).
+    pub drawn: Vec<PieceIdx>,
     /// The holder first drawn was unsolvable (the dealer may have fixed it).
     pub drawn_unsolvable: bool,
     /// Holders validated beyond the first (changer attempts, redraws).
@@ -67,6 +69,7 @@ fn timed_validate(table: &Table, holder: &[PieceIdx]) -> (bool, f64) {
 fn unchecked(table: &Table, holder: Vec<PieceIdx>) -> Dealt {
     let (solvable, us) = timed_validate(table, &holder);
     Dealt {
+        drawn: holder.clone(),
         holder,
         drawn_unsolvable: !solvable,
         validate_us: us,
@@ -104,6 +107,7 @@ impl Dealer for RepairDealer {
         let r = repair(table.shapes, table.set, table.board, &drawn, rng, self.options);
         let total_us = t.elapsed().as_secs_f64() * 1e6;
         Dealt {
+            drawn,
             drawn_unsolvable: r.outcome != Outcome::Unchanged,
             repairs: r.attempts.len().saturating_sub(1) as u32,
             dead: r.outcome == Outcome::Dead,
@@ -132,6 +136,7 @@ impl Dealer for RejectDealer {
             let holder = rng.deal(table.set, table.k);
             let (solvable, us) = timed_validate(table, &holder);
             if draw == 0 {
+                out.drawn = holder.clone();
                 out.validate_us = us;
                 out.drawn_unsolvable = !solvable;
             } else {

@@ -8,10 +8,12 @@ use std::sync::atomic::Ordering;
 use rayon::prelude::*;
 
 use super::changer::ChangeOptions;
+use super::coelho::CoelhoWeights;
 use super::dealers;
+use super::histogram::TimeHistogram;
 use super::pieces::PieceSet;
 use super::progress::Progress;
-use super::selfplay::{self, BANDS, End, Game};
+use super::selfplay::{self, BANDS, End, Game, Round};
 use super::shapes::Shapes;
 
 /// What to simulate.
@@ -26,6 +28,8 @@ pub struct Plan {
     pub seed: u64,
     pub max_rounds: u32,
     pub options: ChangeOptions,
+    /// The coelho strategy's criteria weights.
+    pub weights: CoelhoWeights,
 }
 
 /// Game g of every generator starts from seed + g: paired comparisons.
@@ -33,31 +37,97 @@ pub fn game_seed(plan: &Plan, g: usize) -> u64 {
     plan.seed.wrapping_add(g as u64)
 }
 
-/// Plays every game of `generator`, in parallel; `None` when cancelled.
-pub fn run(plan: &Plan, generator: &str, progress: &Progress) -> Option<Vec<Game>> {
+/// Plays game `g` of `generator`, keeping every round when `record` is
+/// given (a replay plays the game again: games are seeded, so it is the same
+/// game).
+pub fn play(
+    plan: &Plan,
+    shapes: &Shapes,
+    generator: &str,
+    g: usize,
+    record: Option<&mut Vec<Round>>,
+) -> Option<Game> {
+    let mut dealer = dealers::by_name(generator, &plan.set, plan.options)?;
+    let mut strategy = selfplay::strategy_by_name(&plan.strategy, plan.weights)?;
+    Some(selfplay::play_game(
+        shapes,
+        &plan.set,
+        plan.k,
+        dealer.as_mut(),
+        strategy.as_mut(),
+        game_seed(plan, g),
+        plan.max_rounds,
+        record,
+    ))
+}
+
+/// Plays games `range` of `generator` in parallel; `None` when cancelled.
+pub fn run_range(
+    plan: &Plan,
+    generator: &str,
+    range: std::ops::Range<usize>,
+    progress: &Progress,
+) -> Option<Vec<Game>> {
     let shapes = Shapes::new(&plan.set, plan.shapes_size);
-    let games: Vec<Option<Game>> = (0..plan.games)
+    let games: Vec<Option<Game>> = range
         .into_par_iter()
         .map(|g| {
             if progress.cancel.load(Ordering::Relaxed) {
                 return None;
             }
-            let mut dealer = dealers::by_name(generator, &plan.set, plan.options)?;
-            let mut strategy = selfplay::strategy_by_name(&plan.strategy)?;
-            let game = selfplay::play_game(
-                &shapes,
-                &plan.set,
-                plan.k,
-                dealer.as_mut(),
-                strategy.as_mut(),
-                game_seed(plan, g),
-                plan.max_rounds,
-            );
+            let game = play(plan, &shapes, generator, g, None);
             progress.done.fetch_add(1, Ordering::Relaxed);
-            Some(game)
+            game
         })
         .collect();
     games.into_iter().collect()
+}
+
+/// Plays every game of `generator`, in parallel; `None` when cancelled.
+pub fn run(plan: &Plan, generator: &str, progress: &Progress) -> Option<Vec<Game>> {
+    run_range(plan, generator, 0..plan.games, progress)
+}
+
+/// Replays game `g` of `generator` round by round.
+pub fn replay(plan: &Plan, generator: &str, g: usize) -> Option<(Game, Vec<Round>)> {
+    let shapes = Shapes::new(&plan.set, plan.shapes_size);
+    let mut rounds = Vec::new();
+    let game = play(plan, &shapes, generator, g, Some(&mut rounds))?;
+    Some((game, rounds))
+}
+
+/// Pieces dealt over `games`, by piece and fill band.
+pub fn dealt_by_band(games: &[Game], pieces: usize) -> Vec<[u64; BANDS]> {
+    let mut out = vec![[0u64; BANDS]; pieces];
+    for g in games {
+        for (o, d) in out.iter_mut().zip(&g.dealt) {
+            for b in 0..BANDS {
+                o[b] += u64::from(d[b]);
+            }
+        }
+    }
+    out
+}
+
+/// The fraction of games still going after each round, 0..=max rounds seen
+/// (a game censored at the cap counts as alive to its end).
+pub fn survival(games: &[Game]) -> Vec<f64> {
+    let n = games.len().max(1) as f64;
+    let last = games.iter().map(|g| g.rounds).max().unwrap_or(0) as usize;
+    let mut ended_at = vec![0usize; last + 2];
+    for g in games {
+        if g.end != End::Censored {
+            ended_at[g.rounds as usize] += 1;
+        }
+    }
+    let mut alive = games.len();
+    (0..=last)
+        .map(|r| {
+            let f = alive as f64 / n;
+            alive -= ended_at[r];
+            f
+        })
+        .collect()
 }
 
 /// The figures of one (generator, strategy).
@@ -79,8 +149,14 @@ pub struct Summary {
     pub repairs: u64,
     pub chi2: f64,
     pub kl: f64,
-    /// Chi-square of the pieces dealt on boards in each fill band.
+    /// Chi-square and KL of the pieces dealt on boards in each fill band,
+    /// and how many pieces were dealt in each.
     pub chi2_by_band: [f64; BANDS],
+    pub kl_by_band: [f64; BANDS],
+    pub dealt_by_band: [u64; BANDS],
+    /// Time to validate a holder as drawn, and to deal one drawn unsolvable.
+    pub validate_us: TimeHistogram,
+    pub change_us: TimeHistogram,
 }
 
 fn quantile(sorted: &[f64], q: f64) -> f64 {
@@ -99,23 +175,24 @@ pub fn summarize(games: &[Game], set: &PieceSet) -> Summary {
     let mean = rounds.iter().sum::<f64>() / n.max(1) as f64;
     let var = rounds.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (n.max(2) - 1) as f64;
     let count = |e: End| games.iter().filter(|g| g.end == e).count();
-    let pieces = set.pieces.len();
-    let overall: Vec<u64> = (0..pieces)
-        .map(|p| {
-            games
-                .iter()
-                .map(|g| g.dealt[p].iter().map(|&c| u64::from(c)).sum::<u64>())
-                .sum()
-        })
-        .collect();
+    let by_band = dealt_by_band(games, set.pieces.len());
+    let overall: Vec<u64> = by_band.iter().map(|b| b.iter().sum()).collect();
     let mut chi2_by_band = [0.0; BANDS];
-    for (b, chi) in chi2_by_band.iter_mut().enumerate() {
-        let band: Vec<u64> = (0..pieces)
-            .map(|p| games.iter().map(|g| u64::from(g.dealt[p][b])).sum())
-            .collect();
-        if band.iter().sum::<u64>() > 0 {
-            *chi = selfplay::chi_square(&band, set);
+    let mut kl_by_band = [0.0; BANDS];
+    let mut dealt_in_band = [0u64; BANDS];
+    for b in 0..BANDS {
+        let band: Vec<u64> = by_band.iter().map(|p| p[b]).collect();
+        dealt_in_band[b] = band.iter().sum();
+        if dealt_in_band[b] > 0 {
+            chi2_by_band[b] = selfplay::chi_square(&band, set);
+            kl_by_band[b] = selfplay::kl_divergence(&band, set);
         }
+    }
+    let mut validate_us = TimeHistogram::default();
+    let mut change_us = TimeHistogram::default();
+    for g in games {
+        validate_us.merge(&g.validate_us);
+        change_us.merge(&g.change_us);
     }
     Summary {
         games: n,
@@ -134,6 +211,10 @@ pub fn summarize(games: &[Game], set: &PieceSet) -> Summary {
         chi2: selfplay::chi_square(&overall, set),
         kl: selfplay::kl_divergence(&overall, set),
         chi2_by_band,
+        kl_by_band,
+        dealt_by_band: dealt_in_band,
+        validate_us,
+        change_us,
     }
 }
 
@@ -238,6 +319,7 @@ mod tests {
             seed: 1,
             max_rounds: 1_000,
             options: ChangeOptions::default(),
+            weights: CoelhoWeights::BEST,
         }
     }
 

@@ -4,8 +4,10 @@
 //! `random` and `greedy` strategies here, and the frequency statistics.
 
 use super::board::Bits;
+use super::coelho::{CoelhoStrategy, CoelhoWeights, Move};
 use super::dealers::{Dealer, Table};
 use super::generator::Generator;
+use super::histogram::TimeHistogram;
 use super::pieces::{PieceIdx, PieceSet};
 use super::shapes::{Shapes, score};
 use super::validator::validate;
@@ -27,14 +29,16 @@ pub enum End {
 /// A placement strategy for a whole holder.
 pub trait Strategy: Send {
     fn name(&self) -> &'static str;
-    /// Places every piece of `holder` on `board`: the board after, and the
-    /// points scored; `None` when it cannot place them all.
+    /// Places every piece of `holder` on `board`: the board after and the
+    /// points scored, with the placements in `moves` (cleared first); `None`
+    /// when it cannot place them all.
     fn play(
         &mut self,
         shapes: &Shapes,
         board: Bits,
         holder: &[PieceIdx],
         rng: &mut Generator,
+        moves: &mut Vec<Move>,
     ) -> Option<(Bits, u64)>;
 }
 
@@ -51,10 +55,13 @@ impl Strategy for RandomStrategy {
         mut board: Bits,
         holder: &[PieceIdx],
         rng: &mut Generator,
+        moves: &mut Vec<Move>,
     ) -> Option<(Bits, u64)> {
+        moves.clear();
         let mut points = 0;
         for &piece in holder {
             let anchor = super::simulation::random_spot(shapes, board, piece, rng)?;
+            moves.push((piece, anchor));
             let (next, lines) = shapes.place(board, piece, anchor);
             points += score(shapes.shape(piece).cells(), lines);
             board = next;
@@ -78,21 +85,30 @@ impl Strategy for GreedyStrategy {
         mut board: Bits,
         holder: &[PieceIdx],
         _: &mut Generator,
+        moves: &mut Vec<Move>,
     ) -> Option<(Bits, u64)> {
+        moves.clear();
         let mut points = 0;
         for &piece in holder {
             let mut fits = shapes.shape(piece).fits(board, shapes.geometry.full);
-            let mut best: Option<(u32, u32, Bits, u64)> = None;
+            let mut best: Option<(u32, u32, Bits, u64, u32)> = None;
             while fits != 0 {
                 let anchor = fits.trailing_zeros();
                 fits &= fits - 1;
                 let (next, lines) = shapes.place(board, piece, anchor);
                 let key = (next.count_zeros(), lines.count());
-                if best.is_none_or(|(f, l, _, _)| key > (f, l)) {
-                    best = Some((key.0, key.1, next, score(shapes.shape(piece).cells(), lines)));
+                if best.is_none_or(|(f, l, ..)| key > (f, l)) {
+                    best = Some((
+                        key.0,
+                        key.1,
+                        next,
+                        score(shapes.shape(piece).cells(), lines),
+                        anchor,
+                    ));
                 }
             }
-            let (_, _, next, p) = best?;
+            let (_, _, next, p, anchor) = best?;
+            moves.push((piece, anchor));
             board = next;
             points += p;
         }
@@ -100,13 +116,34 @@ impl Strategy for GreedyStrategy {
     }
 }
 
-/// The strategy names accepted so far.
-pub const STRATEGIES: [&str; 2] = ["random", "greedy"];
+impl Strategy for CoelhoStrategy {
+    fn name(&self) -> &'static str {
+        "coelho"
+    }
+    fn play(
+        &mut self,
+        shapes: &Shapes,
+        board: Bits,
+        holder: &[PieceIdx],
+        _: &mut Generator,
+        moves: &mut Vec<Move>,
+    ) -> Option<(Bits, u64)> {
+        let best = self.best(shapes, board, holder)?;
+        moves.clear();
+        moves.extend_from_slice(&best.moves);
+        Some((best.board, best.points))
+    }
+}
 
-pub fn strategy_by_name(name: &str) -> Option<Box<dyn Strategy>> {
+/// The strategy names, cheapest first.
+pub const STRATEGIES: [&str; 3] = ["random", "greedy", "coelho"];
+
+/// A strategy by name; `weights` are the coelho strategy's criteria weights.
+pub fn strategy_by_name(name: &str, weights: CoelhoWeights) -> Option<Box<dyn Strategy>> {
     match name {
         "random" => Some(Box::new(RandomStrategy)),
         "greedy" => Some(Box::new(GreedyStrategy)),
+        "coelho" => Some(Box::new(CoelhoStrategy::new(weights))),
         _ => None,
     }
 }
@@ -128,11 +165,33 @@ pub struct Game {
     pub repairs: u32,
     /// Pieces dealt, by piece and by the board's fill band when dealt.
     pub dealt: Vec<[u32; BANDS]>,
+    /// Time to validate each holder as drawn, and to deal the holders that
+    /// were drawn unsolvable (validate + change, or the redraws).
+    pub validate_us: TimeHistogram,
+    pub change_us: TimeHistogram,
+}
+
+/// One round of a replayed game: the board as dealt on, the holder drawn and
+/// the holder dealt (different when the generator fixed it), the strategy's
+/// placements, and the board after them (`None` when the round ended the
+/// game).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Round {
+    pub board: Bits,
+    pub drawn: Vec<PieceIdx>,
+    pub holder: Vec<PieceIdx>,
+    pub drawn_unsolvable: bool,
+    pub repairs: u32,
+    pub moves: Vec<Move>,
+    pub after: Option<Bits>,
+    pub points: u64,
 }
 
 /// Plays one game. The dealer draws from a stream seeded by `seed` alone and
 /// the strategy from another, so two dealers given the same seed see the
-/// same draws for as long as neither redraws (paired comparisons).
+/// same draws for as long as neither redraws (paired comparisons). With
+/// `record`, every round is kept for a replay.
+#[allow(clippy::too_many_arguments)]
 pub fn play_game(
     shapes: &Shapes,
     set: &PieceSet,
@@ -141,6 +200,7 @@ pub fn play_game(
     strategy: &mut dyn Strategy,
     seed: u64,
     max_rounds: u32,
+    mut record: Option<&mut Vec<Round>>,
 ) -> Game {
     let mut deal_rng = Generator::new(seed);
     let mut play_rng = Generator::new(seed ^ 0x005E_ED0F_5E1F_91A7);
@@ -153,8 +213,11 @@ pub fn play_game(
         unsolvable_dealt: 0,
         repairs: 0,
         dealt: vec![[0; BANDS]; set.pieces.len()],
+        validate_us: TimeHistogram::default(),
+        change_us: TimeHistogram::default(),
     };
     let mut board: Bits = 0;
+    let mut moves = Vec::with_capacity(k);
     while game.rounds < max_rounds {
         let table = Table {
             shapes,
@@ -169,7 +232,28 @@ pub fn play_game(
         }
         game.unsolvable_dealt += u32::from(dealt.drawn_unsolvable);
         game.repairs += dealt.repairs;
-        match strategy.play(shapes, board, &dealt.holder, &mut play_rng) {
+        game.validate_us.add(dealt.validate_us);
+        if dealt.drawn_unsolvable {
+            game.change_us.add(dealt.total_us);
+        }
+        let played = strategy.play(shapes, board, &dealt.holder, &mut play_rng, &mut moves);
+        if let Some(rec) = record.as_deref_mut() {
+            rec.push(Round {
+                board,
+                drawn: dealt.drawn.clone(),
+                holder: dealt.holder.clone(),
+                drawn_unsolvable: dealt.drawn_unsolvable,
+                repairs: dealt.repairs,
+                moves: if played.is_some() {
+                    moves.clone()
+                } else {
+                    Vec::new()
+                },
+                after: played.map(|p| p.0),
+                points: played.map_or(0, |p| p.1),
+            });
+        }
+        match played {
             Some((next, points)) => {
                 board = next;
                 game.score += points;
@@ -248,8 +332,8 @@ mod tests {
         (0..n)
             .map(|seed| {
                 let mut d = by_name(dealer, set, ChangeOptions::default()).unwrap();
-                let mut s = strategy_by_name(strategy).unwrap();
-                play_game(&shapes, set, 3, d.as_mut(), s.as_mut(), seed, 2_000)
+                let mut s = strategy_by_name(strategy, CoelhoWeights::BEST).unwrap();
+                play_game(&shapes, set, 3, d.as_mut(), s.as_mut(), seed, 2_000, None)
             })
             .collect()
     }
@@ -284,7 +368,13 @@ mod tests {
             mean(&greedy),
             mean(&random)
         );
-        assert_eq!(games("repair", "greedy", 3, &set, size), greedy[..3].to_vec());
+        // The same games again, all but the timings.
+        let play = |g: &Game| (g.seed, g.rounds, g.score, g.end, g.dealt.clone(), g.repairs);
+        let again: Vec<_> = games("repair", "greedy", 3, &set, size)
+            .iter()
+            .map(play)
+            .collect();
+        assert_eq!(again, greedy[..3].iter().map(play).collect::<Vec<_>>());
     }
 
     #[test]
