@@ -5,6 +5,7 @@
 # MOUSE="x y" puts the pointer there for the picture (default 700 450).
 # CLICKS="x,y ..." clicks those points first.
 # SCREEN=WxH sets the virtual screen (default 1400x900), e.g. SCREEN=1280x720.
+# SCROLL="x,y,n" turns the mouse wheel n notches down at x,y before the picture.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 deal=${1:-presets/deals/unsolvable-fit-alone-not-together.ron}
@@ -38,6 +39,15 @@ for click in ${CLICKS:-}; do
     DISPLAY=$display xdotool mousemove "${click%,*}" "${click#*,}" click 1
     sleep 1
 done
+# SCROLL="x,y,n" turns the wheel n notches down there (n < 0: up).
+if [ -n "${SCROLL:-}" ]; then
+    IFS=, read -r sx sy sn <<<"$SCROLL"
+    button=5
+    if [ "$sn" -lt 0 ]; then button=4; sn=$((-sn)); fi
+    DISPLAY=$display xdotool mousemove "$sx" "$sy"
+    for _ in $(seq "$sn"); do DISPLAY=$display xdotool click "$button"; sleep 0.05; done
+    sleep 1
+fi
 if [ -n "${MOUSE:-}" ]; then
     # shellcheck disable=SC2086
     DISPLAY=$display xdotool mousemove $MOUSE

@@ -179,6 +179,8 @@ fn an_unsolvable_preset_is_repaired_and_applied() {
     h.run();
     wait_for_repair(&mut h);
     h.get_by_label_contains("Repaired after");
+    h.get_by_label("Apply").scroll_to_me();
+    h.run();
     h.get_by_label("Apply").click();
     h.run();
     assert_eq!(verdict(&h), Some(true));

@@ -63,7 +63,7 @@ enum Action {
 fn random_command(rng: &mut Generator, files: &[PathBuf]) -> Command {
     let any = |rng: &mut Generator, n: usize| rng.below(n);
     let piece = |rng: &mut Generator| rng.below(24) as u8; // 19 pieces: some out of range
-    match rng.below(44) {
+    match rng.below(46) {
         0..=5 => Command::Paint {
             x: any(rng, 14),
             y: any(rng, 14),
@@ -169,7 +169,28 @@ fn random_command(rng: &mut Generator, files: &[PathBuf]) -> Command {
             Command::CancelJudging,
         ][rng.below(3)]
         .clone(),
-        _ => Command::OpenLabDeal(any(rng, 5)),
+        43 => Command::OpenLabDeal(any(rng, 5)),
+        // The generator lab: a tiny run now and then, and its replay
+        // commands with indices in and out of range.
+        44 => [
+            Command::SetLab(tenten::app::lab_job::LabSettings {
+                games: 1 + any(rng, 8),
+                max_rounds: 1 + any(rng, 60) as u32,
+                ..Default::default()
+            }),
+            Command::StartLab,
+            Command::CancelLab,
+            Command::CloseLabReplay,
+            Command::OpenLabReplayDeal,
+        ][rng.below(5)]
+        .clone(),
+        _ => match rng.below(2) {
+            0 => Command::ReplayLabGame {
+                generator: ["random", "repair", "bag", "nope"][rng.below(4)].to_owned(),
+                game: any(rng, 12),
+            },
+            _ => Command::SetLabReplayStep(any(rng, 300)),
+        },
     }
 }
 

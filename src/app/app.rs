@@ -77,6 +77,8 @@ pub struct Live {
     pub danger: DangerState,
     /// The timing lab's last sweep and the job running it.
     pub timing: TimingLab,
+    /// The generator lab's last simulation, its job and a replay.
+    pub lab: super::lab_job::Lab,
     /// The open batch's deal list: verdicts, filter, order.
     pub deals: super::batch::DealsView,
     /// A large file being read on a thread.
@@ -130,6 +132,7 @@ impl App {
                 replay: None,
                 danger: DangerState::default(),
                 timing: TimingLab::default(),
+                lab: Default::default(),
                 deals: Default::default(),
                 loading: None,
             },
@@ -179,6 +182,18 @@ impl App {
                 (Some(e), _) => format!("Timing sweep failed: {e}"),
                 (None, true) => format!("Timing sweep done: {n} measurements"),
                 (None, false) => format!("Timing sweep cancelled after {n} measurements"),
+            };
+        }
+
+        if let Some(complete) = self.live.lab.poll() {
+            let games: usize = self.live.lab.results.iter().map(|r| r.games.len()).sum();
+            self.live.status = if complete {
+                format!(
+                    "Generator lab done: {games} games in {:.1} s",
+                    self.live.lab.seconds
+                )
+            } else {
+                format!("Generator lab cancelled after {games} games")
             };
         }
 

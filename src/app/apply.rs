@@ -337,6 +337,30 @@ impl App {
             Command::StartSweep => self.start_sweep(ctx),
             Command::CancelSweep => self.live.timing.cancel(),
             Command::OpenLabDeal(i) => self.open_lab_deal(i),
+            Command::SetLab(settings) => self.state.settings.lab = settings,
+            Command::StartLab => self.start_lab(ctx),
+            Command::CancelLab => self.live.lab.cancel(),
+            Command::ReplayLabGame { generator, game } => {
+                let known = self
+                    .live
+                    .lab
+                    .results
+                    .iter()
+                    .any(|r| r.name == generator && game < r.games.len());
+                if known {
+                    self.live.lab.start_replay(&generator, game, ctx);
+                }
+            }
+            Command::SetLabReplayStep(step) => {
+                if let Some(r) = &mut self.live.lab.replay {
+                    r.step = step.min(r.steps().len().saturating_sub(1));
+                }
+            }
+            Command::CloseLabReplay => {
+                self.live.lab.replay = None;
+                self.live.debug_board = None;
+            }
+            Command::OpenLabReplayDeal => self.open_lab_replay_deal(),
             Command::ToggleHeatmap => self.state.settings.danger_heatmap ^= true,
             Command::ToggleDeadRegions => self.state.settings.danger_dead_regions ^= true,
             Command::DebugBoard(board) => {

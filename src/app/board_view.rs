@@ -453,7 +453,12 @@ fn debug_overlay(
             } else if let Some(i) = db.placed.iter().rposition(|m| m & bit != 0) {
                 SEQUENCE[i % SEQUENCE.len()]
             } else {
-                paint::cell_color(state.doc.board.get(x, y), &state.doc.set.pieces).gamma_multiply(0.6)
+                // A replayed game's board need not be the document's.
+                let cell = match state.doc.board.get(x, y) {
+                    Cell::Empty => Cell::Painted,
+                    c => c,
+                };
+                paint::cell_color(cell, &state.doc.set.pieces).gamma_multiply(0.6)
             };
             painter.rect_filled(grid.cell_rect(x, y).shrink(cell * 0.05), radius, color);
         }

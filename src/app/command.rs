@@ -106,6 +106,19 @@ pub enum Command {
     CancelSweep,
     /// Open deal i of the last sweep on the board and in the tree tab.
     OpenLabDeal(usize),
+    // The generator lab
+    SetLab(super::lab_job::LabSettings),
+    StartLab,
+    CancelLab,
+    /// Play game `game` of `generator` of the last run again, round by round.
+    ReplayLabGame {
+        generator: String,
+        game: usize,
+    },
+    SetLabReplayStep(usize),
+    CloseLabReplay,
+    /// Put the replay's current round (board and dealt holder) in the document.
+    OpenLabReplayDeal,
     // The deal browser
     /// Show deal `pos` (its place in the batch's list, 0-based).
     SelectDeal(usize),
@@ -149,13 +162,14 @@ const fn ctrl_shift(key: Key) -> KeyboardShortcut {
 impl Command {
     /// Commands reachable by a keyboard shortcut, checked in this order (the
     /// shifted ones first, so Ctrl+Shift+S is not taken for Ctrl+S).
-    pub fn with_shortcuts() -> [Command; 25] {
+    pub fn with_shortcuts() -> [Command; 26] {
         [
             Command::SetInspectorTab(0),
             Command::SetInspectorTab(1),
             Command::SetInspectorTab(2),
             Command::SetInspectorTab(3),
             Command::SetInspectorTab(4),
+            Command::SetInspectorTab(5),
             Command::NextDeal,
             Command::PrevDeal,
             Command::AddToBatch,
@@ -200,6 +214,7 @@ impl Command {
             Command::SetInspectorTab(2) => alt(Key::Num3),
             Command::SetInspectorTab(3) => alt(Key::Num4),
             Command::SetInspectorTab(4) => alt(Key::Num5),
+            Command::SetInspectorTab(5) => alt(Key::Num6),
             Command::NextDeal => ctrl(Key::PageDown),
             Command::PrevDeal => ctrl(Key::PageUp),
             Command::AddToBatch => ctrl(Key::B),
@@ -240,6 +255,7 @@ impl Command {
             Command::SetInspectorTab(2) => "Heuristic F tab",
             Command::SetInspectorTab(3) => "Timing tab",
             Command::SetInspectorTab(4) => "Deals tab",
+            Command::SetInspectorTab(5) => "Lab tab",
             Command::NextDeal => "Next deal in the list",
             Command::PrevDeal => "Previous deal in the list",
             Command::AddToBatch => "Add to batch",

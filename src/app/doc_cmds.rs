@@ -131,6 +131,58 @@ impl App {
         }
     }
 
+    pub(super) fn start_lab(&mut self, ctx: &egui::Context) {
+        let s = &self.state;
+        let options = ChangeOptions {
+            policy: s.settings.policy,
+            reading: s.settings.reading,
+            max_redraws: s.settings.max_redraws,
+        };
+        let plan = super::lab_job::plan(&s.settings.lab, &s.doc.set, s.doc.board.size(), options);
+        let (games, generators) = (plan.games, plan.generators.len());
+        match self.live.lab.start(plan, ctx) {
+            Ok(()) if self.live.lab.running() => {
+                self.live.status =
+                    format!("Generator lab: playing {games} games with each of {generators} generators");
+            }
+            Ok(()) => {}
+            Err(e) => self.live.error = Some(format!("Could not start the simulation: {e}")),
+        }
+    }
+
+    /// Puts the replay's round on the board and in the holder, with the
+    /// lab's piece set (undoable), and opens the Deal tab on it.
+    pub(super) fn open_lab_replay_deal(&mut self) {
+        let lab = &self.live.lab;
+        let (Some(plan), Some(replay)) = (&lab.plan, &lab.replay) else {
+            return;
+        };
+        let Some((_, rounds)) = &replay.rounds else { return };
+        let steps = replay.steps();
+        let Some(step) = steps.get(replay.step.min(steps.len().saturating_sub(1))) else {
+            return;
+        };
+        let round = &rounds[step.round];
+        let (set, size, board, holder) = (
+            plan.set.clone(),
+            plan.shapes_size,
+            round.board,
+            round.holder.clone(),
+        );
+        let (name, game) = (replay.generator.clone(), replay.game);
+        let r = step.round + 1;
+        self.edit(EditKey::Single);
+        let doc = &mut self.state.doc;
+        doc.set = set;
+        doc.board = Board::from_bits(size, board);
+        doc.score = 0;
+        doc.slots = Slot::holding(&holder);
+        doc.sanitize();
+        self.live.debug_board = None;
+        self.state.settings.inspector_tab = 0;
+        self.live.status = format!("Opened round {r} of {name} game {game}");
+    }
+
     /// Puts deal `i` of the last sweep on the board and in the holder, with
     /// the sweep's piece set, and opens the tree tab on it.
     pub(super) fn open_lab_deal(&mut self, i: usize) {

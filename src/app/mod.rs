@@ -18,6 +18,8 @@ mod files;
 mod holder;
 mod inspector;
 mod jobs;
+pub mod lab_job;
+mod lab_plots;
 mod paint;
 mod palette;
 pub mod state;

@@ -150,6 +150,7 @@ pub struct Settings {
     pub danger_heatmap: bool,
     pub danger_dead_regions: bool,
     pub timing: super::timing_job::TimingSettings,
+    pub lab: super::lab_job::LabSettings,
 }
 
 impl Default for Settings {
@@ -170,6 +171,7 @@ impl Default for Settings {
             danger_heatmap: false,
             danger_dead_regions: true,
             timing: Default::default(),
+            lab: Default::default(),
         }
     }
 }

@@ -10,6 +10,7 @@ use super::state::State;
 mod deal;
 mod deals;
 pub mod heuristic;
+mod lab;
 pub mod timing;
 mod tree;
 
@@ -26,6 +27,7 @@ pub fn all() -> Vec<Box<dyn Tab>> {
         Box::new(heuristic::HeuristicTab),
         Box::new(timing::TimingTab::default()),
         Box::new(deals::DealsTab),
+        Box::new(lab::LabTab::default()),
     ]
 }
 

@@ -1,0 +1,337 @@
+//! The generator lab's simulation, on a named thread: games are played in
+//! blocks of `BLOCK` seeds, every chosen generator on the same block before
+//! the next, so the partial results streamed to the window are paired from
+//! the first block on. A replay of one game runs on its own thread too (a
+//! coelho game of thousands of rounds takes a while).
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::board::BoardSize;
+use crate::engine::changer::ChangeOptions;
+use crate::engine::coelho::CoelhoWeights;
+use crate::engine::dealers;
+use crate::engine::lab::{self, Plan, Summary};
+use crate::engine::progress::Progress;
+use crate::engine::selfplay::{Game, Round};
+
+/// Seeds per block: small enough to stream often, large enough to keep both
+/// cores busy.
+const BLOCK: usize = 64;
+
+/// The board size the lab plays on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LabSize {
+    /// The size of the board on screen.
+    #[default]
+    OnScreen,
+    Fixed(BoardSize),
+}
+
+/// The lab's settings, persisted with the session.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LabSettings {
+    pub generators: Vec<String>,
+    pub strategy: String,
+    pub weights: CoelhoWeights,
+    pub size: LabSize,
+    pub holder_size: usize,
+    pub games: usize,
+    pub max_rounds: u32,
+    pub seed: u64,
+    /// The two generators the paired test compares.
+    pub compare: (String, String),
+}
+
+impl Default for LabSettings {
+    fn default() -> Self {
+        Self {
+            generators: dealers::NAMES.iter().map(|s| s.to_string()).collect(),
+            strategy: "greedy".to_owned(),
+            weights: CoelhoWeights::BEST,
+            size: LabSize::OnScreen,
+            holder_size: 3,
+            games: 500,
+            max_rounds: 10_000,
+            seed: 1,
+            compare: ("repair".to_owned(), "random".to_owned()),
+        }
+    }
+}
+
+/// The results of one generator so far.
+#[derive(Clone, Debug)]
+pub struct GeneratorResults {
+    pub name: String,
+    /// Games in seed order (blocks arrive in order).
+    pub games: Vec<Game>,
+    pub summary: Summary,
+}
+
+enum Message {
+    Block { generator: usize, games: Vec<Game> },
+    Done { complete: bool },
+}
+
+struct Job {
+    rx: Receiver<Message>,
+    progress: Arc<Progress>,
+    started: Instant,
+}
+
+/// A replay of one game, computed off the UI thread.
+pub struct Replay {
+    pub generator: String,
+    pub game: usize,
+    /// `None` while it is being played again.
+    pub rounds: Option<(Game, Vec<Round>)>,
+    /// The step shown: 0 is the first deal; see `steps`.
+    pub step: usize,
+    rx: Option<Receiver<(Game, Vec<Round>)>>,
+}
+
+/// One step of a replay: a round's deal, or one of its placements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplayStep {
+    pub round: usize,
+    /// `None`: the deal (and its repair); `Some(i)`: after placement i.
+    pub placement: Option<usize>,
+}
+
+impl Replay {
+    /// Every step of the replay, in order.
+    pub fn steps(&self) -> Vec<ReplayStep> {
+        let Some((_, rounds)) = &self.rounds else {
+            return Vec::new();
+        };
+        rounds
+            .iter()
+            .enumerate()
+            .flat_map(|(r, round)| {
+                std::iter::once(ReplayStep {
+                    round: r,
+                    placement: None,
+                })
+                .chain((0..round.moves.len()).map(move |i| ReplayStep {
+                    round: r,
+                    placement: Some(i),
+                }))
+            })
+            .collect()
+    }
+}
+
+/// The last simulation's results, the job computing them, and a replay.
+#[derive(Default)]
+pub struct Lab {
+    /// What the results were asked for.
+    pub plan: Option<Plan>,
+    pub results: Vec<GeneratorResults>,
+    pub finished: Option<bool>,
+    pub error: Option<String>,
+    pub replay: Option<Replay>,
+    job: Option<Job>,
+    /// Seconds the finished run took, and rounds played in all.
+    pub seconds: f64,
+}
+
+impl Lab {
+    pub fn running(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Done over total, and the estimated seconds left.
+    pub fn progress(&self) -> Option<(f32, Option<f64>)> {
+        let job = self.job.as_ref()?;
+        let f = job.progress.fraction();
+        let elapsed = job.started.elapsed().as_secs_f64();
+        let eta = (f > 0.01).then(|| elapsed * f64::from(1.0 - f) / f64::from(f));
+        Some((f, eta))
+    }
+
+    pub fn start(&mut self, plan: Plan, ctx: &egui::Context) -> std::io::Result<()> {
+        self.cancel();
+        if plan.generators.is_empty() {
+            self.error = Some("Pick at least one generator.".to_owned());
+            return Ok(());
+        }
+        let (tx, rx) = channel();
+        let progress = Arc::new(Progress::default());
+        progress
+            .total
+            .store(plan.games * plan.generators.len(), Ordering::Relaxed);
+        let shared = Arc::clone(&progress);
+        let job = plan.clone();
+        let ctx = ctx.clone();
+        std::thread::Builder::new()
+            .name("generator-lab".to_owned())
+            .spawn(move || {
+                let send = |m: Message| {
+                    let _ = tx.send(m);
+                    ctx.request_repaint();
+                };
+                let mut start = 0;
+                while start < job.games {
+                    let end = (start + BLOCK).min(job.games);
+                    for (i, g) in job.generators.iter().enumerate() {
+                        match lab::run_range(&job, g, start..end, &shared) {
+                            Some(games) => send(Message::Block { generator: i, games }),
+                            None => return send(Message::Done { complete: false }),
+                        }
+                    }
+                    start = end;
+                }
+                send(Message::Done { complete: true });
+            })?;
+        let results = plan
+            .generators
+            .iter()
+            .map(|g| GeneratorResults {
+                name: g.clone(),
+                games: Vec::new(),
+                summary: lab::summarize(&[], &plan.set),
+            })
+            .collect();
+        *self = Lab {
+            plan: Some(plan),
+            results,
+            replay: self.replay.take(),
+            job: Some(Job {
+                rx,
+                progress,
+                started: Instant::now(),
+            }),
+            ..Lab::default()
+        };
+        Ok(())
+    }
+
+    pub fn cancel(&mut self) {
+        if let Some(job) = &self.job {
+            job.progress.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Takes what arrived and keeps the summaries current; returns how the
+    /// run ended, in the frame it ends.
+    pub fn poll(&mut self) -> Option<bool> {
+        self.poll_replay();
+        let job = self.job.as_ref()?;
+        let mut changed = Vec::new();
+        let mut ended = None;
+        loop {
+            match job.rx.try_recv() {
+                Ok(Message::Block { generator, games }) => {
+                    if let Some(r) = self.results.get_mut(generator) {
+                        r.games.extend(games);
+                        changed.push(generator);
+                    }
+                }
+                Ok(Message::Done { complete }) => {
+                    ended = Some(complete);
+                    break;
+                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    self.error = Some("The simulation stopped unexpectedly.".to_owned());
+                    ended = Some(false);
+                    break;
+                }
+            }
+        }
+        if let Some(plan) = &self.plan {
+            changed.sort_unstable();
+            changed.dedup();
+            for i in changed {
+                let r = &mut self.results[i];
+                r.summary = lab::summarize(&r.games, &plan.set);
+            }
+        }
+        if let Some(complete) = ended {
+            self.seconds = job.started.elapsed().as_secs_f64();
+            self.finished = Some(complete);
+            self.job = None;
+        }
+        ended
+    }
+
+    /// Plays game `game` of `generator` again, recording every round.
+    pub fn start_replay(&mut self, generator: &str, game: usize, ctx: &egui::Context) {
+        let Some(plan) = self.plan.clone() else { return };
+        let (tx, rx) = channel();
+        let name = generator.to_owned();
+        let ctx = ctx.clone();
+        let spawned = std::thread::Builder::new()
+            .name("lab-replay".to_owned())
+            .spawn(move || {
+                if let Some(r) = lab::replay(&plan, &name, game) {
+                    let _ = tx.send(r);
+                }
+                ctx.request_repaint();
+            });
+        if let Err(e) = spawned {
+            self.error = Some(format!("Could not start the replay: {e}"));
+            return;
+        }
+        self.replay = Some(Replay {
+            generator: generator.to_owned(),
+            game,
+            rounds: None,
+            step: 0,
+            rx: Some(rx),
+        });
+    }
+
+    fn poll_replay(&mut self) {
+        if let Some(r) = &mut self.replay
+            && let Some(rx) = &r.rx
+        {
+            match rx.try_recv() {
+                Ok(done) => {
+                    r.rounds = Some(done);
+                    r.rx = None;
+                }
+                Err(TryRecvError::Empty) => {}
+                Err(TryRecvError::Disconnected) => {
+                    self.error = Some("The replay stopped unexpectedly.".to_owned());
+                    self.replay = None;
+                }
+            }
+        }
+    }
+}
+
+/// The plan for the window's settings, piece set and board.
+pub fn plan(
+    settings: &LabSettings,
+    set: &crate::engine::pieces::PieceSet,
+    on_screen: BoardSize,
+    options: ChangeOptions,
+) -> Plan {
+    Plan {
+        set: set.clone(),
+        shapes_size: match settings.size {
+            LabSize::OnScreen => on_screen,
+            LabSize::Fixed(s) => s,
+        },
+        k: settings
+            .holder_size
+            .clamp(1, crate::engine::validator::MAX_HOLDER),
+        generators: dealers::NAMES
+            .iter()
+            .filter(|n| settings.generators.iter().any(|g| g == *n))
+            .map(|s| s.to_string())
+            .collect(),
+        strategy: settings.strategy.clone(),
+        games: settings.games.max(1),
+        seed: settings.seed,
+        max_rounds: settings.max_rounds.max(1),
+        options,
+        weights: settings.weights,
+    }
+}

@@ -1,0 +1,173 @@
+//! The Lab tab, driven like a user would: a tiny simulation of every
+//! generator that ends with the plots, the table and the headline filled, a
+//! game replayed round by round on the board, and a cancel.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use tenten::app::App;
+use tenten::app::command::Command;
+use tenten::app::lab_job::LabSettings;
+use tenten::app::state::State;
+use tenten::engine::selfplay::End;
+
+fn harness() -> Harness<'static, App> {
+    let mut h = Harness::builder()
+        .with_size([1400.0, 880.0])
+        .with_max_steps(16)
+        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(State::default()));
+    h.run();
+    h.get_by_label("Lab").click();
+    h.run();
+    assert_eq!(h.state().state.settings.inspector_tab, 5);
+    h
+}
+
+/// Scrolls the widget into view, then clicks it, as a user would.
+fn press(h: &mut Harness<'static, App>, label: &str) {
+    h.get_by_label(label).scroll_to_me();
+    h.run();
+    h.get_by_label(label).click();
+    h.run();
+}
+
+fn wait_until_stopped(h: &mut Harness<'static, App>) {
+    for _ in 0..4000 {
+        h.step();
+        if !h.state().live.lab.running() {
+            h.run();
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("the simulation never stopped");
+}
+
+#[test]
+fn a_tiny_simulation_fills_the_plots_the_table_and_the_answers() {
+    let mut h = harness();
+    h.state_mut().push(Command::SetLab(LabSettings {
+        games: 40,
+        seed: 3,
+        ..LabSettings::default()
+    }));
+    h.run();
+    h.get_by_label("Run").click();
+    h.run();
+    wait_until_stopped(&mut h);
+    let lab = &h.state().live.lab;
+    assert_eq!(lab.finished, Some(true));
+    let names: Vec<&str> = lab.results.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["random", "repair", "reject", "bag"]);
+    for r in &lab.results {
+        assert_eq!(r.games.len(), 40, "{}", r.name);
+        assert_eq!(r.summary.games, 40);
+    }
+    let repair = &lab.results[1].summary;
+    assert_eq!(repair.unfair, 0, "repair never loses unfairly");
+    assert!(
+        lab.results[0].summary.unfair > 0,
+        "random does, on 40 greedy games"
+    );
+    // The answers, the plots' headings and the table are there.
+    h.get_by_label_contains("With repair, games last");
+    h.get_by_label_contains("losses with random were unfair");
+    h.get_by_label_contains("repair dealt pieces of 1-3 cells");
+    for heading in [
+        "Survival",
+        "How games ended",
+        "Pieces dealt against the weights",
+        "Distortion by board fill",
+        "Every figure",
+    ] {
+        h.get_by_label(heading);
+    }
+    h.get_by_label("rounds, mean");
+    h.get_by_label_contains("repair minus random:");
+    h.get_by_label("Export CSV…");
+
+    // Replay the first unfair game of random, to its end, on the board.
+    press(&mut h, "unfair");
+    // The list shows only unfair games now: take the first row.
+    h.query_all_by_label_contains(" rounds, unfair, score ")
+        .next()
+        .unwrap()
+        .scroll_to_me();
+    h.run();
+    h.query_all_by_label_contains(" rounds, unfair, score ")
+        .next()
+        .unwrap()
+        .click();
+    for _ in 0..400 {
+        h.step();
+        if h.state()
+            .live
+            .lab
+            .replay
+            .as_ref()
+            .is_some_and(|r| r.rounds.is_some())
+        {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.run();
+    let replay = h.state().live.lab.replay.as_ref().unwrap();
+    let (game, rounds) = replay.rounds.as_ref().unwrap();
+    assert_eq!(game.end, End::Unfair);
+    assert_eq!(
+        rounds.len() as u32,
+        game.rounds + 1,
+        "the last round is the one that ended it"
+    );
+    h.get_by_label_contains("Round 1: dealt");
+    assert!(
+        h.state().live.debug_board.is_some(),
+        "the step is shown on the board"
+    );
+    press(&mut h, ">|");
+    h.get_by_label_contains("An unfair loss");
+    // Step back into the last placement, then open that deal in the document.
+    press(&mut h, "<");
+    h.get_by_label_contains(", placement ");
+    press(&mut h, "Open this deal");
+    assert_eq!(
+        h.state().state.settings.inspector_tab,
+        0,
+        "{}",
+        h.state().live.status
+    );
+    assert!(!h.state().state.doc.holder().is_empty());
+    assert!(h.state().state.doc.board.filled() > 0);
+}
+
+#[test]
+fn cancel_stops_the_simulation_and_keeps_the_games_played() {
+    let mut h = harness();
+    h.state_mut().push(Command::SetLab(LabSettings {
+        games: 100_000,
+        generators: vec!["repair".to_owned()],
+        ..LabSettings::default()
+    }));
+    h.run();
+    h.get_by_label("Run").click();
+    h.run();
+    assert!(h.state().live.lab.running());
+    for _ in 0..2000 {
+        h.step();
+        if !h.state().live.lab.results[0].games.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.get_by_label("Cancel").click();
+    h.run();
+    wait_until_stopped(&mut h);
+    let lab = &h.state().live.lab;
+    assert_eq!(lab.finished, Some(false));
+    let kept = lab.results[0].games.len();
+    assert!(kept > 0 && kept < 100_000, "{kept}");
+    h.get_by_label_contains("Cancelled: the figures below cover the games finished.");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    h.run();
+    assert_eq!(h.state().live.lab.results[0].games.len(), kept);
+}
