@@ -329,6 +329,10 @@ pub fn main(args: Vec<OsString>) -> i32 {
             eprintln!("timing the danger of every 10th board and 20 per-cell maps...");
             let d = bench::run_danger(deals, seed, 10, 20);
             out.push_str(&bench::danger_report(&d, seed));
+            eprintln!("playing greedy and coelho games on one core...");
+            out.push('\n');
+            let s = crate::engine::bench_selfplay::run(seed, 2_000, 3, 400);
+            out.push_str(&crate::engine::bench_selfplay::report(&s, seed));
             Ok(())
         }
     };

@@ -4,6 +4,7 @@
 pub mod batch;
 pub mod batch_file;
 pub mod bench;
+pub mod bench_selfplay;
 pub mod board;
 pub mod changer;
 pub mod coelho;
