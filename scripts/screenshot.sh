@@ -6,6 +6,7 @@
 # CLICKS="x,y ..." clicks those points first.
 # SCREEN=WxH sets the virtual screen (default 1400x900), e.g. SCREEN=1280x720.
 # SCROLL="x,y,n" turns the mouse wheel n notches down at x,y before the picture.
+# DRAG="x1,y1,x2,y2" drags from one point to the other first (a panel's edge).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 deal=${1:-presets/deals/unsolvable-fit-alone-not-together.ron}
@@ -34,6 +35,18 @@ for key in "${@:3}"; do
     DISPLAY=$display xdotool key --clearmodifiers "$key"
     sleep 1
 done
+# DRAG="x1,y1,x2,y2" drags with the left button first (a panel's edge).
+if [ -n "${DRAG:-}" ]; then
+    IFS=, read -r x1 y1 x2 y2 <<<"$DRAG"
+    DISPLAY=$display xdotool mousemove "$x1" "$y1" mousedown 1
+    sleep 0.3
+    DISPLAY=$display xdotool mousemove $(((x1 + x2) / 2)) $(((y1 + y2) / 2))
+    sleep 0.3
+    DISPLAY=$display xdotool mousemove "$x2" "$y2"
+    sleep 0.3
+    DISPLAY=$display xdotool mouseup 1
+    sleep 1
+fi
 # CLICKS="x,y x,y" clicks there first, in order (menus, collapsed sections).
 for click in ${CLICKS:-}; do
     DISPLAY=$display xdotool mousemove "${click%,*}" "${click#*,}" click 1
@@ -48,6 +61,17 @@ if [ -n "${SCROLL:-}" ]; then
     for _ in $(seq "$sn"); do DISPLAY=$display xdotool click "$button"; sleep 0.05; done
     sleep 1
 fi
+# CLICKS_AFTER="x,y ..." clicks there after the scroll (a row far down a tab).
+# Each may be followed by "+n": that many wheel notches down after it.
+for click in ${CLICKS_AFTER:-}; do
+    at=${click%+*}
+    DISPLAY=$display xdotool mousemove "${at%,*}" "${at#*,}" click 1
+    sleep 1
+    if [ "$at" != "$click" ]; then
+        for _ in $(seq "${click#*+}"); do DISPLAY=$display xdotool click 5; sleep 0.05; done
+        sleep 1
+    fi
+done
 if [ -n "${MOUSE:-}" ]; then
     # shellcheck disable=SC2086
     DISPLAY=$display xdotool mousemove $MOUSE

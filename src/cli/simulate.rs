@@ -88,7 +88,7 @@ pub(super) fn cmd_simulate(
         let t = std::time::Instant::now();
         let progress = Progress::default();
         let done = std::sync::atomic::AtomicBool::new(false);
-        let played = std::thread::scope(|scope| {
+        let (played, seconds) = std::thread::scope(|scope| {
             // Long runs (the coelho strategy) say how far they are every 10 s.
             scope.spawn(|| {
                 let mut last = std::time::Instant::now();
@@ -101,10 +101,11 @@ pub(super) fn cmd_simulate(
                 }
             });
             let played = lab::run(&plan, g, &progress).unwrap_or_default();
+            // Timed before the reporter thread notices and is joined.
+            let seconds = t.elapsed().as_secs_f64();
             done.store(true, Ordering::Relaxed);
-            played
+            (played, seconds)
         });
-        let seconds = t.elapsed().as_secs_f64();
         let summary = lab::summarize(&played, &plan.set);
         let rounds: f64 = played.iter().map(|g| f64::from(g.rounds)).sum();
         let _ = writeln!(
