@@ -259,6 +259,26 @@ impl LabTab {
                 });
                 ui.end_row();
             });
+        if s.strategy == "coelho" {
+            // About 300 rounds a second per core (tenten bench).
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+            let worst =
+                s.games as f64 * s.generators.len() as f64 * f64::from(s.max_rounds) / (300.0 * cores);
+            if worst > 120.0 {
+                ui.colored_label(
+                    paint::WARN,
+                    format!(
+                        "coelho plays about 300 rounds a second per core and its games last thousands of \
+                         rounds: this may take up to {}. Lower the games or the round cap.",
+                        if worst > 7200.0 {
+                            format!("{:.0} hours", worst / 3600.0)
+                        } else {
+                            format!("{:.0} minutes", worst / 60.0)
+                        }
+                    ),
+                );
+            }
+        }
         if &s != old {
             cmds.push(Command::SetLab(s));
         }
