@@ -335,3 +335,56 @@ pub fn plan(
         weights: settings.weights,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_labs_settings_survive_a_restart() {
+        // eframe keeps the session as RON.
+        let mut state = crate::app::state::State::default();
+        state.settings.lab = LabSettings {
+            generators: vec!["bag".to_owned(), "repair".to_owned()],
+            strategy: "coelho".to_owned(),
+            weights: CoelhoWeights([0, 3, 2, 9, 1]),
+            size: LabSize::Fixed(BoardSize::new(8, 8).unwrap()),
+            holder_size: 2,
+            games: 77,
+            max_rounds: 300,
+            seed: 9,
+            compare: ("bag".to_owned(), "repair".to_owned()),
+        };
+        let text = ron::ser::to_string(&state).unwrap();
+        let back: crate::app::state::State = ron::from_str(&text).unwrap();
+        assert_eq!(back.settings.lab, state.settings.lab);
+        // A session saved before the lab existed opens with the defaults.
+        let old = text.replace("lab:", "lab_gone:");
+        let back: crate::app::state::State = ron::from_str(&old).unwrap();
+        assert_eq!(back.settings.seed, state.settings.seed);
+        assert_eq!(back.settings.lab, LabSettings::default());
+    }
+
+    #[test]
+    fn a_plan_takes_the_generators_in_a_fixed_order_and_bounds_its_numbers() {
+        let s = LabSettings {
+            generators: vec!["bag".to_owned(), "nope".to_owned(), "random".to_owned()],
+            holder_size: 9,
+            games: 0,
+            max_rounds: 0,
+            ..LabSettings::default()
+        };
+        let p = plan(
+            &s,
+            &crate::engine::pieces::PieceSet::classic(),
+            BoardSize::CLASSIC,
+            ChangeOptions::default(),
+        );
+        assert_eq!(p.generators, ["random", "bag"]);
+        assert_eq!(
+            (p.k, p.games, p.max_rounds),
+            (crate::engine::validator::MAX_HOLDER, 1, 1)
+        );
+        assert_eq!(p.shapes_size, BoardSize::CLASSIC);
+    }
+}
