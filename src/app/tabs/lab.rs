@@ -375,6 +375,7 @@ impl LabTab {
         egui::ScrollArea::vertical()
             .id_salt("lab_games")
             .max_height(160.0)
+            .min_scrolled_height(160.0)
             .auto_shrink([false, true])
             .show_rows(ui, row, shown.len(), |ui, range| {
                 // One line per game, whatever the panel's width.
@@ -776,14 +777,15 @@ fn replay(ui: &mut Ui, state: &State, live: &Live, plan: &lab::Plan, r: &Replay,
             }
             ui.label(label);
             for &p in holder.iter() {
-                let (rect, _) = ui.allocate_exact_size(egui::vec2(40.0, 40.0), egui::Sense::hover());
+                let (rect, _) = ui.allocate_exact_size(egui::vec2(52.0, 52.0), egui::Sense::hover());
                 let piece = set.piece(p);
+                ui.painter().rect_filled(rect, 4.0, ui.visuals().extreme_bg_color);
                 paint::draw_piece(
                     ui.painter(),
-                    rect.shrink(2.0),
+                    rect.shrink(3.0),
                     piece,
                     paint::piece_color(piece, p),
-                    7.0,
+                    9.0,
                 );
             }
         }
