@@ -138,6 +138,16 @@ fn a_tiny_simulation_fills_the_plots_the_table_and_the_answers() {
     );
     assert!(!h.state().state.doc.holder().is_empty());
     assert!(h.state().state.doc.board.filled() > 0);
+    // A new run drops the replay, whose rounds belong to the old plan, and
+    // takes its step off the board.
+    h.state_mut().push(Command::SetInspectorTab(5));
+    h.run();
+    assert!(h.state().live.debug_board.is_some());
+    h.state_mut().push(Command::StartLab);
+    h.run();
+    assert!(h.state().live.lab.replay.is_none());
+    assert!(h.state().live.debug_board.is_none());
+    wait_until_stopped(&mut h);
 }
 
 #[test]

@@ -139,6 +139,10 @@ impl App {
             max_redraws: s.settings.max_redraws,
         };
         let plan = super::lab_job::plan(&s.settings.lab, &s.doc.set, s.doc.board.size(), options);
+        if self.live.lab.replay.is_some() {
+            // The new run drops the replay: take its step off the board.
+            self.live.debug_board = None;
+        }
         let (games, generators) = (plan.games, plan.generators.len());
         match self.live.lab.start(plan, ctx) {
             Ok(()) if self.live.lab.running() => {
@@ -158,10 +162,7 @@ impl App {
             return;
         };
         let Some((_, rounds)) = &replay.rounds else { return };
-        let steps = replay.steps();
-        let Some(step) = steps.get(replay.step.min(steps.len().saturating_sub(1))) else {
-            return;
-        };
+        let Some((_, step)) = replay.current() else { return };
         let round = &rounds[step.round];
         let (set, size, board, holder) = (
             plan.set.clone(),

@@ -4,10 +4,8 @@
 //! the first block on. A replay of one game runs on its own thread too (a
 //! coelho game of thousands of rounds takes a while).
 
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
-use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
@@ -16,8 +14,9 @@ use crate::engine::changer::ChangeOptions;
 use crate::engine::coelho::CoelhoWeights;
 use crate::engine::dealers;
 use crate::engine::lab::{self, Plan, Summary};
-use crate::engine::progress::Progress;
 use crate::engine::selfplay::{Game, Round};
+
+use super::jobs::Stream;
 
 /// Seeds per block: small enough to stream often, large enough to keep both
 /// cores busy.
@@ -71,17 +70,13 @@ pub struct GeneratorResults {
     /// Games in seed order (blocks arrive in order).
     pub games: Vec<Game>,
     pub summary: Summary,
+    /// The fraction of games still going after each round.
+    pub survival: Vec<f64>,
 }
 
 enum Message {
     Block { generator: usize, games: Vec<Game> },
     Done { complete: bool },
-}
-
-struct Job {
-    rx: Receiver<Message>,
-    progress: Arc<Progress>,
-    started: Instant,
 }
 
 /// A replay of one game, computed off the UI thread.
@@ -92,6 +87,8 @@ pub struct Replay {
     pub rounds: Option<(Game, Vec<Round>)>,
     /// The step shown: 0 is the first deal; see `steps`.
     pub step: usize,
+    /// Every step, in order, once the rounds have arrived.
+    steps: Vec<ReplayStep>,
     rx: Option<Receiver<(Game, Vec<Round>)>>,
 }
 
@@ -104,11 +101,18 @@ pub struct ReplayStep {
 }
 
 impl Replay {
-    /// Every step of the replay, in order.
-    pub fn steps(&self) -> Vec<ReplayStep> {
-        let Some((_, rounds)) = &self.rounds else {
-            return Vec::new();
-        };
+    pub fn steps(&self) -> &[ReplayStep] {
+        &self.steps
+    }
+
+    /// The step shown (clamped to the last), and its index.
+    pub fn current(&self) -> Option<(usize, ReplayStep)> {
+        let at = self.step.min(self.steps.len().checked_sub(1)?);
+        Some((at, self.steps[at]))
+    }
+
+    /// A round's deal, then each of its placements, round after round.
+    fn steps_of(rounds: &[Round]) -> Vec<ReplayStep> {
         rounds
             .iter()
             .enumerate()
@@ -135,8 +139,8 @@ pub struct Lab {
     pub finished: Option<bool>,
     pub error: Option<String>,
     pub replay: Option<Replay>,
-    job: Option<Job>,
-    /// Seconds the finished run took, and rounds played in all.
+    job: Option<Stream<Message>>,
+    /// Seconds the finished run took.
     pub seconds: f64,
 }
 
@@ -147,11 +151,7 @@ impl Lab {
 
     /// Done over total, and the estimated seconds left.
     pub fn progress(&self) -> Option<(f32, Option<f64>)> {
-        let job = self.job.as_ref()?;
-        let f = job.progress.fraction();
-        let elapsed = job.started.elapsed().as_secs_f64();
-        let eta = (f > 0.01).then(|| elapsed * f64::from(1.0 - f) / f64::from(f));
-        Some((f, eta))
+        self.job.as_ref().map(Stream::progress)
     }
 
     pub fn start(&mut self, plan: Plan, ctx: &egui::Context) -> std::io::Result<()> {
@@ -160,34 +160,24 @@ impl Lab {
             self.error = Some("Pick at least one generator.".to_owned());
             return Ok(());
         }
-        let (tx, rx) = channel();
-        let progress = Arc::new(Progress::default());
-        progress
-            .total
-            .store(plan.games * plan.generators.len(), Ordering::Relaxed);
-        let shared = Arc::clone(&progress);
         let job = plan.clone();
-        let ctx = ctx.clone();
-        std::thread::Builder::new()
-            .name("generator-lab".to_owned())
-            .spawn(move || {
-                let send = |m: Message| {
-                    let _ = tx.send(m);
-                    ctx.request_repaint();
-                };
-                let mut start = 0;
-                while start < job.games {
-                    let end = (start + BLOCK).min(job.games);
-                    for (i, g) in job.generators.iter().enumerate() {
-                        match lab::run_range(&job, g, start..end, &shared) {
-                            Some(games) => send(Message::Block { generator: i, games }),
-                            None => return send(Message::Done { complete: false }),
-                        }
+        let stream = Stream::spawn("generator-lab", ctx, move |send, progress| {
+            progress
+                .total
+                .store(job.games * job.generators.len(), Ordering::Relaxed);
+            let mut start = 0;
+            while start < job.games {
+                let end = (start + BLOCK).min(job.games);
+                for (i, g) in job.generators.iter().enumerate() {
+                    match lab::run_range(&job, g, start..end, progress) {
+                        Some(games) => send(Message::Block { generator: i, games }),
+                        None => return send(Message::Done { complete: false }),
                     }
-                    start = end;
                 }
-                send(Message::Done { complete: true });
-            })?;
+                start = end;
+            }
+            send(Message::Done { complete: true });
+        })?;
         let results = plan
             .generators
             .iter()
@@ -195,17 +185,15 @@ impl Lab {
                 name: g.clone(),
                 games: Vec::new(),
                 summary: lab::summarize(&[], &plan.set),
+                survival: Vec::new(),
             })
             .collect();
         *self = Lab {
             plan: Some(plan),
             results,
-            replay: self.replay.take(),
-            job: Some(Job {
-                rx,
-                progress,
-                started: Instant::now(),
-            }),
+            // A replay belongs to the last run's plan.
+            replay: None,
+            job: Some(stream),
             ..Lab::default()
         };
         Ok(())
@@ -213,7 +201,7 @@ impl Lab {
 
     pub fn cancel(&mut self) {
         if let Some(job) = &self.job {
-            job.progress.cancel.store(true, Ordering::Relaxed);
+            job.cancel();
         }
     }
 
@@ -225,7 +213,7 @@ impl Lab {
         let mut changed = Vec::new();
         let mut ended = None;
         loop {
-            match job.rx.try_recv() {
+            match job.try_recv() {
                 Ok(Message::Block { generator, games }) => {
                     if let Some(r) = self.results.get_mut(generator) {
                         r.games.extend(games);
@@ -250,10 +238,11 @@ impl Lab {
             for i in changed {
                 let r = &mut self.results[i];
                 r.summary = lab::summarize(&r.games, &plan.set);
+                r.survival = lab::survival(&r.games);
             }
         }
         if let Some(complete) = ended {
-            self.seconds = job.started.elapsed().as_secs_f64();
+            self.seconds = job.seconds();
             self.finished = Some(complete);
             self.job = None;
         }
@@ -283,6 +272,7 @@ impl Lab {
             game,
             rounds: None,
             step: 0,
+            steps: Vec::new(),
             rx: Some(rx),
         });
     }
@@ -293,6 +283,7 @@ impl Lab {
         {
             match rx.try_recv() {
                 Ok(done) => {
+                    r.steps = Replay::steps_of(&done.1);
                     r.rounds = Some(done);
                     r.rx = None;
                 }

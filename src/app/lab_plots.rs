@@ -82,7 +82,7 @@ pub fn survival_plot(ui: &mut Ui, results: &[GeneratorResults]) {
         })
         .show(ui, |plot| {
             for r in results.iter().filter(|r| !r.games.is_empty()) {
-                let curve = lab::survival(&r.games);
+                let curve = &r.survival;
                 // A step curve: alive until the round a game ends.
                 let mut points = Vec::with_capacity(curve.len() * 2);
                 for (round, f) in curve.iter().enumerate() {
@@ -197,7 +197,7 @@ pub fn frequency_plot(ui: &mut Ui, results: &[GeneratorResults], set: &PieceSet)
                     .element_formatter(Box::new(|bar, _| format!("{}\n{:.2} %", bar.name, bar.value))),
             );
             for (j, r) in results.iter().enumerate() {
-                let by_band = lab::dealt_by_band(&r.games, n_pieces);
+                let by_band = &r.summary.dealt;
                 let n: u64 = by_band.iter().flatten().sum();
                 if n == 0 {
                     continue;
@@ -227,7 +227,7 @@ pub fn frequency_plot(ui: &mut Ui, results: &[GeneratorResults], set: &PieceSet)
 pub const SMALL: usize = 3;
 
 pub fn small_share(r: &GeneratorResults, set: &PieceSet) -> [Option<f64>; BANDS] {
-    let by_band = lab::dealt_by_band(&r.games, set.pieces.len());
+    let by_band = &r.summary.dealt;
     let mut out = [None; BANDS];
     for (b, o) in out.iter_mut().enumerate() {
         let all: u64 = by_band.iter().map(|p| p[b]).sum();

@@ -3,10 +3,7 @@
 //! chunks; the UI polls once per frame and keeps the summaries current.
 
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::Ordering;
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
-use std::time::Instant;
+use std::sync::mpsc::TryRecvError;
 
 use serde::{Deserialize, Serialize};
 
@@ -14,10 +11,11 @@ use crate::engine::board::{Bits, BoardSize};
 use crate::engine::changer::ChangeOptions;
 use crate::engine::formats;
 use crate::engine::pieces::PieceSet;
-use crate::engine::progress::Progress;
 use crate::engine::shapes::Shapes;
 use crate::engine::throttle::DEFAULT_SWEEP;
 use crate::engine::timing::{self, FactorSummary, LabDeal, Measurement, Sweep};
+
+use super::jobs::Stream;
 
 /// Where the deals of a sweep come from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -92,12 +90,6 @@ enum Message {
     Done { complete: bool },
 }
 
-struct Job {
-    rx: Receiver<Message>,
-    progress: Arc<Progress>,
-    started: Instant,
-}
-
 /// The last sweep's results, and the job computing them.
 #[derive(Default)]
 pub struct TimingLab {
@@ -109,7 +101,7 @@ pub struct TimingLab {
     /// How the last sweep ended: `Some(true)` complete, `Some(false)` cancelled.
     pub finished: Option<bool>,
     pub error: Option<String>,
-    job: Option<Job>,
+    job: Option<Stream<Message>>,
 }
 
 impl TimingLab {
@@ -119,52 +111,33 @@ impl TimingLab {
 
     /// Done over total, and the estimated seconds left.
     pub fn progress(&self) -> Option<(f32, Option<f64>)> {
-        let job = self.job.as_ref()?;
-        let f = job.progress.fraction();
-        let elapsed = job.started.elapsed().as_secs_f64();
-        let eta = (f > 0.01).then(|| elapsed * f64::from(1.0 - f) / f64::from(f));
-        Some((f, eta))
+        self.job.as_ref().map(Stream::progress)
     }
 
     /// Starts a sweep, dropping the last results.
     pub fn start(&mut self, request: SweepRequest, ctx: &egui::Context) -> std::io::Result<()> {
         self.cancel();
-        let (tx, rx) = channel();
-        let progress = Arc::new(Progress::default());
-        let shared = Arc::clone(&progress);
         let job = request.clone();
-        let ctx = ctx.clone();
-        std::thread::Builder::new()
-            .name("timing-lab".to_owned())
-            .spawn(move || {
-                let send = |m: Message| {
-                    // The window may have closed; nobody to tell then.
-                    let _ = tx.send(m);
-                    ctx.request_repaint();
-                };
-                let deals = match corpus(&job) {
-                    Ok(d) => d,
-                    Err(e) => return send(Message::Failed(e)),
-                };
-                send(Message::Corpus(deals.clone()));
-                let sweep = Sweep {
-                    set: job.set,
-                    size: job.size,
-                    deals,
-                    seed: job.settings.seed,
-                    options: job.options,
-                    factors: job.settings.factors,
-                };
-                let complete = timing::run(&sweep, &shared, |chunk| send(Message::Chunk(chunk)));
-                send(Message::Done { complete });
-            })?;
+        let stream = Stream::spawn("timing-lab", ctx, move |send, progress| {
+            let deals = match corpus(&job) {
+                Ok(d) => d,
+                Err(e) => return send(Message::Failed(e)),
+            };
+            send(Message::Corpus(deals.clone()));
+            let sweep = Sweep {
+                set: job.set,
+                size: job.size,
+                deals,
+                seed: job.settings.seed,
+                options: job.options,
+                factors: job.settings.factors,
+            };
+            let complete = timing::run(&sweep, progress, |chunk| send(Message::Chunk(chunk)));
+            send(Message::Done { complete });
+        })?;
         *self = TimingLab {
             request: Some(request),
-            job: Some(Job {
-                rx,
-                progress,
-                started: Instant::now(),
-            }),
+            job: Some(stream),
             ..TimingLab::default()
         };
         Ok(())
@@ -172,7 +145,7 @@ impl TimingLab {
 
     pub fn cancel(&mut self) {
         if let Some(job) = &self.job {
-            job.progress.cancel.store(true, Ordering::Relaxed);
+            job.cancel();
         }
     }
 
@@ -182,7 +155,7 @@ impl TimingLab {
         let Some(job) = &self.job else { return None };
         let mut changed = false;
         loop {
-            match job.rx.try_recv() {
+            match job.try_recv() {
                 Ok(Message::Corpus(deals)) => self.deals = deals,
                 Ok(Message::Chunk(chunk)) => {
                     self.measurements.extend(chunk);

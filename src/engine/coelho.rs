@@ -93,6 +93,8 @@ pub struct Criteria {
 pub struct Evaluator {
     size: BoardSize,
     full: Bits,
+    /// The row and column masks, for boards too large for the table.
+    geometry: super::board::Geometry,
     /// Cells with a right neighbour, and cells with one below.
     right: Bits,
     below: Bits,
@@ -142,6 +144,7 @@ impl Evaluator {
         Self {
             size,
             full: geometry.full,
+            geometry,
             right: box_anchors(size, 2, 1),
             below: box_anchors(size, 1, 2),
             square5: box_anchors(size, 5, 5),
@@ -179,31 +182,7 @@ impl Evaluator {
     /// Criterion 4: the sum of squared filled counts of rows and columns.
     #[inline]
     fn alignment(&self, board: Bits) -> u32 {
-        let (w, h) = (self.size.w(), self.size.h());
-        if self.spread.is_empty() {
-            let g = super::board::Geometry::new(self.size);
-            let sq = |m: Bits| (board & m).count_ones().pow(2);
-            return g.rows[..h].iter().map(|&m| sq(m)).sum::<u32>()
-                + g.cols[..w].iter().map(|&m| sq(m)).sum::<u32>();
-        }
-        let row_mask: Bits = (1 << w) - 1;
-        let mut columns = 0u64;
-        let mut rows = 0u32;
-        let mut b = board;
-        for _ in 0..h {
-            let entry = self.spread[(b & row_mask) as usize];
-            let n = (entry >> 56) as u32;
-            rows += n * n;
-            columns += entry & ((1 << 56) - 1);
-            b >>= w;
-        }
-        let mut cols = 0u32;
-        for _ in 0..w {
-            let n = (columns & 15) as u32;
-            cols += n * n;
-            columns >>= 4;
-        }
-        rows + cols
+        self.line_counts(board).2
     }
 
     /// Filled cells of every row and column, and the alignment they give.
@@ -214,7 +193,7 @@ impl Evaluator {
         if self.spread.is_empty() {
             // Wider than 12 or higher than 15 (sides are at most 16): the
             // plain way.
-            let g = super::board::Geometry::new(self.size);
+            let g = &self.geometry;
             for (row, &m) in rows.iter_mut().zip(&g.rows[..h]) {
                 *row = (board & m).count_ones() as u8;
             }
@@ -767,18 +746,12 @@ mod tests {
         }
     }
 
-    /// A plain search: every order, every placement, no skipping.
-    fn brute(
-        shapes: &Shapes,
-        e: &Evaluator,
-        w: CoelhoWeights,
-        board: Bits,
-        holder: &[PieceIdx],
-    ) -> Option<f64> {
+    /// A plain search: every order, every placement, no skipping; calls
+    /// `f` with every end board met.
+    fn every_end_board(shapes: &Shapes, board: Bits, holder: &[PieceIdx], f: &mut impl FnMut(Bits)) {
         if holder.is_empty() {
-            return Some(e.value(&e.criteria(board), w));
+            return f(board);
         }
-        let mut best: Option<f64> = None;
         for i in 0..holder.len() {
             let mut rest = holder.to_vec();
             let piece = rest.remove(i);
@@ -786,12 +759,24 @@ mod tests {
             while fits != 0 {
                 let a = fits.trailing_zeros();
                 fits &= fits - 1;
-                let (next, _) = shapes.place(board, piece, a);
-                if let Some(v) = brute(shapes, e, w, next, &rest) {
-                    best = Some(best.map_or(v, |b: f64| b.max(v)));
-                }
+                every_end_board(shapes, shapes.place(board, piece, a).0, &rest, f);
             }
         }
+    }
+
+    /// The plain search's best value, `None` when the holder cannot be placed.
+    fn brute(
+        shapes: &Shapes,
+        e: &Evaluator,
+        w: CoelhoWeights,
+        board: Bits,
+        holder: &[PieceIdx],
+    ) -> Option<f64> {
+        let mut best: Option<f64> = None;
+        every_end_board(shapes, board, holder, &mut |b| {
+            let v = e.value(&e.criteria(b), w);
+            best = Some(best.map_or(v, |x: f64| x.max(v)));
+        });
         best
     }
 
@@ -836,25 +821,6 @@ mod tests {
         }
     }
 
-    /// End boards a search with no skipping meets.
-    fn naive_end_boards(shapes: &Shapes, board: Bits, holder: &[PieceIdx]) -> u64 {
-        if holder.is_empty() {
-            return 1;
-        }
-        let mut n = 0;
-        for i in 0..holder.len() {
-            let mut rest = holder.to_vec();
-            let piece = rest.remove(i);
-            let mut fits = shapes.shape(piece).fits(board, shapes.geometry.full);
-            while fits != 0 {
-                let a = fits.trailing_zeros();
-                fits &= fits - 1;
-                n += naive_end_boards(shapes, shapes.place(board, piece, a).0, &rest);
-            }
-        }
-        n
-    }
-
     #[test]
     fn skipping_meets_and_evaluates_far_fewer_boards_than_a_plain_search() {
         let set = PieceSet::classic();
@@ -868,7 +834,8 @@ mod tests {
         // On an empty board the best keeps 100 - 4 - 3 - 2 free cells.
         assert_eq!(best.board.count_ones(), 9);
         // Orders out of slot order are skipped: about a sixth of the boards.
-        let naive = naive_end_boards(&shapes, 0, &holder);
+        let mut naive = 0u64;
+        every_end_board(&shapes, 0, &holder, &mut |_| naive += 1);
         assert!(s.counts.end_boards * 5 < naive, "{:?} of {naive}", s.counts);
         // On a crowded board the free-cell bound skips most evaluations.
         let mut rng = crate::engine::generator::Generator::new(1);

@@ -154,6 +154,8 @@ pub struct Summary {
     pub chi2_by_band: [f64; BANDS],
     pub kl_by_band: [f64; BANDS],
     pub dealt_by_band: [u64; BANDS],
+    /// Pieces dealt, by piece and fill band (what the two above sum).
+    pub dealt: Vec<[u64; BANDS]>,
     /// Time to validate a holder as drawn, and to deal one drawn unsolvable.
     pub validate_us: TimeHistogram,
     pub change_us: TimeHistogram,
@@ -213,6 +215,7 @@ pub fn summarize(games: &[Game], set: &PieceSet) -> Summary {
         chi2_by_band,
         kl_by_band,
         dealt_by_band: dealt_in_band,
+        dealt: by_band,
         validate_us,
         change_us,
     }

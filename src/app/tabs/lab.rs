@@ -218,13 +218,13 @@ impl LabTab {
                 egui::ComboBox::from_id_salt("lab_size")
                     .selected_text(name(s.size))
                     .show_ui(ui, |ui| {
-                        let mut choices = vec![LabSize::OnScreen];
-                        for (w, h) in [(8, 8), (10, 10), (12, 12)] {
-                            if let Ok(b) = BoardSize::new(w, h) {
-                                choices.push(LabSize::Fixed(b));
-                            }
-                        }
-                        for c in choices {
+                        // Block Blast's 8x8 and 1010!'s 10x10; other sizes as on screen.
+                        let eight = BoardSize { width: 8, height: 8 };
+                        for c in [
+                            LabSize::OnScreen,
+                            LabSize::Fixed(eight),
+                            LabSize::Fixed(BoardSize::CLASSIC),
+                        ] {
                             ui.selectable_value(&mut s.size, c, name(c));
                         }
                     })
@@ -318,15 +318,8 @@ impl LabTab {
                 });
             }
         });
-        if let Some((f, eta)) = lab.progress() {
-            let eta = eta.map_or("estimating…".to_owned(), |s| format!("about {s:.0} s left"));
-            ui.add(
-                egui::ProgressBar::new(f)
-                    .desired_width(260.0)
-                    .text(format!("{:.0} % · {eta}", f * 100.0)),
-            );
-            ui.ctx()
-                .request_repaint_after(std::time::Duration::from_millis(200));
+        if let Some(p) = lab.progress() {
+            super::super::jobs::progress_bar(ui, p);
         } else if lab.finished == Some(false) && lab.error.is_none() {
             ui.weak("Cancelled: the figures below cover the games finished.");
         }
@@ -669,11 +662,8 @@ fn replay(ui: &mut Ui, state: &State, live: &Live, plan: &lab::Plan, r: &Replay,
         });
         return;
     };
+    let Some((at, step)) = r.current() else { return };
     let steps = r.steps();
-    let Some(&step) = steps.get(r.step.min(steps.len().saturating_sub(1))) else {
-        return;
-    };
-    let at = r.step.min(steps.len() - 1);
     ui.weak(format!(
         "seed {}: {} rounds, score {}, ended {}",
         game.seed,
@@ -704,6 +694,23 @@ fn replay(ui: &mut Ui, state: &State, live: &Live, plan: &lab::Plan, r: &Replay,
     let round = &rounds[step.round];
     let set = &plan.set;
     let shapes = Shapes::new(set, plan.shapes_size);
+    let board = match step.placement {
+        None => DebugBoard {
+            board: round.board,
+            placed: Vec::new(),
+            candidate: None,
+            cleared: Lines::default(),
+        },
+        Some(i) => {
+            let (b, placed, lines) = after_moves(&shapes, round.board, &round.moves[..=i]);
+            DebugBoard {
+                board: b,
+                placed,
+                candidate: None,
+                cleared: lines,
+            }
+        }
+    };
     let what = match step.placement {
         None if round.drawn != round.holder => format!(
             "Round {}: drew {} (unsolvable); {} dealt {} instead{}.",
@@ -734,7 +741,7 @@ fn replay(ui: &mut Ui, state: &State, live: &Live, plan: &lab::Plan, r: &Replay,
         Some(i) => {
             let (p, a) = round.moves[i];
             let (x, y) = shapes.xy(a);
-            let (_, _, lines) = after_moves(&shapes, round.board, &round.moves[..=i]);
+            let lines = board.cleared;
             format!(
                 "Round {}, placement {} of {}: {} at column {}, row {}{}.",
                 step.round + 1,
@@ -790,23 +797,6 @@ fn replay(ui: &mut Ui, state: &State, live: &Live, plan: &lab::Plan, r: &Replay,
             }
         }
     });
-    let board = match step.placement {
-        None => DebugBoard {
-            board: round.board,
-            placed: Vec::new(),
-            candidate: None,
-            cleared: Lines::default(),
-        },
-        Some(i) => {
-            let (b, placed, lines) = after_moves(&shapes, round.board, &round.moves[..=i]);
-            DebugBoard {
-                board: b,
-                placed,
-                candidate: None,
-                cleared: lines,
-            }
-        }
-    };
     if state.doc.board.size() == plan.shapes_size {
         if live.debug_board.as_ref() != Some(&board) {
             cmds.push(Command::DebugBoard(Some(board)));

@@ -184,15 +184,8 @@ impl TimingTab {
             }
         });
         // A fixed width, so the panel does not change size as the text does.
-        if let Some((f, eta)) = lab.progress() {
-            let eta = eta.map_or("estimating…".to_owned(), |s| format!("about {s:.0} s left"));
-            ui.add(
-                egui::ProgressBar::new(f)
-                    .desired_width(260.0)
-                    .text(format!("{:.0} % · {eta}", f * 100.0)),
-            );
-            ui.ctx()
-                .request_repaint_after(std::time::Duration::from_millis(200));
+        if let Some(p) = lab.progress() {
+            super::super::jobs::progress_bar(ui, p);
         } else if lab.finished == Some(false) && lab.error.is_none() {
             ui.weak(format!("Cancelled after {} measurements", lab.measurements.len()));
         }
