@@ -7,19 +7,20 @@ use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand};
 
-use crate::engine::bench;
-use crate::engine::board::{Board, BoardSize};
-use crate::engine::changer::{ChangeOptions, DEFAULT_MAX_REDRAWS, Outcome, Repair, repair};
-use crate::engine::coelho::CoelhoWeights;
-use crate::engine::danger::{self, Danger};
-use crate::engine::formats::{self, Deal, FormatError};
-use crate::engine::generator::Generator;
-use crate::engine::heuristic::{FMatrix, Policy, Reading};
-use crate::engine::pieces::{PieceIdx, PieceSet};
-use crate::engine::progress::Progress;
-use crate::engine::shapes::Shapes;
-use crate::engine::validator::{MAX_HOLDER, Validation, validate};
-use crate::engine::{throttle, timing};
+use tenten_engine::danger::{self, Danger};
+use tenten_engine::io::formats::{self, Deal, FormatError};
+use tenten_engine::model::board::{Board, BoardSize};
+use tenten_engine::model::generator::Generator;
+use tenten_engine::model::pieces::MAX_HOLDER;
+use tenten_engine::model::pieces::{PieceIdx, PieceSet};
+use tenten_engine::model::shapes::Shapes;
+use tenten_engine::perf::bench;
+use tenten_engine::perf::{throttle, timing};
+use tenten_engine::play::coelho::CoelhoWeights;
+use tenten_engine::progress::Progress;
+use tenten_engine::search::changer::{ChangeOptions, DEFAULT_MAX_REDRAWS, Outcome, Repair, repair};
+use tenten_engine::search::heuristic::{FMatrix, Policy, Reading};
+use tenten_engine::search::validator::{Validation, validate};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -331,8 +332,11 @@ pub fn main(args: Vec<OsString>) -> i32 {
             out.push_str(&bench::danger_report(&d, seed));
             eprintln!("playing greedy and coelho games on one core...");
             out.push('\n');
-            let s = crate::engine::bench_selfplay::run(seed, 2_000, 3, 400);
-            out.push_str(&crate::engine::bench_selfplay::report(&s, seed));
+            // TENTEN_NO_DEDUP measures the coelho search without its table of
+            // boards already evaluated.
+            let dedup = std::env::var_os("TENTEN_NO_DEDUP").is_none();
+            let s = tenten_engine::perf::bench_selfplay::run(seed, 2_000, 3, 400, dedup);
+            out.push_str(&tenten_engine::perf::bench_selfplay::report(&s, seed));
             Ok(())
         }
     };
@@ -402,8 +406,8 @@ fn cmd_validate(
         out.push('\n');
         if explain {
             // The words the window uses: placements are what `nodes=` counts.
-            let (_, trace) = crate::engine::validator::validate_traced(&shapes, bits, &deal.holder);
-            let tree = crate::engine::tree::Tree::build(&trace.events);
+            let (_, trace) = tenten_engine::search::validator::validate_traced(&shapes, bits, &deal.holder);
+            let tree = tenten_engine::search::tree::Tree::build(&trace.events);
             let _ = writeln!(
                 out,
                 "  {} placements (nodes= counts these); the search tree has {} tree nodes with the root, the orders and the failed leaves",
@@ -506,7 +510,8 @@ fn cmd_deal_log(
     };
     let size = BoardSize::CLASSIC;
     let shapes = Shapes::new(&set, size);
-    let deals = crate::engine::simulation::played_deals(&shapes, &set, k, n, &mut Generator::new(seed));
+    let deals =
+        tenten_engine::play::random_fill::played_deals(&shapes, &set, k, n, &mut Generator::new(seed));
     let texts: Vec<String> = deals
         .iter()
         .map(|d| formats::deal_to_ron(&Board::from_bits(size, d.board), &d.holder, &set, None, None))

@@ -4,4 +4,3 @@
 
 pub mod app;
 pub mod cli;
-pub mod engine;

@@ -9,11 +9,11 @@ mod common;
 use common::{brute, clear_full, fits, grid_of, place};
 
 use proptest::prelude::*;
-use tenten::engine::board::{Bits, BoardSize, MAX_SIDE, MIN_SIDE};
-use tenten::engine::generator::Generator;
-use tenten::engine::pieces::{Piece, PieceIdx, PieceSet};
-use tenten::engine::shapes::Shapes;
-use tenten::engine::validator::{validate, validate_traced};
+use tenten_engine::model::board::{Bits, BoardSize, MAX_SIDE, MIN_SIDE};
+use tenten_engine::model::generator::Generator;
+use tenten_engine::model::pieces::{Piece, PieceIdx, PieceSet};
+use tenten_engine::model::shapes::Shapes;
+use tenten_engine::search::validator::{validate, validate_traced};
 
 /// The classic pieces plus three odd custom shapes.
 fn test_set() -> PieceSet {

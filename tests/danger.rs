@@ -6,10 +6,10 @@
 use std::collections::{BTreeMap, HashSet};
 
 use proptest::prelude::*;
-use tenten::engine::board::{Bits, BoardSize};
-use tenten::engine::danger::{danger, dead_regions};
-use tenten::engine::pieces::{Piece, PieceIdx, PieceSet};
-use tenten::engine::shapes::Shapes;
+use tenten_engine::danger::{danger, dead_regions};
+use tenten_engine::model::board::{Bits, BoardSize};
+use tenten_engine::model::pieces::{Piece, PieceIdx, PieceSet};
+use tenten_engine::model::shapes::Shapes;
 
 mod common;
 use common::{Grid, brute, clear_full, grid_of, pool};

@@ -6,12 +6,12 @@
 
 use std::collections::HashSet;
 
-use tenten::engine::board::{Bits, BoardSize};
-use tenten::engine::changer::{ChangeOptions, Outcome, repair};
-use tenten::engine::generator::Generator;
-use tenten::engine::pieces::{Piece, PieceIdx, PieceSet};
-use tenten::engine::shapes::Shapes;
-use tenten::engine::validator::validate;
+use tenten_engine::model::board::{Bits, BoardSize};
+use tenten_engine::model::generator::Generator;
+use tenten_engine::model::pieces::{Piece, PieceIdx, PieceSet};
+use tenten_engine::model::shapes::Shapes;
+use tenten_engine::search::changer::{ChangeOptions, Outcome, repair};
+use tenten_engine::search::validator::validate;
 
 mod common;
 use common::{Grid, brute, clear_full, grid_of, pool};

@@ -5,15 +5,15 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
-use tenten::engine::board::{Bits, BoardSize, Lines};
-use tenten::engine::explain::Context;
-use tenten::engine::export::{self, Extent};
-use tenten::engine::heuristic::{FMatrix, Policy};
-use tenten::engine::pieces::PieceSet;
-use tenten::engine::shapes::Shapes;
-use tenten::engine::trace::{Event, Exhaustive};
-use tenten::engine::tree::{Status, Tree};
-use tenten::engine::validator::{explore, validate, validate_traced};
+use tenten_engine::io::export::{self, Extent};
+use tenten_engine::model::board::{Bits, BoardSize, Lines};
+use tenten_engine::model::pieces::PieceSet;
+use tenten_engine::model::shapes::Shapes;
+use tenten_engine::search::explain::Context;
+use tenten_engine::search::heuristic::{FMatrix, Policy};
+use tenten_engine::search::trace::{Event, Exhaustive};
+use tenten_engine::search::tree::{Status, Tree};
+use tenten_engine::search::validator::{explore, validate, validate_traced};
 
 fn four() -> BoardSize {
     BoardSize::new(4, 4).unwrap()

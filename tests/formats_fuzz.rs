@@ -2,8 +2,8 @@
 //! the file.
 
 use proptest::prelude::*;
-use tenten::engine::formats::{parse_deals, parse_piece_set};
-use tenten::engine::pieces::PieceSet;
+use tenten_engine::io::formats::{parse_deals, parse_piece_set};
+use tenten_engine::model::pieces::PieceSet;
 
 const DEAL: &str = include_str!("../presets/deals/teaching-batch.ron");
 const SET: &str = include_str!("../presets/pieces/classic-1010.ron");

@@ -7,11 +7,11 @@ use egui::{Event, Modifiers, PointerButton, Pos2, Rect};
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::{Harness, SnapshotOptions};
 use tenten::app::App;
-use tenten::app::command::Command;
-use tenten::app::state::State;
-use tenten::engine::board::Cell;
-use tenten::engine::generator::Generator;
-use tenten::engine::pieces::PieceSet;
+use tenten::app::shell::command::Command;
+use tenten::app::shell::state::State;
+use tenten_engine::model::board::Cell;
+use tenten_engine::model::generator::Generator;
+use tenten_engine::model::pieces::PieceSet;
 
 fn preset(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -307,8 +307,8 @@ fn saving_an_opened_batch_keeps_every_deal_and_comment() {
         h.state().live.status
     );
     let saved = std::fs::read_to_string(&copy).unwrap();
-    let before = tenten::engine::formats::parse_deals(&original, "before").unwrap();
-    let after = tenten::engine::formats::parse_deals(&saved, "after").unwrap();
+    let before = tenten_engine::io::formats::parse_deals(&original, "before").unwrap();
+    let after = tenten_engine::io::formats::parse_deals(&saved, "after").unwrap();
     assert_eq!(after.len(), before.len());
     let set = PieceSet::classic();
     let deal0 = after[0].resolve(&set, &saved, "after").unwrap();

@@ -8,10 +8,10 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use tenten::app::App;
-use tenten::app::command::Command;
-use tenten::app::state::State;
-use tenten::engine::batch::{Filter, SortKey, Verdict};
-use tenten::engine::board::Cell;
+use tenten::app::shell::command::Command;
+use tenten::app::shell::state::State;
+use tenten_engine::io::batch::{Filter, SortKey, Verdict};
+use tenten_engine::model::board::Cell;
 
 fn preset(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -245,17 +245,18 @@ fn save_without_the_batch_open_never_rewrites_the_batch_file() {
 /// batch opens when it is read.
 #[test]
 fn a_large_batch_is_read_without_blocking_the_window() {
-    use tenten::engine::board::{Board, BoardSize};
-    use tenten::engine::generator::Generator;
-    use tenten::engine::pieces::PieceSet;
-    use tenten::engine::shapes::Shapes;
+    use tenten_engine::model::board::{Board, BoardSize};
+    use tenten_engine::model::generator::Generator;
+    use tenten_engine::model::pieces::PieceSet;
+    use tenten_engine::model::shapes::Shapes;
     let set = PieceSet::classic();
     let shapes = Shapes::new(&set, BoardSize::CLASSIC);
-    let deals = tenten::engine::simulation::played_deals(&shapes, &set, 3, 3000, &mut Generator::new(4));
+    let deals =
+        tenten_engine::play::random_fill::played_deals(&shapes, &set, 3, 3000, &mut Generator::new(4));
     let texts: Vec<String> = deals
         .iter()
         .map(|d| {
-            tenten::engine::formats::deal_to_ron(
+            tenten_engine::io::formats::deal_to_ron(
                 &Board::from_bits(BoardSize::CLASSIC, d.board),
                 &d.holder,
                 &set,
@@ -267,7 +268,11 @@ fn a_large_batch_is_read_without_blocking_the_window() {
     let dir = std::env::temp_dir().join(format!("tenten-large-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("large.ron");
-    std::fs::write(&path, tenten::engine::formats::batch_to_ron(&texts, "3000 deals")).unwrap();
+    std::fs::write(
+        &path,
+        tenten_engine::io::formats::batch_to_ron(&texts, "3000 deals"),
+    )
+    .unwrap();
     assert!(std::fs::metadata(&path).unwrap().len() > 1 << 20);
     let mut h = harness();
     h.state_mut().push(Command::Load(path.clone()));

@@ -7,8 +7,8 @@ use egui::Key;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::{Harness, SnapshotOptions};
 use tenten::app::App;
-use tenten::app::command::Command;
-use tenten::app::state::State;
+use tenten::app::shell::command::Command;
+use tenten::app::shell::state::State;
 
 fn harness(deal: &str) -> Harness<'static, App> {
     let mut h = Harness::builder()

@@ -5,10 +5,10 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use tenten::app::App;
-use tenten::app::command::Command;
-use tenten::app::lab_job::LabSettings;
-use tenten::app::state::State;
-use tenten::engine::selfplay::End;
+use tenten::app::shell::command::Command;
+use tenten::app::shell::settings::LabSettings;
+use tenten::app::shell::state::State;
+use tenten_engine::play::game::End;
 
 fn harness() -> Harness<'static, App> {
     let mut h = Harness::builder()

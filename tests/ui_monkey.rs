@@ -14,14 +14,15 @@ use std::path::PathBuf;
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 use tenten::app::App;
-use tenten::app::command::{Command, Line};
-use tenten::app::state::{State, Tool};
-use tenten::engine::batch::{Filter, SortKey, Verdict};
-use tenten::engine::board::{BoardSize, Cell};
-use tenten::engine::generator::Generator;
-use tenten::engine::heuristic::{Policy, Reading};
-use tenten::engine::pieces::Piece;
-use tenten::engine::validator::MAX_HOLDER;
+use tenten::app::shell::command::{Command, Line};
+use tenten::app::shell::settings::Tool;
+use tenten::app::shell::state::State;
+use tenten_engine::io::batch::{Filter, SortKey, Verdict};
+use tenten_engine::model::board::{BoardSize, Cell};
+use tenten_engine::model::generator::Generator;
+use tenten_engine::model::pieces::MAX_HOLDER;
+use tenten_engine::model::pieces::Piece;
+use tenten_engine::search::heuristic::{Policy, Reading};
 
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -173,7 +174,7 @@ fn random_command(rng: &mut Generator, files: &[PathBuf]) -> Command {
         // The generator lab: a tiny run now and then, and its replay
         // commands with indices in and out of range.
         44 => [
-            Command::SetLab(tenten::app::lab_job::LabSettings {
+            Command::SetLab(tenten::app::shell::settings::LabSettings {
                 games: 1 + any(rng, 8),
                 max_rounds: 1 + any(rng, 60) as u32,
                 ..Default::default()

@@ -5,9 +5,9 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use tenten::app::App;
-use tenten::app::command::Command;
-use tenten::app::state::State;
-use tenten::app::timing_job::TimingSettings;
+use tenten::app::shell::command::Command;
+use tenten::app::shell::settings::TimingSettings;
+use tenten::app::shell::state::State;
 
 fn harness() -> Harness<'static, App> {
     let mut h = Harness::builder()

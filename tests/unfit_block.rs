@@ -5,15 +5,15 @@
 
 use std::path::PathBuf;
 
-use tenten::app::debugger::{DealKey, Session};
-use tenten::engine::board::{Bits, BoardSize};
-use tenten::engine::explain::Context;
-use tenten::engine::formats;
-use tenten::engine::generator::Generator;
-use tenten::engine::heuristic::{FMatrix, Policy};
-use tenten::engine::pieces::{PieceIdx, PieceSet};
-use tenten::engine::shapes::Shapes;
-use tenten::engine::validator::validate;
+use tenten::app::shell::debugger::{DealKey, Session};
+use tenten_engine::io::formats;
+use tenten_engine::model::board::{Bits, BoardSize};
+use tenten_engine::model::generator::Generator;
+use tenten_engine::model::pieces::{PieceIdx, PieceSet};
+use tenten_engine::model::shapes::Shapes;
+use tenten_engine::search::explain::Context;
+use tenten_engine::search::heuristic::{FMatrix, Policy};
+use tenten_engine::search::validator::validate;
 
 /// Checks one deal; returns whether it was unsolvable.
 fn agree(set: &PieceSet, size: BoardSize, board: Bits, holder: &[PieceIdx]) -> bool {

@@ -1,38 +1,21 @@
-//! The workbench window (eframe/egui). The engine knows nothing of it.
+//! The workbench window (eframe/egui), on top of the engine, which knows
+//! nothing of it. `shell` holds the frame, the document and the commands;
+//! `commands` what they do; `jobs` the work off the UI thread; `panels` what
+//! is always on screen; `tabs` the inspector's tabs; `plots` and `widgets`
+//! the pieces they draw with.
 
-#[allow(clippy::module_inception)]
-mod app;
-mod apply;
-pub mod batch;
-mod batch_cmds;
-mod board_view;
-pub mod command;
-pub mod danger_job;
-mod danger_overlay;
-mod danger_panel;
-pub mod debugger;
-mod doc_cmds;
-mod fields;
-mod file_cmds;
-mod files;
-mod holder;
-mod inspector;
-mod jobs;
-pub mod lab_job;
-mod lab_plots;
-mod paint;
-mod palette;
-pub mod state;
-mod status_bar;
-mod tabs;
-pub mod timing_job;
-mod timing_plots;
-mod top_bar;
-mod undo;
+pub mod commands;
+pub mod jobs;
+pub mod panels;
+pub mod plots;
+pub mod shell;
+pub mod tabs;
+pub mod widgets;
 
-pub use app::{App, Live};
-pub use board_view::SlotDrag;
-pub use files::{NO_DIALOGS_ENV, disable_dialogs};
+pub use panels::board_view::SlotDrag;
+pub use shell::app::App;
+pub use shell::files::{NO_DIALOGS_ENV, disable_dialogs};
+pub use shell::live::Live;
 
 /// Opens the window, then `file` if given; returns when it closes.
 pub fn run(file: Option<std::path::PathBuf>) -> eframe::Result {
@@ -49,7 +32,7 @@ pub fn run(file: Option<std::path::PathBuf>) -> eframe::Result {
         Box::new(|cc| {
             let mut app = App::from_storage(cc.storage);
             if let Some(file) = file {
-                app.push(command::Command::Load(file));
+                app.push(shell::command::Command::Load(file));
             }
             Ok(Box::new(app))
         }),

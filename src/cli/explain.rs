@@ -8,7 +8,7 @@ use super::*;
 pub(super) fn explain_danger(
     set: &PieceSet,
     shapes: &Shapes,
-    bits: crate::engine::board::Bits,
+    bits: tenten_engine::model::board::Bits,
     d: &Danger,
     out: &mut String,
 ) {

@@ -3,9 +3,9 @@
 use std::sync::atomic::Ordering;
 
 use super::*;
-use crate::engine::lab::{self, Plan};
-use crate::engine::progress::Progress;
-use crate::engine::selfplay::STRATEGIES;
+use tenten_engine::play::game::STRATEGIES;
+use tenten_engine::play::runner::{self, Plan};
+use tenten_engine::progress::Progress;
 
 /// Generator names, checked against the ones that exist.
 #[derive(Clone, Debug)]
@@ -14,10 +14,10 @@ pub(super) struct Generators(pub Vec<String>);
 pub(super) fn parse_generators(s: &str) -> Result<Generators, String> {
     let names: Vec<String> = s.split(',').map(|g| g.trim().to_owned()).collect();
     for g in &names {
-        if !crate::engine::dealers::NAMES.contains(&g.as_str()) {
+        if !tenten_engine::play::dealers::NAMES.contains(&g.as_str()) {
             return Err(format!(
                 "unknown generator {g:?}; choose from {}",
-                crate::engine::dealers::NAMES.join(", ")
+                tenten_engine::play::dealers::NAMES.join(", ")
             ));
         }
     }
@@ -100,23 +100,23 @@ pub(super) fn cmd_simulate(
                     }
                 }
             });
-            let played = lab::run(&plan, g, &progress).unwrap_or_default();
+            let played = runner::run(&plan, g, &progress).unwrap_or_default();
             // Timed before the reporter thread notices and is joined.
             let seconds = t.elapsed().as_secs_f64();
             done.store(true, Ordering::Relaxed);
             (played, seconds)
         });
-        let summary = lab::summarize(&played, &plan.set);
+        let summary = runner::summarize(&played, &plan.set);
         let rounds: f64 = played.iter().map(|g| f64::from(g.rounds)).sum();
         let _ = writeln!(
             out,
             "{}",
-            lab::cli_line(g, strategy, &summary, rounds / seconds.max(1e-9))
+            runner::cli_line(g, strategy, &summary, rounds / seconds.max(1e-9))
         );
         rows.push((g.clone(), played));
     }
     if let Some(path) = csv {
-        formats::write_atomic(path, &lab::csv(&rows, strategy))?;
+        formats::write_atomic(path, &runner::csv(&rows, strategy))?;
     }
     Ok(())
 }

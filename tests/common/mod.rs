@@ -6,8 +6,8 @@
 
 use std::collections::HashSet;
 
-use tenten::engine::board::{Bits, BoardSize};
-use tenten::engine::pieces::{Piece, PieceSet};
+use tenten_engine::model::board::{Bits, BoardSize};
+use tenten_engine::model::pieces::{Piece, PieceSet};
 
 pub type Grid = Vec<Vec<bool>>;
 

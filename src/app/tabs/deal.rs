@@ -3,16 +3,16 @@
 
 use egui::{RichText, Ui};
 
-use crate::engine::changer::{Outcome, Phase};
-use crate::engine::heuristic::{FMatrix, Policy};
-use crate::engine::pieces::{PieceIdx, PieceSet};
+use tenten_engine::model::pieces::{PieceIdx, PieceSet};
+use tenten_engine::search::changer::{Outcome, Phase};
+use tenten_engine::search::heuristic::{FMatrix, Policy};
 
-use super::super::app::Live;
-use super::super::command::Command;
-use super::super::danger_panel;
-use super::super::paint;
-use super::super::state::State;
 use super::Tab;
+use crate::app::panels::danger_panel;
+use crate::app::shell::command::Command;
+use crate::app::shell::live::Live;
+use crate::app::shell::state::State;
+use crate::app::widgets::paint;
 
 pub struct DealTab;
 

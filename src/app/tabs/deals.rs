@@ -5,16 +5,16 @@
 
 use egui::{Color32, CornerRadius, Rect, RichText, Sense, Ui, Vec2, vec2};
 
-use crate::engine::batch::{Filter, SortKey, Verdict};
-use crate::engine::formats::Deal;
+use tenten_engine::io::batch::{Filter, SortKey, Verdict};
+use tenten_engine::io::formats::Deal;
 
-use super::super::app::Live;
-use super::super::batch::DocBatch;
-use super::super::command::Command;
-use super::super::fields::grouped;
-use super::super::paint;
-use super::super::state::State;
 use super::Tab;
+use crate::app::shell::batch::DocBatch;
+use crate::app::shell::command::Command;
+use crate::app::shell::live::Live;
+use crate::app::shell::state::State;
+use crate::app::widgets::fields::grouped;
+use crate::app::widgets::paint;
 
 const ROW: f32 = 44.0;
 

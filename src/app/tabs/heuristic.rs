@@ -4,15 +4,15 @@
 
 use egui::{Color32, CornerRadius, RichText, Sense, Ui, vec2};
 
-use crate::engine::export;
-use crate::engine::heuristic::{FMatrix, Policy, Reading};
-use crate::engine::pieces::{PieceIdx, PieceSet};
+use tenten_engine::io::export;
+use tenten_engine::model::pieces::{PieceIdx, PieceSet};
+use tenten_engine::search::heuristic::{FMatrix, Policy, Reading};
 
-use super::super::app::Live;
-use super::super::command::Command;
-use super::super::paint;
-use super::super::state::State;
 use super::Tab;
+use crate::app::shell::command::Command;
+use crate::app::shell::live::Live;
+use crate::app::shell::state::State;
+use crate::app::widgets::paint;
 
 pub struct HeuristicTab;
 

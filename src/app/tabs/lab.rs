@@ -5,23 +5,24 @@
 
 use egui::{RichText, Ui};
 
-use crate::engine::board::{Bits, BoardSize, Lines};
-use crate::engine::coelho::CoelhoWeights;
-use crate::engine::dealers;
-use crate::engine::lab::{self, Summary};
-use crate::engine::pieces::{PieceIdx, PieceSet};
-use crate::engine::selfplay::{End, STRATEGIES};
-use crate::engine::shapes::Shapes;
+use tenten_engine::model::board::{Bits, BoardSize, Lines};
+use tenten_engine::model::pieces::{PieceIdx, PieceSet};
+use tenten_engine::model::shapes::Shapes;
+use tenten_engine::play::coelho::CoelhoWeights;
+use tenten_engine::play::dealers;
+use tenten_engine::play::game::{End, STRATEGIES};
+use tenten_engine::play::runner::{self, Summary};
 
-use super::super::app::Live;
-use super::super::command::Command;
-use super::super::debugger::DebugBoard;
-use super::super::lab_job::{GeneratorResults, Lab, LabSize, Replay};
-use super::super::lab_plots::{self, BAND_NAMES, generator_color};
-use super::super::paint;
-use super::super::state::State;
-use super::super::timing_plots::fmt_time;
 use super::Tab;
+use crate::app::jobs::lab::{GeneratorResults, Lab, Replay};
+use crate::app::plots::lab::{self as lab_plots, BAND_NAMES, generator_color};
+use crate::app::plots::timing::fmt_time;
+use crate::app::shell::command::Command;
+use crate::app::shell::debugger::DebugBoard;
+use crate::app::shell::live::Live;
+use crate::app::shell::settings::LabSize;
+use crate::app::shell::state::State;
+use crate::app::widgets::paint;
 
 #[derive(Default)]
 pub struct LabTab {
@@ -235,7 +236,7 @@ impl LabTab {
                 ui.horizontal(|ui| {
                     ui.add(
                         egui::DragValue::new(&mut s.holder_size)
-                            .range(1..=crate::engine::validator::MAX_HOLDER)
+                            .range(1..=tenten_engine::model::pieces::MAX_HOLDER)
                             .suffix(" pieces"),
                     )
                     .labelled_by(label.id);
@@ -314,12 +315,12 @@ impl LabTab {
                 cmds.push(Command::SaveText {
                     title: "Export games",
                     name: "games.csv",
-                    text: lab::csv(&rows, &plan.strategy),
+                    text: runner::csv(&rows, &plan.strategy),
                 });
             }
         });
         if let Some(p) = lab.progress() {
-            super::super::jobs::progress_bar(ui, p);
+            crate::app::jobs::progress_bar(ui, p);
         } else if lab.finished == Some(false) && lab.error.is_none() {
             ui.weak("Cancelled: the figures below cover the games finished.");
         }
@@ -354,7 +355,7 @@ impl LabTab {
             }
         });
         let r = &lab.results[self.list_generator];
-        let shown: Vec<(usize, &crate::engine::selfplay::Game)> = r
+        let shown: Vec<(usize, &tenten_engine::play::game::Game)> = r
             .games
             .iter()
             .enumerate()
@@ -411,7 +412,7 @@ fn headline(ui: &mut Ui, state: &State, lab: &Lab, set: &PieceSet) {
     let (a, b) = &state.settings.lab.compare;
     if let (Some(x), Some(y)) = (find(lab, a), find(lab, b))
         && x.name != y.name
-        && let Some(t) = lab::paired(&x.games, &y.games)
+        && let Some(t) = runner::paired(&x.games, &y.games)
     {
         let more = if t.mean_difference >= 0.0 {
             "longer"
@@ -593,7 +594,7 @@ fn paired(ui: &mut Ui, state: &State, lab: &Lab, cmds: &mut Vec<Command>) {
         cmds.push(Command::SetLab(s));
     }
     match (find(lab, &compare.0), find(lab, &compare.1)) {
-        (Some(a), Some(b)) if a.name != b.name => match lab::paired(&a.games, &b.games) {
+        (Some(a), Some(b)) if a.name != b.name => match runner::paired(&a.games, &b.games) {
             Some(t) => {
                 let verdict = if t.p_value < 0.05 {
                     "they really differ"
@@ -648,7 +649,7 @@ fn ids(set: &PieceSet, holder: &[PieceIdx]) -> String {
 
 /// The replay: step controls, what happened at the step, the holder drawn
 /// and dealt, and the step on the board (when the sizes match).
-fn replay(ui: &mut Ui, state: &State, live: &Live, plan: &lab::Plan, r: &Replay, cmds: &mut Vec<Command>) {
+fn replay(ui: &mut Ui, state: &State, live: &Live, plan: &runner::Plan, r: &Replay, cmds: &mut Vec<Command>) {
     ui.horizontal(|ui| {
         ui.label(RichText::new(format!("Replay: {} game {}", r.generator, r.game)).strong());
         if ui.small_button("Close").clicked() {

@@ -3,9 +3,9 @@
 
 use egui::Ui;
 
-use super::app::Live;
-use super::command::Command;
-use super::state::State;
+use crate::app::shell::command::Command;
+use crate::app::shell::live::Live;
+use crate::app::shell::state::State;
 
 mod deal;
 mod deals;

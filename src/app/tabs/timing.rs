@@ -4,17 +4,18 @@
 
 use egui::{RichText, Ui};
 
-use crate::engine::bench::TABLE_II;
-use crate::engine::throttle::{DEFAULT_SWEEP, MAX_FACTOR, MIN_FACTOR, describe, short};
-use crate::engine::timing::{self, FRAME_US, PHONE_US};
+use tenten_engine::perf::bench::TABLE_II;
+use tenten_engine::perf::throttle::{DEFAULT_SWEEP, MAX_FACTOR, MIN_FACTOR, describe, short};
+use tenten_engine::perf::timing::{self, FRAME_US, PHONE_US};
 
-use super::super::app::Live;
-use super::super::command::Command;
-use super::super::paint;
-use super::super::state::State;
-use super::super::timing_job::{CorpusChoice, TimingLab, TimingSettings};
-use super::super::timing_plots::{self, fmt_time};
 use super::Tab;
+use crate::app::jobs::timing::TimingLab;
+use crate::app::plots::timing::{self as timing_plots, fmt_time};
+use crate::app::shell::command::Command;
+use crate::app::shell::live::Live;
+use crate::app::shell::settings::{CorpusChoice, TimingSettings};
+use crate::app::shell::state::State;
+use crate::app::widgets::paint;
 
 #[derive(Default)]
 pub struct TimingTab {
@@ -185,7 +186,7 @@ impl TimingTab {
         });
         // A fixed width, so the panel does not change size as the text does.
         if let Some(p) = lab.progress() {
-            super::super::jobs::progress_bar(ui, p);
+            crate::app::jobs::progress_bar(ui, p);
         } else if lab.finished == Some(false) && lab.error.is_none() {
             ui.weak(format!("Cancelled after {} measurements", lab.measurements.len()));
         }
@@ -218,8 +219,9 @@ fn results(ui: &mut Ui, state: &State, lab: &TimingLab, cmds: &mut Vec<Command>)
         ));
     }
     // The headline: where p95 and p99 of validate + change cross the budgets.
-    let h =
-        |pick: fn(&crate::engine::bench::Stats) -> f64, budget| timing::headroom_of(summaries, pick, budget);
+    let h = |pick: fn(&tenten_engine::perf::bench::Stats) -> f64, budget| {
+        timing::headroom_of(summaries, pick, budget)
+    };
     let p99 = (h(|s| s.p99, FRAME_US), h(|s| s.p99, PHONE_US));
     let p95 = (h(|s| s.p95, FRAME_US), h(|s| s.p95, PHONE_US));
     ui.label(RichText::new("Fits a phone up to N x slower than this machine").strong())
@@ -337,7 +339,7 @@ fn results(ui: &mut Ui, state: &State, lab: &TimingLab, cmds: &mut Vec<Command>)
 fn slowest(ui: &mut Ui, lab: &TimingLab, factor: f64, cmds: &mut Vec<Command>) {
     let mut at: Vec<_> = lab.measurements.iter().filter(|m| m.factor == factor).collect();
     at.sort_by(|a, b| {
-        let t = |m: &&crate::engine::timing::Measurement| m.change_us.unwrap_or(m.validate_us);
+        let t = |m: &&tenten_engine::perf::timing::Measurement| m.change_us.unwrap_or(m.validate_us);
         t(b).total_cmp(&t(a))
     });
     ui.label(format!("Slowest deals at {}", describe(factor)));

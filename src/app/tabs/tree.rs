@@ -4,18 +4,18 @@
 
 use egui::{Color32, Key, KeyboardShortcut, Modifiers, RichText, Ui};
 
-use crate::engine::explain::Context;
-use crate::engine::export;
-use crate::engine::tree::{NodeId, Status, Tree};
+use tenten_engine::io::export;
+use tenten_engine::search::explain::Context;
+use tenten_engine::search::tree::{NodeId, Status, Tree};
 
-use super::super::app::Live;
-use super::super::command::Command;
-use super::super::debugger::{DealKey, ExploreJob, Session};
-use super::super::fields;
-use super::super::paint;
-use super::super::state::State;
 use super::Tab;
-use crate::engine::trace::MAX_TRACE_EVENTS;
+use crate::app::shell::command::Command;
+use crate::app::shell::debugger::{DealKey, ExploreJob, Session};
+use crate::app::shell::live::Live;
+use crate::app::shell::state::State;
+use crate::app::widgets::fields;
+use crate::app::widgets::paint;
+use tenten_engine::search::trace::MAX_TRACE_EVENTS;
 
 const ROW_HEIGHT: f32 = 18.0;
 /// The exhaustive mode's node budget range (placements).
@@ -527,8 +527,8 @@ impl TreeTab {
     fn outline(
         &mut self,
         ui: &mut Ui,
-        set: &crate::engine::pieces::PieceSet,
-        holder: &[crate::engine::pieces::PieceIdx],
+        set: &tenten_engine::model::pieces::PieceSet,
+        holder: &[tenten_engine::model::pieces::PieceIdx],
     ) {
         let Some(s) = &mut self.session else { return };
         let rows = visible_rows(&s.tree, &s.expanded);

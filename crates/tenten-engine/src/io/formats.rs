@@ -1,0 +1,562 @@
+//! RON files: piece sets, deals (a board and a holder) and batches of deals.
+//! Every error names the file and, where there is one, the line and column.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use ron::extensions::Extensions;
+use serde::{Deserialize, Serialize};
+
+use crate::model::board::{Board, BoardSize, Cell};
+use crate::model::pieces::MAX_HOLDER;
+use crate::model::pieces::{Piece, PieceIdx, PieceSet, PieceSetDef};
+
+/// A file that could not be used, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct FormatError {
+    pub file: String,
+    /// 1-based line and column, when the problem has a place in the file.
+    pub at: Option<(usize, usize)>,
+    pub message: String,
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.at {
+            Some((line, col)) => write!(f, "{}:{line}:{col}: {}", self.file, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+impl FormatError {
+    pub fn new(file: &str, at: Option<(usize, usize)>, message: impl Into<String>) -> Self {
+        Self {
+            file: file.to_owned(),
+            at,
+            message: message.into(),
+        }
+    }
+}
+
+fn ron_options() -> ron::Options {
+    ron::Options::default().with_default_extension(Extensions::IMPLICIT_SOME)
+}
+
+fn parse_ron<T: for<'de> Deserialize<'de>>(text: &str, file: &str) -> Result<T, FormatError> {
+    ron_options().from_str(text).map_err(|e| {
+        let at = (e.span.start.line > 0).then_some((e.span.start.line, e.span.start.col));
+        FormatError::new(file, at, e.code.to_string())
+    })
+}
+
+/// Reads a file as UTF-8 text.
+pub fn read_text(path: &Path) -> Result<String, FormatError> {
+    let file = path.display().to_string();
+    let bytes =
+        std::fs::read(path).map_err(|e| FormatError::new(&file, None, format!("cannot read: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        FormatError::new(
+            &file,
+            None,
+            format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+        )
+    })
+}
+
+/// Writes through a temporary file in the same folder and a rename, so a
+/// crash never leaves a half-written file.
+pub fn write_atomic(path: &Path, contents: &str) -> Result<(), FormatError> {
+    let file = path.display().to_string();
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = std::fs::write(&tmp, contents).and_then(|()| std::fs::rename(&tmp, path));
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        FormatError::new(&file, None, format!("cannot write: {e}"))
+    })
+}
+
+/// 1-based line and column of byte `offset` in `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+/// Where `"needle"` first appears at or after byte `from`, for messages about
+/// values that parsed but make no sense.
+fn locate(text: &str, needle: &str, from: usize) -> Option<(usize, usize)> {
+    let quoted = format!("\"{needle}\"");
+    let start = from.min(text.len());
+    let found = text[start..]
+        .find(&quoted)
+        .map(|i| start + i)
+        .or_else(|| text.find(&quoted));
+    found.map(|i| line_col(text, i))
+}
+
+pub use crate::io::batch_file::{Spans, batch_to_ron, deal_spans, replace_first_deal, update_batch};
+
+// ---------------------------------------------------------------- piece sets
+
+/// Parses a piece set; `file` names it in messages.
+pub fn parse_piece_set(text: &str, file: &str) -> Result<PieceSet, FormatError> {
+    let raw: PieceSetDef = parse_ron(text, file)?;
+    let mut pieces = Vec::with_capacity(raw.pieces.len());
+    for p in &raw.pieces {
+        let piece = Piece::from_rows(&p.id, &p.label, p.weight, &p.rows)
+            .map_err(|m| FormatError::new(file, locate(text, &p.id, 0), m))?;
+        pieces.push(piece);
+    }
+    PieceSet::new(&raw.name, pieces).map_err(|m| FormatError::new(file, None, m))
+}
+
+pub fn load_piece_set(path: &Path) -> Result<PieceSet, FormatError> {
+    parse_piece_set(&read_text(path)?, &path.display().to_string())
+}
+
+/// The set as a RON file.
+pub fn piece_set_to_ron(set: &PieceSet) -> String {
+    to_ron(&set.to_def())
+}
+
+fn to_ron<T: Serialize>(value: &T) -> String {
+    let config = ron::ser::PrettyConfig::new()
+        .depth_limit(3)
+        .indentor("    ".to_owned());
+    let mut text = ron_options().to_string_pretty(value, config).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+// ---------------------------------------------------------------- deals
+
+/// A deal file: a board and a holder (empty for a board-only file).
+#[derive(Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct DealFile {
+    board: Vec<String>,
+    #[serde(default)]
+    holder: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pieces: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seed: Option<u64>,
+}
+
+/// A deal as written, before its holder is tied to a piece set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawDeal {
+    pub board: Board,
+    pub holder: Vec<String>,
+    /// The piece set the holder's ids refer to, as written in the file.
+    pub pieces: Option<String>,
+    pub seed: Option<u64>,
+    /// Where the deal starts in its file (for locating later errors).
+    offset: usize,
+}
+
+/// A deal whose holder refers to a piece set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deal {
+    pub board: Board,
+    pub holder: Vec<PieceIdx>,
+    pub seed: Option<u64>,
+}
+
+/// Parses a deal file or a batch (a RON list of deals); the first bad deal
+/// fails the whole file.
+pub fn parse_deals(text: &str, file: &str) -> Result<Vec<RawDeal>, FormatError> {
+    parse_deals_each(text, file)?.into_iter().collect()
+}
+
+/// Parses a deal file or a batch, judging each deal on its own: the file
+/// fails only when it is not RON of the right shape (or holds no deal);
+/// a deal whose board or holder is wrong is an `Err` in its place, with
+/// file, line and column, and the others are read.
+pub fn parse_deals_each(text: &str, file: &str) -> Result<Vec<Result<RawDeal, FormatError>>, FormatError> {
+    let batch = first_token(text) == Some('[');
+    let raws: Vec<DealFile> = if batch {
+        parse_ron(text, file)?
+    } else {
+        vec![parse_ron(text, file)?]
+    };
+    if raws.is_empty() {
+        return Err(FormatError::new(file, None, "the batch holds no deals"));
+    }
+    let starts = match deal_spans(text).filter(|s| batch && s.deals.len() == raws.len()) {
+        Some(spans) => spans.deals.iter().map(|r| r.start).collect(),
+        None => deal_starts(text, raws.len()),
+    };
+    Ok(raws
+        .into_iter()
+        .enumerate()
+        .map(|(i, raw)| {
+            let offset = starts[i];
+            let what = if batch {
+                format!("deal {i}: ")
+            } else {
+                String::new()
+            };
+            let board = parse_board(&raw.board, text, offset, file, &what)?;
+            if raw.holder.len() > MAX_HOLDER {
+                let at = locate(text, &raw.holder[MAX_HOLDER], offset);
+                return Err(FormatError::new(
+                    file,
+                    at,
+                    format!(
+                        "{what}the holder has {} pieces; it takes 1 to {MAX_HOLDER}",
+                        raw.holder.len()
+                    ),
+                ));
+            }
+            Ok(RawDeal {
+                board,
+                holder: raw.holder,
+                pieces: raw.pieces,
+                seed: raw.seed,
+                offset,
+            })
+        })
+        .collect())
+}
+
+/// The first character that is not blank or inside a comment.
+fn first_token(text: &str) -> Option<char> {
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix("//") {
+            rest = r.split_once('\n').map_or("", |(_, after)| after);
+        } else if let Some(r) = rest.strip_prefix("/*") {
+            rest = r.split_once("*/").map_or("", |(_, after)| after);
+        } else {
+            return rest.chars().next();
+        }
+    }
+}
+
+/// Byte offsets of each deal's `board` key, to point messages at the right deal.
+fn deal_starts(text: &str, n: usize) -> Vec<usize> {
+    let mut starts: Vec<usize> = text.match_indices("board").map(|(i, _)| i).collect();
+    starts.resize(n.max(starts.len()), 0);
+    starts
+}
+
+fn parse_board(
+    rows: &[String],
+    text: &str,
+    offset: usize,
+    file: &str,
+    what: &str,
+) -> Result<Board, FormatError> {
+    let err = |row: &str, message: String| {
+        FormatError::new(file, locate(text, row, offset), format!("{what}{message}"))
+    };
+    let Some(first) = rows.first() else {
+        return Err(FormatError::new(
+            file,
+            None,
+            format!("{what}the board has no rows"),
+        ));
+    };
+    let width = first.chars().count();
+    let size = BoardSize::new(width, rows.len()).map_err(|m| err(first, m))?;
+    let mut board = Board::empty(size);
+    for (y, row) in rows.iter().enumerate() {
+        let n = row.chars().count();
+        if n != width {
+            return Err(err(
+                row,
+                format!(
+                    "board row {} has {n} cells but row 1 has {width}; rows must be equally long",
+                    y + 1
+                ),
+            ));
+        }
+        for (x, ch) in row.chars().enumerate() {
+            match ch {
+                '.' => {}
+                c if c.is_whitespace() || c.is_control() => {
+                    return Err(err(
+                        row,
+                        format!(
+                            "board row {}, column {}: {c:?} is not a cell; use '.' for empty",
+                            y + 1,
+                            x + 1
+                        ),
+                    ));
+                }
+                _ => board.set(x, y, Cell::Painted),
+            }
+        }
+    }
+    Ok(board)
+}
+
+impl RawDeal {
+    /// Ties the holder's ids to `set`, refusing unknown ids and pieces wider
+    /// or taller than the board.
+    pub fn resolve(&self, set: &PieceSet, text: &str, file: &str) -> Result<Deal, FormatError> {
+        let size = self.board.size();
+        let mut holder = Vec::with_capacity(self.holder.len());
+        for id in &self.holder {
+            let at = || locate(text, id, self.offset);
+            let idx = set.index_of(id).ok_or_else(|| {
+                FormatError::new(
+                    file,
+                    at(),
+                    format!("unknown piece id {id:?} (not in the piece set \"{}\")", set.name),
+                )
+            })?;
+            let p = set.piece(idx);
+            if p.width() > size.w() || p.height() > size.h() {
+                return Err(FormatError::new(
+                    file,
+                    at(),
+                    format!(
+                        "piece {id:?} is {}x{}, larger than the {size} board",
+                        p.width(),
+                        p.height()
+                    ),
+                ));
+            }
+            holder.push(idx);
+        }
+        Ok(Deal {
+            board: self.board.clone(),
+            holder,
+            seed: self.seed,
+        })
+    }
+}
+
+/// Where a deal's `pieces` path points: relative to the deal file's own
+/// folder, as includes are in every format that has them; for files written
+/// before that rule, as written (from the working folder) when nothing is
+/// beside the deal.
+pub fn resolve_pieces_path(deal_file: &Path, pieces: &str) -> PathBuf {
+    let beside = deal_file.parent().map(|d| d.join(pieces));
+    match beside {
+        Some(p) if p.exists() => p,
+        Some(p) if !Path::new(pieces).exists() => p,
+        _ => PathBuf::from(pieces),
+    }
+}
+
+/// The piece set a deal file names, with its path. A failure names both the
+/// deal file and the piece set it asked for.
+pub fn load_pieces_of(deal_file: &Path, pieces: &str) -> Result<(PieceSet, PathBuf), FormatError> {
+    let path = resolve_pieces_path(deal_file, pieces);
+    match load_piece_set(&path) {
+        Ok(set) => Ok((set, path)),
+        Err(e) => Err(FormatError {
+            file: deal_file.display().to_string(),
+            at: None,
+            message: format!("its piece set {pieces:?} could not be used ({e})"),
+        }),
+    }
+}
+
+/// `target` written relative to the folder `from`, for a `pieces:` line
+/// (falls back to `target` as given when the two share no root).
+pub fn relative_path(from: &Path, target: &Path) -> PathBuf {
+    let (Ok(from), Ok(target)) = (from.canonicalize(), target.canonicalize()) else {
+        return target.to_path_buf();
+    };
+    let a: Vec<_> = from.components().collect();
+    let b: Vec<_> = target.components().collect();
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common == 0 {
+        return target;
+    }
+    let mut out = PathBuf::new();
+    for _ in common..a.len() {
+        out.push("..");
+    }
+    for c in &b[common..] {
+        out.push(c);
+    }
+    out
+}
+
+/// Whether `text` is a batch (a RON list of deals).
+pub fn is_batch(text: &str) -> bool {
+    first_token(text) == Some('[')
+}
+
+/// A deal as a RON file; `pieces` and `seed` are written when given.
+pub fn deal_to_ron(
+    board: &Board,
+    holder: &[PieceIdx],
+    set: &PieceSet,
+    pieces: Option<&str>,
+    seed: Option<u64>,
+) -> String {
+    let raw = DealFile {
+        board: board.to_rows(),
+        holder: holder.iter().map(|&i| set.piece(i).id.clone()).collect(),
+        pieces: pieces.map(str::to_owned),
+        seed,
+    };
+    to_ron(&raw)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_classic_set_is_the_shipped_preset() {
+        const FILE: &str = include_str!("../../../../presets/pieces/classic-1010.ron");
+        assert_eq!(
+            parse_piece_set(FILE, "classic-1010.ron").unwrap(),
+            PieceSet::classic()
+        );
+    }
+
+    const DEAL: &str = r###"(
+    board: [
+        "....",
+        "##..",
+        "....",
+        "...#",
+    ],
+    holder: ["sq2", "dot"],
+    seed: 42,
+)"###;
+
+    #[test]
+    fn relative_paths_climb_to_the_common_folder() {
+        let root = std::env::temp_dir().join(format!("tenten-rel-{}", std::process::id()));
+        std::fs::create_dir_all(root.join("deals")).unwrap();
+        std::fs::create_dir_all(root.join("pieces")).unwrap();
+        std::fs::write(root.join("pieces/set.ron"), "x").unwrap();
+        let rel = relative_path(&root.join("deals"), &root.join("pieces/set.ron"));
+        assert_eq!(rel, PathBuf::from("../pieces/set.ron"));
+        std::fs::remove_dir_all(root).ok();
+    }
+
+    #[test]
+    fn a_deal_parses_and_resolves() {
+        let deals = parse_deals(DEAL, "d.ron").unwrap();
+        assert_eq!(deals.len(), 1);
+        let set = PieceSet::classic();
+        let deal = deals[0].resolve(&set, DEAL, "d.ron").unwrap();
+        assert_eq!(deal.board.size(), BoardSize::new(4, 4).unwrap());
+        assert_eq!(deal.board.filled(), 3);
+        assert_eq!(set.ids(&deal.holder), "sq2,dot");
+        assert_eq!(deal.seed, Some(42));
+    }
+
+    #[test]
+    fn a_batch_is_a_list_of_deals() {
+        let text = format!("// two deals\n[{DEAL}, {DEAL}]");
+        assert_eq!(parse_deals(&text, "b.ron").unwrap().len(), 2);
+    }
+
+    #[test]
+    fn syntax_errors_name_line_and_column() {
+        let e = parse_deals("(\n  board: [\"....\"\n  holder: [],\n)", "bad.ron").unwrap_err();
+        assert_eq!(e.file, "bad.ron");
+        assert_eq!(e.at.map(|a| a.0), Some(3), "{e}");
+        assert!(e.to_string().starts_with("bad.ron:3:"), "{e}");
+    }
+
+    #[test]
+    fn ragged_rows_and_bad_sizes_are_refused_with_their_place() {
+        let ragged = DEAL.replace("\"##..\"", "\"##...\"");
+        let e = parse_deals(&ragged, "r.ron").unwrap_err();
+        assert!(e.message.contains("row 2 has 5 cells"), "{e}");
+        assert_eq!(e.at, Some((4, 9)));
+        let tiny = "(board: [\"...\", \"...\", \"...\"], holder: [\"dot\"])";
+        assert!(
+            parse_deals(tiny, "t.ron")
+                .unwrap_err()
+                .message
+                .contains("each side must be 4 to 16")
+        );
+        let space = DEAL.replace("\"....\",\n        \"##..\"", "\"... \",\n        \"##..\"");
+        assert!(
+            parse_deals(&space, "s.ron")
+                .unwrap_err()
+                .message
+                .contains("use '.' for empty")
+        );
+    }
+
+    #[test]
+    fn holders_must_name_known_pieces_that_fit_the_board() {
+        let set = PieceSet::classic();
+        let unknown = DEAL.replace("\"dot\"", "\"blob\"");
+        let deal = &parse_deals(&unknown, "u.ron").unwrap()[0];
+        let e = deal.resolve(&set, &unknown, "u.ron").unwrap_err();
+        assert!(e.message.contains("unknown piece id \"blob\""), "{e}");
+        assert_eq!(e.at, Some((8, 21)));
+        let wide = DEAL.replace("\"dot\"", "\"h5\"");
+        let deal = &parse_deals(&wide, "w.ron").unwrap()[0];
+        assert!(
+            deal.resolve(&set, &wide, "w.ron")
+                .unwrap_err()
+                .message
+                .contains("larger than the 4x4 board")
+        );
+        let five = DEAL.replace(
+            "[\"sq2\", \"dot\"]",
+            "[\"dot\", \"dot\", \"dot\", \"dot\", \"dot\"]",
+        );
+        assert!(
+            parse_deals(&five, "f.ron")
+                .unwrap_err()
+                .message
+                .contains("1 to 4")
+        );
+    }
+
+    #[test]
+    fn files_round_trip() {
+        let set = PieceSet::classic();
+        let text = piece_set_to_ron(&set);
+        assert_eq!(parse_piece_set(&text, "p.ron").unwrap(), set);
+        let deal = parse_deals(DEAL, "d.ron").unwrap()[0]
+            .resolve(&set, DEAL, "d.ron")
+            .unwrap();
+        let text = deal_to_ron(
+            &deal.board,
+            &deal.holder,
+            &set,
+            Some("presets/pieces/classic-1010.ron"),
+            Some(42),
+        );
+        let again = parse_deals(&text, "d2.ron").unwrap()[0]
+            .resolve(&set, &text, "d2.ron")
+            .unwrap();
+        assert_eq!(again, deal);
+        assert!(
+            text.contains("pieces: \"presets/pieces/classic-1010.ron\""),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn atomic_writes_leave_no_temporary_file() {
+        let dir = std::env::temp_dir().join(format!("tenten-fmt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("x.ron");
+        write_atomic(&path, "hello").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "hello");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        let e = write_atomic(&dir.join("missing/x.ron"), "x").unwrap_err();
+        assert!(e.message.contains("cannot write"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

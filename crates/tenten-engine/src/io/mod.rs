@@ -1,0 +1,7 @@
+//! Files: RON piece sets and deals, batches and their in-place editing, and
+//! the DOT/SVG/CSV exports.
+
+pub mod batch;
+pub mod batch_file;
+pub mod export;
+pub mod formats;

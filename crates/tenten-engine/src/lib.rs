@@ -1,0 +1,19 @@
+//! The engine of Tenten Workbench: the rules of 1010!-style puzzles and the
+//! paper's validator and changer (Lohanda et al. 2019, "Performance Improver
+//! for Block Generator in 1010! Using AND-OR Tree"), files, self-play and
+//! timing. Pure: no GUI or command-line crate, which Cargo enforces.
+//!
+//! Floors, each looking only down:
+//! 1. `model` (board, pieces, shapes, the seeded generator), `stats`, `progress`;
+//! 2. `search` (Fig. 4's validator, the trace, the tree, F and the changer);
+//! 3. `danger`, `io` (RON files, batches, exports), `play` (self-play);
+//! 4. `perf` (benchmarks, the throttle, the timing sweeps).
+
+pub mod danger;
+pub mod io;
+pub mod model;
+pub mod perf;
+pub mod play;
+pub mod progress;
+pub mod search;
+pub mod stats;

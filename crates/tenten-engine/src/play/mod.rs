@@ -1,0 +1,9 @@
+//! Self-play: one game (`game`), the dealers, the strategies (`game`'s
+//! random and greedy, `coelho`), the runner behind `tenten simulate` and the
+//! generator lab, and random fills of boards.
+
+pub mod coelho;
+pub mod dealers;
+pub mod game;
+pub mod random_fill;
+pub mod runner;

@@ -1,0 +1,207 @@
+//! Commands that play, deal, repair and sweep: manual placement with its
+//! flash and score, the seeded deal, and the background repair and timing
+//! jobs.
+
+use tenten_engine::model::board::Board;
+use tenten_engine::model::generator::Generator;
+use tenten_engine::model::shapes::score;
+use tenten_engine::play::random_fill::play;
+use tenten_engine::search::changer::ChangeOptions;
+
+use crate::app::jobs::timing::SweepRequest;
+use crate::app::jobs::{RepairInput, RepairJob};
+use crate::app::shell::app::App;
+use crate::app::shell::live::Flash;
+use crate::app::shell::state::Slot;
+use crate::app::shell::undo::EditKey;
+
+impl App {
+    /// Manual play: place, clear, score, flash.
+    pub(crate) fn place(&mut self, slot: usize, x: usize, y: usize, time: f64) {
+        let Some(piece) = self.state.doc.slots.get(slot).and_then(|s| s.piece) else {
+            return;
+        };
+        let size = self.live.shapes.size();
+        let anchor = size.bit(x, y);
+        let shape = self.live.shapes.shape(piece);
+        let fits = x < size.w()
+            && y < size.h()
+            && shape.fits(self.state.doc.board.bits(), self.live.shapes.geometry.full) >> anchor & 1 == 1;
+        if !fits {
+            self.live.status = format!("{} does not fit there", self.state.doc.set.piece(piece).id);
+            return;
+        }
+        self.edit(EditKey::Single);
+        let shapes = &self.live.shapes;
+        let before = self.state.doc.board.bits();
+        let doc = &mut self.state.doc;
+        let lines = play(&mut doc.board, shapes, piece, anchor);
+        let gained = score(doc.set.piece(piece).size(), lines);
+        doc.score += gained;
+        doc.slots[slot].piece = None;
+        if !lines.is_empty() {
+            let cells = (before | shapes.shape(piece).mask << anchor) & shapes.geometry.mask_of(lines);
+            self.live.flash = Some(Flash {
+                cells,
+                lines,
+                started: time,
+            });
+        }
+        self.live.status = if lines.is_empty() {
+            format!("Placed {} (+{gained})", doc.set.piece(piece).id)
+        } else {
+            format!(
+                "Placed {}, cleared {} (+{gained})",
+                doc.set.piece(piece).id,
+                lines.describe()
+            )
+        };
+    }
+
+    /// Deals every unlocked slot from the seeded generator. The n-th deal of a
+    /// seed is reproducible; the first equals `tenten deal --seed S`.
+    pub(crate) fn deal(&mut self) {
+        self.edit(EditKey::Single);
+        let seed = self
+            .state
+            .settings
+            .seed
+            .wrapping_add(self.state.doc.deals.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut generator = Generator::new(seed);
+        let doc = &mut self.state.doc;
+        for slot in &mut doc.slots {
+            let piece = generator.draw(&doc.set);
+            if !slot.locked {
+                slot.piece = Some(piece);
+            }
+        }
+        doc.deals += 1;
+        self.live.status = format!(
+            "Dealt {} (seed {}, deal {})",
+            doc.set.ids(&doc.holder()),
+            self.state.settings.seed,
+            doc.deals
+        );
+    }
+
+    pub(crate) fn start_repair(&mut self, ctx: &egui::Context) {
+        let holder = self.state.doc.holder();
+        if holder.is_empty() || self.job.is_some() {
+            return;
+        }
+        let input = RepairInput {
+            set: self.state.doc.set.clone(),
+            shapes_size: self.state.doc.board.size(),
+            board: self.state.doc.board.bits(),
+            holder,
+            seed: self.state.settings.seed.wrapping_add(self.state.doc.deals),
+            options: ChangeOptions {
+                policy: self.state.settings.policy,
+                reading: self.state.settings.reading,
+                max_redraws: self.state.settings.max_redraws,
+            },
+        };
+        match RepairJob::spawn(input, ctx) {
+            Ok(job) => {
+                self.job = Some(job);
+                self.live.repair_running = true;
+                self.live.status = "Repairing…".to_owned();
+            }
+            Err(e) => self.live.error = Some(format!("Could not start the repair: {e}")),
+        }
+    }
+
+    pub(crate) fn start_sweep(&mut self, ctx: &egui::Context) {
+        let s = &self.state;
+        let request = SweepRequest {
+            settings: s.settings.timing.clone(),
+            set: s.doc.set.clone(),
+            size: s.doc.board.size(),
+            k: s.doc.slots.len(),
+            board: s.doc.board.bits(),
+            file: s.settings.file.clone(),
+            options: ChangeOptions {
+                policy: s.settings.policy,
+                reading: s.settings.reading,
+                max_redraws: s.settings.max_redraws,
+            },
+        };
+        match self.live.timing.start(request, ctx) {
+            Ok(()) => self.live.status = "Timing sweep started".to_owned(),
+            Err(e) => self.live.error = Some(format!("Could not start the sweep: {e}")),
+        }
+    }
+
+    pub(crate) fn start_lab(&mut self, ctx: &egui::Context) {
+        let s = &self.state;
+        let options = ChangeOptions {
+            policy: s.settings.policy,
+            reading: s.settings.reading,
+            max_redraws: s.settings.max_redraws,
+        };
+        let plan = crate::app::jobs::lab::plan(&s.settings.lab, &s.doc.set, s.doc.board.size(), options);
+        if self.live.lab.replay.is_some() {
+            // The new run drops the replay: take its step off the board.
+            self.live.debug_board = None;
+        }
+        let (games, generators) = (plan.games, plan.generators.len());
+        match self.live.lab.start(plan, ctx) {
+            Ok(()) if self.live.lab.running() => {
+                self.live.status =
+                    format!("Generator lab: playing {games} games with each of {generators} generators");
+            }
+            Ok(()) => {}
+            Err(e) => self.live.error = Some(format!("Could not start the simulation: {e}")),
+        }
+    }
+
+    /// Puts the replay's round on the board and in the holder, with the
+    /// lab's piece set (undoable), and opens the Deal tab on it.
+    pub(crate) fn open_lab_replay_deal(&mut self) {
+        let lab = &self.live.lab;
+        let (Some(plan), Some(replay)) = (&lab.plan, &lab.replay) else {
+            return;
+        };
+        let Some((_, rounds)) = &replay.rounds else { return };
+        let Some((_, step)) = replay.current() else { return };
+        let round = &rounds[step.round];
+        let (set, size, board, holder) = (
+            plan.set.clone(),
+            plan.shapes_size,
+            round.board,
+            round.holder.clone(),
+        );
+        let (name, game) = (replay.generator.clone(), replay.game);
+        let r = step.round + 1;
+        self.edit(EditKey::Single);
+        let doc = &mut self.state.doc;
+        doc.set = set;
+        doc.board = Board::from_bits(size, board);
+        doc.score = 0;
+        doc.slots = Slot::holding(&holder);
+        doc.sanitize();
+        self.live.debug_board = None;
+        self.state.settings.inspector_tab = 0;
+        self.live.status = format!("Opened round {r} of {name} game {game}");
+    }
+
+    /// Puts deal `i` of the last sweep on the board and in the holder, with
+    /// the sweep's piece set, and opens the tree tab on it.
+    pub(crate) fn open_lab_deal(&mut self, i: usize) {
+        let lab = &self.live.timing;
+        let (Some(request), Some(deal)) = (&lab.request, lab.deals.get(i)) else {
+            return;
+        };
+        let (set, size, deal) = (request.set.clone(), request.size, deal.clone());
+        self.edit(EditKey::Single);
+        let doc = &mut self.state.doc;
+        doc.set = set;
+        doc.board = Board::from_bits(size, deal.board);
+        doc.score = 0;
+        doc.slots = Slot::holding(&deal.holder);
+        doc.sanitize();
+        self.state.settings.inspector_tab = crate::app::tabs::TREE_TAB;
+        self.state.settings.show_inspector = true;
+        self.live.status = format!("Opened deal {i} of the timing sweep");
+    }
+}

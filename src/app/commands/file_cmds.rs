@@ -1,0 +1,175 @@
+//! Opening and saving from the window: a deal, a board, a batch (handed to
+//! the deal browser) or a piece set; switching the active set.
+
+use tenten_engine::model::board::{Board, Cell};
+use tenten_engine::model::pieces::PieceSet;
+
+use crate::app::shell::app::App;
+use crate::app::shell::files;
+use crate::app::shell::state::Slot;
+use crate::app::shell::undo::EditKey;
+
+impl App {
+    /// Makes `set` the active set, keeping the holder's pieces and the
+    /// board's piece colours that it also has (matched by id). An open batch
+    /// is closed when the pieces differ (its holders name the old ones);
+    /// returns the words saying so.
+    pub(crate) fn switch_set(&mut self, set: PieceSet) -> &'static str {
+        let doc = &mut self.state.doc;
+        let old = std::mem::replace(&mut doc.set, set);
+        let set = &doc.set;
+        for slot in &mut doc.slots {
+            slot.piece = slot.piece.and_then(|p| set.index_of(&old.piece(p).id));
+        }
+        doc.board = relabel(&doc.board, &old, set);
+        let same_pieces = old.pieces.len() == set.pieces.len()
+            && old.pieces.iter().zip(&set.pieces).all(|(a, b)| a.id == b.id);
+        if !same_pieces && doc.batch.take().is_some() {
+            "; the open batch was closed (its holders name the other set's pieces)"
+        } else {
+            ""
+        }
+    }
+
+    /// Opens `path`. A large file (a playtest log of many thousand deals) is
+    /// read and parsed on a thread, so the window stays live meanwhile;
+    /// `poll_load` applies it when it is ready.
+    pub(crate) fn load(&mut self, path: &std::path::Path, ctx: &egui::Context) {
+        const ON_A_THREAD: u64 = 1 << 20;
+        if std::fs::metadata(path).is_ok_and(|m| m.len() > ON_A_THREAD) {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let (set, owned, ctx) = (self.state.doc.set.clone(), path.to_path_buf(), ctx.clone());
+            let spawned = std::thread::Builder::new()
+                .name("open-file".to_owned())
+                .spawn(move || {
+                    let _ = tx.send(files::load(&owned, &set));
+                    ctx.request_repaint();
+                });
+            if spawned.is_ok() {
+                self.live.status = format!("Reading {}…", file_name(path));
+                self.live.loading = Some((path.to_path_buf(), rx));
+                return;
+            }
+        }
+        let loaded = files::load(path, &self.state.doc.set);
+        self.finish_load(path, loaded);
+    }
+
+    /// Applies a file read on a thread, once it is there.
+    pub(crate) fn poll_load(&mut self, ctx: &egui::Context) {
+        let Some((path, rx)) = &self.live.loading else {
+            return;
+        };
+        match rx.try_recv() {
+            Ok(loaded) => {
+                let path = path.clone();
+                self.live.loading = None;
+                self.finish_load(&path, loaded);
+                ctx.request_repaint();
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => {
+                ctx.request_repaint_after(std::time::Duration::from_millis(100));
+            }
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                self.live.error = Some(format!("Reading {} stopped unexpectedly.", path.display()));
+                self.live.loading = None;
+            }
+        }
+    }
+
+    fn finish_load(&mut self, path: &std::path::Path, loaded: Result<files::Loaded, String>) {
+        match loaded {
+            Ok(files::Loaded::Deal {
+                board,
+                holder,
+                set,
+                pieces_file,
+                seed,
+                note,
+                batch,
+            }) => {
+                self.edit(EditKey::Single);
+                let doc = &mut self.state.doc;
+                let kept = match set {
+                    Some(set) => {
+                        doc.set_origin = set.clone();
+                        doc.set = set;
+                        self.state.settings.pieces_file = pieces_file;
+                        String::new()
+                    }
+                    // No pieces: line: the active set stays, and the user
+                    // should know when it is not the one its file holds.
+                    None if doc.set_modified() => format!(" with the active set {}", doc.set_title()),
+                    None => String::new(),
+                };
+                doc.board = board;
+                doc.score = 0;
+                if let Some(holder) = holder {
+                    doc.slots = Slot::holding(&holder);
+                }
+                doc.sanitize();
+                if let Some(seed) = seed {
+                    self.state.settings.seed = seed;
+                    self.state.doc.deals = 0;
+                }
+                self.state.settings.file = Some(path.to_path_buf());
+                self.state.settings.remember(path.to_path_buf());
+                self.live.selected_slot = None;
+                self.live.status = format!("Opened {}{note}{kept}", file_name(path));
+                match batch {
+                    Some((text, read)) => self.open_batch(path, text, read),
+                    None => self.state.doc.batch = None,
+                }
+            }
+            Ok(files::Loaded::PieceSet(set)) => {
+                self.edit(EditKey::Single);
+                self.state.doc.set_origin = set.clone();
+                let closed = self.switch_set(set);
+                self.state.settings.pieces_file = Some(path.to_path_buf());
+                self.state.settings.remember(path.to_path_buf());
+                self.live.status = format!("Opened piece set {}{closed}", file_name(path));
+            }
+            Err(message) => self.live.error = Some(message),
+        }
+    }
+
+    pub(crate) fn save_deal(&mut self, path: &std::path::Path) {
+        let s = &self.state;
+        match files::save_deal(path, &s.doc, s.settings.pieces_file.as_deref(), s.settings.seed) {
+            Ok(kind) => {
+                self.state.settings.file = Some(path.to_path_buf());
+                self.state.settings.remember(path.to_path_buf());
+                self.live.status = match kind {
+                    files::SaveKind::Deal => format!("Saved {}", path.display()),
+                    files::SaveKind::IntoBatch(n) => format!(
+                        "Saved the deal shown as deal 1 of the {n} in the batch {}; the others are kept",
+                        file_name(path)
+                    ),
+                };
+            }
+            Err(e) => self.live.error = Some(e),
+        }
+    }
+}
+
+fn relabel(board: &Board, old: &PieceSet, new: &PieceSet) -> Board {
+    let mut out = board.clone();
+    let size = board.size();
+    for y in 0..size.h() {
+        for x in 0..size.w() {
+            if let Cell::Piece(i) = board.get(x, y) {
+                let kept = old.pieces.get(usize::from(i)).and_then(|p| new.index_of(&p.id));
+                out.set(x, y, kept.map_or(Cell::Painted, Cell::Piece));
+            }
+        }
+    }
+    out
+}
+
+/// The last part of a path, for the status bar.
+pub(crate) fn file_name(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}

@@ -1,0 +1,339 @@
+//! The generator lab's simulation, on a named thread: games are played in
+//! blocks of `BLOCK` seeds, every chosen generator on the same block before
+//! the next, so the partial results streamed to the window are paired from
+//! the first block on. A replay of one game runs on its own thread too (a
+//! coelho game of thousands of rounds takes a while).
+
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+
+use tenten_engine::model::board::BoardSize;
+use tenten_engine::play::dealers;
+use tenten_engine::play::game::{Game, Round};
+use tenten_engine::play::runner::{self, Plan, Summary};
+use tenten_engine::search::changer::ChangeOptions;
+
+use crate::app::jobs::Stream;
+use crate::app::shell::settings::{LabSettings, LabSize};
+
+/// Seeds per block: small enough to stream often, large enough to keep both
+/// cores busy.
+const BLOCK: usize = 64;
+
+/// The results of one generator so far.
+#[derive(Clone, Debug)]
+pub struct GeneratorResults {
+    pub name: String,
+    /// Games in seed order (blocks arrive in order).
+    pub games: Vec<Game>,
+    pub summary: Summary,
+    /// The fraction of games still going after each round.
+    pub survival: Vec<f64>,
+}
+
+enum Message {
+    Block { generator: usize, games: Vec<Game> },
+    Done { complete: bool },
+}
+
+/// A replay of one game, computed off the UI thread.
+pub struct Replay {
+    pub generator: String,
+    pub game: usize,
+    /// `None` while it is being played again.
+    pub rounds: Option<(Game, Vec<Round>)>,
+    /// The step shown: 0 is the first deal; see `steps`.
+    pub step: usize,
+    /// Every step, in order, once the rounds have arrived.
+    steps: Vec<ReplayStep>,
+    rx: Option<Receiver<(Game, Vec<Round>)>>,
+}
+
+/// One step of a replay: a round's deal, or one of its placements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplayStep {
+    pub round: usize,
+    /// `None`: the deal (and its repair); `Some(i)`: after placement i.
+    pub placement: Option<usize>,
+}
+
+impl Replay {
+    pub fn steps(&self) -> &[ReplayStep] {
+        &self.steps
+    }
+
+    /// The step shown (clamped to the last), and its index.
+    pub fn current(&self) -> Option<(usize, ReplayStep)> {
+        let at = self.step.min(self.steps.len().checked_sub(1)?);
+        Some((at, self.steps[at]))
+    }
+
+    /// A round's deal, then each of its placements, round after round.
+    fn steps_of(rounds: &[Round]) -> Vec<ReplayStep> {
+        rounds
+            .iter()
+            .enumerate()
+            .flat_map(|(r, round)| {
+                std::iter::once(ReplayStep {
+                    round: r,
+                    placement: None,
+                })
+                .chain((0..round.moves.len()).map(move |i| ReplayStep {
+                    round: r,
+                    placement: Some(i),
+                }))
+            })
+            .collect()
+    }
+}
+
+/// The last simulation's results, the job computing them, and a replay.
+#[derive(Default)]
+pub struct Lab {
+    /// What the results were asked for.
+    pub plan: Option<Plan>,
+    pub results: Vec<GeneratorResults>,
+    pub finished: Option<bool>,
+    pub error: Option<String>,
+    pub replay: Option<Replay>,
+    job: Option<Stream<Message>>,
+    /// Seconds the finished run took.
+    pub seconds: f64,
+}
+
+impl Lab {
+    pub fn running(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Done over total, and the estimated seconds left.
+    pub fn progress(&self) -> Option<(f32, Option<f64>)> {
+        self.job.as_ref().map(Stream::progress)
+    }
+
+    pub fn start(&mut self, plan: Plan, ctx: &egui::Context) -> std::io::Result<()> {
+        self.cancel();
+        if plan.generators.is_empty() {
+            self.error = Some("Pick at least one generator.".to_owned());
+            return Ok(());
+        }
+        let job = plan.clone();
+        let stream = Stream::spawn("generator-lab", ctx, move |send, progress| {
+            progress
+                .total
+                .store(job.games * job.generators.len(), Ordering::Relaxed);
+            let mut start = 0;
+            while start < job.games {
+                let end = (start + BLOCK).min(job.games);
+                for (i, g) in job.generators.iter().enumerate() {
+                    match runner::run_range(&job, g, start..end, progress) {
+                        Some(games) => send(Message::Block { generator: i, games }),
+                        None => return send(Message::Done { complete: false }),
+                    }
+                }
+                start = end;
+            }
+            send(Message::Done { complete: true });
+        })?;
+        let results = plan
+            .generators
+            .iter()
+            .map(|g| GeneratorResults {
+                name: g.clone(),
+                games: Vec::new(),
+                summary: runner::summarize(&[], &plan.set),
+                survival: Vec::new(),
+            })
+            .collect();
+        *self = Lab {
+            plan: Some(plan),
+            results,
+            // A replay belongs to the last run's plan.
+            replay: None,
+            job: Some(stream),
+            ..Lab::default()
+        };
+        Ok(())
+    }
+
+    pub fn cancel(&mut self) {
+        if let Some(job) = &self.job {
+            job.cancel();
+        }
+    }
+
+    /// Takes what arrived and keeps the summaries current; returns how the
+    /// run ended, in the frame it ends.
+    pub fn poll(&mut self) -> Option<bool> {
+        self.poll_replay();
+        let job = self.job.as_ref()?;
+        let mut changed = Vec::new();
+        let mut ended = None;
+        loop {
+            match job.try_recv() {
+                Ok(Message::Block { generator, games }) => {
+                    if let Some(r) = self.results.get_mut(generator) {
+                        r.games.extend(games);
+                        changed.push(generator);
+                    }
+                }
+                Ok(Message::Done { complete }) => {
+                    ended = Some(complete);
+                    break;
+                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    self.error = Some("The simulation stopped unexpectedly.".to_owned());
+                    ended = Some(false);
+                    break;
+                }
+            }
+        }
+        if let Some(plan) = &self.plan {
+            changed.sort_unstable();
+            changed.dedup();
+            for i in changed {
+                let r = &mut self.results[i];
+                r.summary = runner::summarize(&r.games, &plan.set);
+                r.survival = runner::survival(&r.games);
+            }
+        }
+        if let Some(complete) = ended {
+            self.seconds = job.seconds();
+            self.finished = Some(complete);
+            self.job = None;
+        }
+        ended
+    }
+
+    /// Plays game `game` of `generator` again, recording every round.
+    pub fn start_replay(&mut self, generator: &str, game: usize, ctx: &egui::Context) {
+        let Some(plan) = self.plan.clone() else { return };
+        let (tx, rx) = channel();
+        let name = generator.to_owned();
+        let ctx = ctx.clone();
+        let spawned = std::thread::Builder::new()
+            .name("lab-replay".to_owned())
+            .spawn(move || {
+                if let Some(r) = runner::replay(&plan, &name, game) {
+                    let _ = tx.send(r);
+                }
+                ctx.request_repaint();
+            });
+        if let Err(e) = spawned {
+            self.error = Some(format!("Could not start the replay: {e}"));
+            return;
+        }
+        self.replay = Some(Replay {
+            generator: generator.to_owned(),
+            game,
+            rounds: None,
+            step: 0,
+            steps: Vec::new(),
+            rx: Some(rx),
+        });
+    }
+
+    fn poll_replay(&mut self) {
+        if let Some(r) = &mut self.replay
+            && let Some(rx) = &r.rx
+        {
+            match rx.try_recv() {
+                Ok(done) => {
+                    r.steps = Replay::steps_of(&done.1);
+                    r.rounds = Some(done);
+                    r.rx = None;
+                }
+                Err(TryRecvError::Empty) => {}
+                Err(TryRecvError::Disconnected) => {
+                    self.error = Some("The replay stopped unexpectedly.".to_owned());
+                    self.replay = None;
+                }
+            }
+        }
+    }
+}
+
+/// The plan for the window's settings, piece set and board.
+pub fn plan(
+    settings: &LabSettings,
+    set: &tenten_engine::model::pieces::PieceSet,
+    on_screen: BoardSize,
+    options: ChangeOptions,
+) -> Plan {
+    Plan {
+        set: set.clone(),
+        shapes_size: match settings.size {
+            LabSize::OnScreen => on_screen,
+            LabSize::Fixed(s) => s,
+        },
+        k: settings
+            .holder_size
+            .clamp(1, tenten_engine::model::pieces::MAX_HOLDER),
+        generators: dealers::NAMES
+            .iter()
+            .filter(|n| settings.generators.iter().any(|g| g == *n))
+            .map(|s| s.to_string())
+            .collect(),
+        strategy: settings.strategy.clone(),
+        games: settings.games.max(1),
+        seed: settings.seed,
+        max_rounds: settings.max_rounds.max(1),
+        options,
+        weights: settings.weights,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tenten_engine::play::coelho::CoelhoWeights;
+
+    #[test]
+    fn the_labs_settings_survive_a_restart() {
+        // eframe keeps the session as RON.
+        let mut state = crate::app::shell::state::State::default();
+        state.settings.lab = LabSettings {
+            generators: vec!["bag".to_owned(), "repair".to_owned()],
+            strategy: "coelho".to_owned(),
+            weights: CoelhoWeights([0, 3, 2, 9, 1]),
+            size: LabSize::Fixed(BoardSize::new(8, 8).unwrap()),
+            holder_size: 2,
+            games: 77,
+            max_rounds: 300,
+            seed: 9,
+            compare: ("bag".to_owned(), "repair".to_owned()),
+        };
+        let text = ron::ser::to_string(&state).unwrap();
+        let back: crate::app::shell::state::State = ron::from_str(&text).unwrap();
+        assert_eq!(back.settings.lab, state.settings.lab);
+        // A session saved before the lab existed opens with the defaults.
+        let old = text.replace("lab:", "lab_gone:");
+        let back: crate::app::shell::state::State = ron::from_str(&old).unwrap();
+        assert_eq!(back.settings.seed, state.settings.seed);
+        assert_eq!(back.settings.lab, LabSettings::default());
+    }
+
+    #[test]
+    fn a_plan_takes_the_generators_in_a_fixed_order_and_bounds_its_numbers() {
+        let s = LabSettings {
+            generators: vec!["bag".to_owned(), "nope".to_owned(), "random".to_owned()],
+            holder_size: 9,
+            games: 0,
+            max_rounds: 0,
+            ..LabSettings::default()
+        };
+        let p = plan(
+            &s,
+            &tenten_engine::model::pieces::PieceSet::classic(),
+            BoardSize::CLASSIC,
+            ChangeOptions::default(),
+        );
+        assert_eq!(p.generators, ["random", "bag"]);
+        assert_eq!(
+            (p.k, p.games, p.max_rounds),
+            (tenten_engine::model::pieces::MAX_HOLDER, 1, 1)
+        );
+        assert_eq!(p.shapes_size, BoardSize::CLASSIC);
+    }
+}

@@ -1,0 +1,182 @@
+//! The timing lab's sweep, on a named thread: it builds the corpus, then
+//! times every deal at every factor and streams the measurements back in
+//! chunks; the UI polls once per frame and keeps the summaries current.
+
+use std::path::PathBuf;
+use std::sync::mpsc::TryRecvError;
+
+use tenten_engine::io::formats;
+use tenten_engine::model::board::{Bits, BoardSize};
+use tenten_engine::model::pieces::PieceSet;
+use tenten_engine::model::shapes::Shapes;
+use tenten_engine::perf::timing::{self, FactorSummary, LabDeal, Measurement, Sweep};
+use tenten_engine::search::changer::ChangeOptions;
+
+use crate::app::jobs::Stream;
+use crate::app::shell::settings::{CorpusChoice, TimingSettings};
+
+/// Everything the worker needs, copied from the window's state.
+#[derive(Clone, Debug)]
+pub struct SweepRequest {
+    pub settings: TimingSettings,
+    pub set: PieceSet,
+    pub size: BoardSize,
+    pub k: usize,
+    pub board: Bits,
+    pub file: Option<PathBuf>,
+    pub options: ChangeOptions,
+}
+
+enum Message {
+    Corpus(Vec<LabDeal>),
+    Chunk(Vec<Measurement>),
+    Failed(String),
+    Done { complete: bool },
+}
+
+/// The last sweep's results, and the job computing them.
+#[derive(Default)]
+pub struct TimingLab {
+    /// What the current results were asked for.
+    pub request: Option<SweepRequest>,
+    pub deals: Vec<LabDeal>,
+    pub measurements: Vec<Measurement>,
+    pub summaries: Vec<FactorSummary>,
+    /// How the last sweep ended: `Some(true)` complete, `Some(false)` cancelled.
+    pub finished: Option<bool>,
+    pub error: Option<String>,
+    job: Option<Stream<Message>>,
+}
+
+impl TimingLab {
+    pub fn running(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Done over total, and the estimated seconds left.
+    pub fn progress(&self) -> Option<(f32, Option<f64>)> {
+        self.job.as_ref().map(Stream::progress)
+    }
+
+    /// Starts a sweep, dropping the last results.
+    pub fn start(&mut self, request: SweepRequest, ctx: &egui::Context) -> std::io::Result<()> {
+        self.cancel();
+        let job = request.clone();
+        let stream = Stream::spawn("timing-lab", ctx, move |send, progress| {
+            let deals = match corpus(&job) {
+                Ok(d) => d,
+                Err(e) => return send(Message::Failed(e)),
+            };
+            send(Message::Corpus(deals.clone()));
+            let sweep = Sweep {
+                set: job.set,
+                size: job.size,
+                deals,
+                seed: job.settings.seed,
+                options: job.options,
+                factors: job.settings.factors,
+            };
+            let complete = timing::run(&sweep, progress, |chunk| send(Message::Chunk(chunk)));
+            send(Message::Done { complete });
+        })?;
+        *self = TimingLab {
+            request: Some(request),
+            job: Some(stream),
+            ..TimingLab::default()
+        };
+        Ok(())
+    }
+
+    pub fn cancel(&mut self) {
+        if let Some(job) = &self.job {
+            job.cancel();
+        }
+    }
+
+    /// Takes what arrived; recomputes the summaries when anything did.
+    /// Returns how the sweep ended, in the frame it ends.
+    pub fn poll(&mut self) -> Option<bool> {
+        let Some(job) = &self.job else { return None };
+        let mut changed = false;
+        loop {
+            match job.try_recv() {
+                Ok(Message::Corpus(deals)) => self.deals = deals,
+                Ok(Message::Chunk(chunk)) => {
+                    self.measurements.extend(chunk);
+                    changed = true;
+                }
+                Ok(Message::Failed(e)) => {
+                    self.error = Some(e);
+                    self.finished = Some(false);
+                    self.job = None;
+                    break;
+                }
+                Ok(Message::Done { complete }) => {
+                    self.finished = Some(complete);
+                    self.job = None;
+                    break;
+                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    self.error
+                        .get_or_insert_with(|| "The sweep stopped unexpectedly.".to_owned());
+                    self.finished = Some(false);
+                    self.job = None;
+                    break;
+                }
+            }
+        }
+        if changed {
+            self.summaries = timing::summarize(&self.measurements);
+        }
+        if self.job.is_none() { self.finished } else { None }
+    }
+}
+
+/// The deals to time, built on the worker (gameplays run the changer).
+fn corpus(r: &SweepRequest) -> Result<Vec<LabDeal>, String> {
+    let s = &r.settings;
+    if s.factors.is_empty() {
+        return Err("Pick at least one throttle factor to sweep.".to_owned());
+    }
+    let shapes = Shapes::new(&r.set, r.size);
+    let n = s.deals.max(1);
+    let deals = match s.corpus {
+        CorpusChoice::Realistic => timing::realistic(&shapes, &r.set, r.k, n, s.seed),
+        CorpusChoice::Gameplay => timing::gameplay(&shapes, &r.set, r.k, n, s.games, s.seed, r.options),
+        CorpusChoice::Board => timing::one_board(&r.set, r.board, r.k, n, s.seed),
+        CorpusChoice::File => file_deals(r)?,
+    };
+    Ok(deals)
+}
+
+/// Every deal of the opened file, on the window's piece set and board size.
+fn file_deals(r: &SweepRequest) -> Result<Vec<LabDeal>, String> {
+    let Some(path) = &r.file else {
+        return Err("No file is open: open a batch (Ctrl+O) or pick another corpus.".to_owned());
+    };
+    let name = path.display().to_string();
+    let text = formats::read_text(path).map_err(|e| e.to_string())?;
+    let raws = formats::parse_deals(&text, &name).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for raw in &raws {
+        let deal = raw.resolve(&r.set, &text, &name).map_err(|e| e.to_string())?;
+        if deal.board.size() != r.size {
+            return Err(format!(
+                "{name}: a deal is {}, the window's board is {}; sweep one size at a time",
+                deal.board.size(),
+                r.size
+            ));
+        }
+        if !deal.holder.is_empty() {
+            out.push(LabDeal {
+                board: deal.board.bits(),
+                holder: deal.holder,
+            });
+        }
+    }
+    if out.is_empty() {
+        return Err(format!("{name} holds no deal with a holder to time."));
+    }
+    Ok(out)
+}

@@ -1,0 +1,147 @@
+//! The danger panel's board overlays: the per-cell influence heatmap (red
+//! where flipping a cell raises the danger, green where it lowers it) with
+//! its legend and hover values, and the dead regions, hatched.
+
+use egui::{Color32, CornerRadius, Painter, Rect, Sense, Stroke, Ui, pos2, vec2};
+
+use tenten_engine::danger::Danger;
+
+use crate::app::panels::board_view::Grid;
+use crate::app::shell::live::Live;
+use crate::app::shell::state::State;
+use crate::app::widgets::paint;
+
+/// The map's largest change, to scale colours; `None` when nothing changes.
+fn scale(map: &[f64]) -> Option<f64> {
+    let max = map.iter().fold(0.0f64, |m, d| m.max(d.abs()));
+    (max > 1e-12).then_some(max)
+}
+
+fn heat_color(delta: f64, max: f64) -> Color32 {
+    let t = (delta.abs() / max).clamp(0.0, 1.0) as f32;
+    let base = if delta > 0.0 { paint::BAD } else { paint::OK };
+    base.gamma_multiply(0.3 + 0.7 * t)
+}
+
+/// Both overlays, when switched on and computed for the board on screen.
+pub(crate) fn draw(painter: &Painter, grid: &Grid, state: &State, live: &Live) {
+    let d = &live.danger;
+    if d.stale(state) {
+        return;
+    }
+    let Some(Ok(summary)) = &d.summary else {
+        return;
+    };
+    let size = grid.size;
+    if state.settings.danger_heatmap
+        && let Some(map) = &d.map
+        && let Some(max) = scale(map)
+    {
+        for y in 0..size.h() {
+            for x in 0..size.w() {
+                let delta = map[size.bit(x, y) as usize];
+                // An inner square, so the cell's own colour (empty or
+                // filled) still shows around it.
+                if delta.abs() > 1e-12 {
+                    painter.rect_filled(
+                        grid.cell_rect(x, y).shrink(grid.cell * 0.2),
+                        CornerRadius::same((grid.cell * 0.1) as u8),
+                        heat_color(delta, max),
+                    );
+                }
+            }
+        }
+    }
+    if state.settings.danger_dead_regions {
+        let stroke = Stroke::new((grid.cell * 0.06).max(1.0), Color32::from_rgb(0x5a, 0x2a, 0x2a));
+        for region in &summary.dead {
+            for y in 0..size.h() {
+                for x in 0..size.w() {
+                    if region >> size.bit(x, y) & 1 == 1 {
+                        hatch(painter, grid.cell_rect(x, y).shrink(grid.cell * 0.05), stroke);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Diagonal hatching inside `rect`.
+fn hatch(painter: &Painter, rect: Rect, stroke: Stroke) {
+    let clipped = painter.with_clip_rect(rect);
+    let step = rect.width() / 4.0;
+    for i in -4..=4 {
+        let x = rect.left() + i as f32 * step;
+        clipped.line_segment(
+            [pos2(x, rect.bottom()), pos2(x + rect.height(), rect.top())],
+            stroke,
+        );
+    }
+}
+
+/// What flipping the cell under the pointer does, as a tooltip.
+pub(crate) fn hover(response: &egui::Response, grid: &Grid, state: &State, live: &Live) {
+    let d = &live.danger;
+    if !state.settings.danger_heatmap || d.stale(state) || response.dragged() {
+        return;
+    }
+    let (Some(map), Some(Ok(summary))) = (&d.map, &d.summary) else {
+        return;
+    };
+    let Some((x, y)) = response.hover_pos().and_then(|p| grid.cell_at(p)) else {
+        return;
+    };
+    let delta = map[grid.size.bit(x, y) as usize];
+    let text = describe(
+        &summary.danger,
+        state.doc.board.get(x, y).is_filled(),
+        x,
+        y,
+        delta,
+    );
+    response.clone().on_hover_text_at_pointer(text);
+}
+
+fn describe(danger: &Danger, filled: bool, x: usize, y: usize, delta: f64) -> String {
+    let verb = if filled { "Emptying" } else { "Filling" };
+    let after = danger.probability + delta;
+    if delta.abs() <= 1e-12 {
+        return format!("{verb} ({x}, {y}) leaves the danger at {:.3} %", after * 100.0);
+    }
+    format!(
+        "{verb} ({x}, {y}) makes the danger {:.3} % ({:+.3} points)",
+        after * 100.0,
+        delta * 100.0
+    )
+}
+
+/// The heatmap's colour scale: green lowers the danger, red raises it.
+pub fn legend(ui: &mut Ui, live: &Live) {
+    let Some(max) = live.danger.map.as_deref().and_then(scale) else {
+        if live.danger.map.is_some() {
+            ui.weak("No single cell changes the danger.");
+        }
+        return;
+    };
+    ui.horizontal(|ui| {
+        ui.weak(format!("{:+.2} pt", -max * 100.0));
+        let (rect, _) = ui.allocate_exact_size(vec2(140.0, 12.0), Sense::hover());
+        let n = 28;
+        for i in 0..n {
+            let t = i as f64 / (n - 1) as f64 * 2.0 - 1.0;
+            let w = rect.width() / n as f32;
+            let r = Rect::from_min_size(
+                pos2(rect.left() + i as f32 * w, rect.top()),
+                vec2(w, rect.height()),
+            );
+            let color = if t.abs() < 1e-9 {
+                paint::EMPTY
+            } else {
+                heat_color(t * max, max)
+            };
+            ui.painter().rect_filled(r, CornerRadius::ZERO, color);
+        }
+        ui.weak(format!("{:+.2} pt", max * 100.0));
+    });
+    ui.weak("green: flipping the cell lowers the danger · red: raises it (hover a cell for its value)");
+}

@@ -1,0 +1,30 @@
+//! The status bar: the last action, and the live validation's time and nodes.
+
+use egui::Ui;
+
+use crate::app::shell::live::Live;
+use crate::app::shell::settings::TimingSettings;
+use crate::app::tabs::timing::at_selected;
+
+pub fn ui(ui: &mut Ui, live: &Live, timing: &TimingSettings) {
+    egui::Panel::bottom("status_bar").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            ui.label(&live.status);
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if let Some(v) = &live.verdict {
+                    ui.monospace(format!(
+                        "validate {:.2} µs, {} · {} placements",
+                        v.micros,
+                        at_selected(timing, v.micros),
+                        v.validation.nodes
+                    ));
+                } else {
+                    ui.weak("holder empty");
+                }
+                if live.repair_running || live.loading.is_some() {
+                    ui.spinner();
+                }
+            });
+        });
+    });
+}

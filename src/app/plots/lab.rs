@@ -1,0 +1,314 @@
+//! The generator lab's plots (egui_plot): survival curves, ends by kind,
+//! observed against target piece frequencies, and the distortion by board
+//! fill band. Every series is named, every axis labelled, and hovering a
+//! point or a bar says its value.
+
+use egui::{Color32, Ui};
+use egui_plot::{
+    AxisHints, Bar, BarChart, Corner, HoverPosition, Legend, Line, Plot, PlotPoints, uniform_grid_spacer,
+};
+
+use tenten_engine::model::pieces::PieceSet;
+use tenten_engine::play::game::BANDS;
+use tenten_engine::play::runner;
+
+use crate::app::jobs::lab::GeneratorResults;
+use crate::app::widgets::paint;
+
+/// One colour per generator, by name, the same in every plot and the table.
+pub fn generator_color(name: &str) -> Color32 {
+    match name {
+        "random" => Color32::from_rgb(0x8c, 0x8c, 0x9c),
+        "repair" => Color32::from_rgb(0x2e, 0xa0, 0x5a),
+        "reject" => Color32::from_rgb(0x7e, 0x57, 0xc2),
+        "bag" => Color32::from_rgb(0xe0, 0x8a, 0x1f),
+        _ => Color32::from_rgb(0x31, 0x7b, 0xd6),
+    }
+}
+
+/// The band names of `game::BANDS`.
+pub const BAND_NAMES: [&str; BANDS] = ["0-20 %", "20-40 %", "40-60 %", "60-80 %", "80-100 %"];
+
+fn legend(corner: Corner) -> Legend {
+    Legend::default()
+        .position(corner)
+        .text_style(egui::TextStyle::Small)
+}
+
+/// An axis with a name at each whole number (generators, pieces, bands).
+fn named_axis(axis: AxisHints<'static>, label: &'static str, names: Vec<String>) -> AxisHints<'static> {
+    axis.label(label)
+        .label_spacing(12.0..=14.0)
+        .formatter(move |mark, _| {
+            let i = mark.value.round();
+            if (mark.value - i).abs() < 1e-9 && i >= 0.0 {
+                names.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+}
+
+/// Plot 1: the fraction of games still going after each round, per
+/// generator. Games censored at the round cap stay alive to the cap.
+pub fn survival_plot(ui: &mut Ui, results: &[GeneratorResults]) {
+    Plot::new("lab_survival")
+        .height(220.0)
+        .legend(legend(Corner::RightTop))
+        .custom_x_axes(vec![
+            AxisHints::new_x()
+                .label("rounds survived")
+                .label_spacing(24.0..=40.0),
+        ])
+        .custom_y_axes(vec![
+            AxisHints::new_y()
+                .label("games still going (%)")
+                .label_spacing(14.0..=20.0),
+        ])
+        .include_y(0.0)
+        .include_y(100.0)
+        .include_x(0.0)
+        .allow_scroll(false)
+        .label_formatter(|pos: &HoverPosition<'_>| match pos {
+            HoverPosition::NearDataPoint {
+                plot_name, position, ..
+            } => Some(format!(
+                "{plot_name}\nafter round {:.0}: {:.1} % still going",
+                position.x, position.y
+            )),
+            HoverPosition::Elsewhere { position } => {
+                Some(format!("round {:.0}, {:.1} %", position.x, position.y))
+            }
+        })
+        .show(ui, |plot| {
+            for r in results.iter().filter(|r| !r.games.is_empty()) {
+                let curve = &r.survival;
+                // A step curve: alive until the round a game ends.
+                let mut points = Vec::with_capacity(curve.len() * 2);
+                for (round, f) in curve.iter().enumerate() {
+                    if round > 0 {
+                        points.push([round as f64, curve[round - 1] * 100.0]);
+                    }
+                    points.push([round as f64, f * 100.0]);
+                }
+                plot.line(
+                    Line::new(
+                        format!("{} ({} games)", r.name, r.games.len()),
+                        PlotPoints::from(points),
+                    )
+                    .color(generator_color(&r.name))
+                    .width(2.0),
+                );
+            }
+        });
+}
+
+/// Plot 2: how games ended, per generator: unfair (red: the dealt holder
+/// was unsolvable), stuck, dead, and censored at the round cap.
+pub fn ends_plot(ui: &mut Ui, results: &[GeneratorResults]) {
+    let names: Vec<String> = results.iter().map(|r| r.name.clone()).collect();
+    type Count = fn(&runner::Summary) -> usize;
+    let kinds: [(&str, Color32, Count); 4] = [
+        ("unfair: unsolvable holder dealt", paint::BAD, |s| s.unfair),
+        ("stuck: the strategy failed", paint::WARN, |s| s.stuck),
+        ("dead: no holder fits", Color32::from_gray(110), |s| s.dead),
+        (
+            "censored at the round cap",
+            Color32::from_rgb(0x31, 0x7b, 0xd6),
+            |s| s.censored,
+        ),
+    ];
+    // Room above the tallest bar for the legend.
+    let most = results.iter().map(|r| r.summary.games).max().unwrap_or(1) as f64;
+    Plot::new("lab_ends")
+        .height(220.0)
+        .legend(legend(Corner::LeftTop))
+        .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
+        .custom_x_axes(vec![named_axis(AxisHints::new_x(), "generator", names)])
+        .custom_y_axes(vec![AxisHints::new_y().label("games").label_spacing(14.0..=20.0)])
+        .include_x(-0.5)
+        .include_x(results.len() as f64 - 0.5)
+        .include_y(0.0)
+        .include_y(most * 1.75)
+        .allow_scroll(false)
+        .show(ui, |plot| {
+            for (k, (kind, color, count)) in kinds.iter().enumerate() {
+                let bars: Vec<Bar> = results
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| {
+                        Bar::new(i as f64 - 0.3 + 0.2 * k as f64, count(&r.summary) as f64)
+                            .width(0.18)
+                            .name(format!("{}: {kind}", r.name))
+                    })
+                    .collect();
+                plot.bar_chart(
+                    BarChart::new(*kind, bars)
+                        .color(*color)
+                        .element_formatter(Box::new(|bar, _| format!("{}\n{} games", bar.name, bar.value))),
+                );
+            }
+        });
+}
+
+/// Plot 3: how often each piece was dealt against its weight (percent of
+/// all pieces dealt), grouped by piece; horizontal, so every piece's name
+/// fits beside its bars.
+pub fn frequency_plot(ui: &mut Ui, results: &[GeneratorResults], set: &PieceSet) {
+    let n_pieces = set.pieces.len();
+    // Top to bottom in the set's order: piece i at y = n - 1 - i.
+    let y_of = |i: usize| (n_pieces - 1 - i) as f64;
+    let names: Vec<String> = (0..n_pieces).rev().map(|i| set.pieces[i].id.clone()).collect();
+    let total_weight = set.total_weight().max(1) as f64;
+    let groups = results.len() as f64 + 1.0;
+    let width = 0.84 / groups;
+    let offset = |j: f64| 0.42 - width * (j + 0.5);
+    let most = set
+        .pieces
+        .iter()
+        .map(|p| f64::from(p.weight) / total_weight * 100.0)
+        .fold(0.0, f64::max);
+    Plot::new("lab_frequencies")
+        .height(30.0 + 19.0 * n_pieces as f32)
+        .legend(legend(Corner::RightBottom))
+        .y_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
+        .custom_y_axes(vec![named_axis(AxisHints::new_y(), "piece", names)])
+        .x_axis_label("share of pieces dealt (%)")
+        .include_x(0.0)
+        .include_x(most * 1.6)
+        .include_y(-0.5)
+        .include_y(n_pieces as f64 - 0.5)
+        .allow_scroll(false)
+        .show(ui, |plot| {
+            let target: Vec<Bar> = set
+                .pieces
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    Bar::new(y_of(i) + offset(0.0), f64::from(p.weight) / total_weight * 100.0)
+                        .width(width)
+                        .name(format!("{}: target (weight {})", p.id, p.weight))
+                })
+                .collect();
+            plot.bar_chart(
+                BarChart::new("target (the weights)", target)
+                    .horizontal()
+                    .color(Color32::from_gray(160))
+                    .element_formatter(Box::new(|bar, _| format!("{}\n{:.2} %", bar.name, bar.value))),
+            );
+            for (j, r) in results.iter().enumerate() {
+                let by_band = &r.summary.dealt;
+                let n: u64 = by_band.iter().flatten().sum();
+                if n == 0 {
+                    continue;
+                }
+                let bars: Vec<Bar> = by_band
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| {
+                        let count: u64 = b.iter().sum();
+                        Bar::new(y_of(i) + offset(j as f64 + 1.0), count as f64 / n as f64 * 100.0)
+                            .width(width)
+                            .name(format!("{}: {} ({count} of {n} dealt)", set.pieces[i].id, r.name))
+                    })
+                    .collect();
+                plot.bar_chart(
+                    BarChart::new(format!("{} observed", r.name), bars)
+                        .horizontal()
+                        .color(generator_color(&r.name))
+                        .element_formatter(Box::new(|bar, _| format!("{}\n{:.2} %", bar.name, bar.value))),
+                );
+            }
+        });
+}
+
+/// Share of the pieces dealt in each fill band that are small (at most
+/// `SMALL` cells), and the weights' share.
+pub const SMALL: usize = 3;
+
+pub fn small_share(r: &GeneratorResults, set: &PieceSet) -> [Option<f64>; BANDS] {
+    let by_band = &r.summary.dealt;
+    let mut out = [None; BANDS];
+    for (b, o) in out.iter_mut().enumerate() {
+        let all: u64 = by_band.iter().map(|p| p[b]).sum();
+        let small: u64 = by_band
+            .iter()
+            .zip(&set.pieces)
+            .filter(|(_, p)| p.size() <= SMALL)
+            .map(|(c, _)| c[b])
+            .sum();
+        if all > 0 {
+            *o = Some(small as f64 / all as f64 * 100.0);
+        }
+    }
+    out
+}
+
+pub fn small_target(set: &PieceSet) -> f64 {
+    let small: u32 = set
+        .pieces
+        .iter()
+        .filter(|p| p.size() <= SMALL)
+        .map(|p| p.weight)
+        .sum();
+    f64::from(small) / f64::from(set.total_weight().max(1) as u32) * 100.0
+}
+
+/// Plot 4: the distortion by fill band: the share of small pieces dealt on
+/// boards of each fill, per generator, against the weights' share (the
+/// repair swaps in small pieces on crowded boards; this is how much).
+pub fn distortion_plot(ui: &mut Ui, results: &[GeneratorResults], set: &PieceSet) {
+    let names: Vec<String> = BAND_NAMES
+        .iter()
+        .map(|s| s.trim_end_matches(" %").to_string())
+        .collect();
+    let width = 0.8 / results.len().max(1) as f64;
+    let target = small_target(set);
+    Plot::new("lab_distortion")
+        .height(200.0)
+        .legend(legend(Corner::LeftTop))
+        .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
+        .custom_x_axes(vec![named_axis(
+            AxisHints::new_x(),
+            "board filled when dealt (%)",
+            names,
+        )])
+        .y_axis_label(format!("pieces of 1-{SMALL} cells (%)"))
+        .include_y(0.0)
+        .include_y(100.0)
+        .include_x(-0.5)
+        .include_x(BANDS as f64 - 0.5)
+        .allow_scroll(false)
+        .show(ui, |plot| {
+            plot.hline(
+                egui_plot::HLine::new(format!("the weights: {target:.1} %"), target)
+                    .color(Color32::from_gray(150))
+                    .style(egui_plot::LineStyle::dashed_dense()),
+            );
+            for (j, r) in results.iter().enumerate() {
+                let kl = r.summary.kl_by_band;
+                let dealt = r.summary.dealt_by_band;
+                let bars: Vec<Bar> = small_share(r, set)
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(b, share)| {
+                        share.map(|s| {
+                            Bar::new(b as f64 - 0.4 + width * (j as f64 + 0.5), s)
+                                .width(width * 0.9)
+                                .name(format!(
+                                    "{} on boards {} full\n{} pieces dealt, KL {:.4} nats",
+                                    r.name, BAND_NAMES[b], dealt[b], kl[b]
+                                ))
+                        })
+                    })
+                    .collect();
+                plot.bar_chart(
+                    BarChart::new(r.name.clone(), bars)
+                        .color(generator_color(&r.name))
+                        .element_formatter(Box::new(|bar, _| {
+                            format!("{}\nsmall pieces: {:.1} %", bar.name, bar.value)
+                        })),
+                );
+            }
+        });
+}

@@ -1,0 +1,4 @@
+//! The egui_plot figures of the labs.
+
+pub mod lab;
+pub mod timing;

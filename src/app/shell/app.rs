@@ -1,0 +1,328 @@
+//! The workbench window: the persisted `State`, the runtime `Live` view of it,
+//! the panels and the frame (`show`, then `run`, which hands each command to
+//! `apply` in apply.rs and brings the verdict up to date). Commands that play
+//! and deal are in doc_cmds.rs, files in file_cmds.rs, batches in
+//! batch_cmds.rs.
+
+use std::path::PathBuf;
+
+use tenten_engine::model::board::BoardSize;
+use tenten_engine::model::shapes::Shapes;
+use tenten_engine::perf::bench::time_validate;
+use tenten_engine::search::changer::{ChangeOptions, Outcome};
+use tenten_engine::search::validator::validate;
+
+use crate::app::jobs::RepairJob;
+use crate::app::jobs::danger::DangerState;
+use crate::app::jobs::timing::TimingLab;
+use crate::app::panels::board_view::BoardView;
+use crate::app::panels::holder::HolderPanel;
+use crate::app::panels::inspector::Inspector;
+use crate::app::panels::palette::Palette;
+use crate::app::panels::status_bar;
+use crate::app::panels::top_bar;
+use crate::app::shell::command::Command;
+use crate::app::shell::files;
+use crate::app::shell::live::{Flash, Live, RepairView, Verdict};
+use crate::app::shell::state::{Doc, State};
+use crate::app::shell::undo::{EditKey, Undo};
+
+pub struct App {
+    pub state: State,
+    pub live: Live,
+    pub(crate) undo: Undo<Doc>,
+    pub(crate) cmds: Vec<Command>,
+    pub(crate) job: Option<RepairJob>,
+    /// The document the verdict was computed for.
+    validated: Option<(Doc, BoardSize)>,
+    palette: Palette,
+    board_view: BoardView,
+    holder: HolderPanel,
+    inspector: Inspector,
+    pub(crate) fills: u64,
+    /// Numbers each batch opening (see `batch::Source::id`).
+    pub(crate) batches_opened: u64,
+}
+
+impl App {
+    pub fn new(mut state: State) -> Self {
+        state.doc.sanitize();
+        let shapes = Shapes::new(&state.doc.set, state.doc.board.size());
+        let mut app = Self {
+            state,
+            live: Live {
+                shapes,
+                verdict: None,
+                selected_slot: None,
+                repair: None,
+                repair_running: false,
+                solution_step: None,
+                flash: None,
+                error: None,
+                status: "Ready".to_owned(),
+                can_undo: false,
+                can_redo: false,
+                debug_board: None,
+                debug_since: 0.0,
+                replay: None,
+                danger: DangerState::default(),
+                timing: TimingLab::default(),
+                lab: Default::default(),
+                deals: Default::default(),
+                loading: None,
+            },
+            undo: Undo::default(),
+            cmds: Vec::new(),
+            job: None,
+            validated: None,
+            palette: Palette::default(),
+            board_view: BoardView::default(),
+            holder: HolderPanel,
+            inspector: Inspector::default(),
+            fills: 0,
+            batches_opened: 0,
+        };
+        app.refresh();
+        app
+    }
+
+    /// The window as eframe opens it: the stored session, else the classic preset.
+    pub fn from_storage(storage: Option<&dyn eframe::Storage>) -> Self {
+        let state = storage
+            .and_then(|s| eframe::get_value::<State>(s, eframe::APP_KEY))
+            .unwrap_or_default();
+        Self::new(state)
+    }
+
+    /// Whether Undo has a step to take back (tests check undo-redo pairs).
+    pub fn can_undo(&self) -> bool {
+        self.undo.can_undo()
+    }
+
+    /// Queues a command, as a panel would (tests use this too).
+    pub fn push(&mut self, cmd: Command) {
+        self.cmds.push(cmd);
+    }
+
+    /// One frame of the whole window.
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        self.shortcuts(&ctx);
+        self.dropped_files(&ctx);
+        self.poll_job();
+        self.poll_load(&ctx);
+        if let Some(complete) = self.live.timing.poll() {
+            let n = self.live.timing.measurements.len();
+            self.live.status = match (&self.live.timing.error, complete) {
+                (Some(e), _) => format!("Timing sweep failed: {e}"),
+                (None, true) => format!("Timing sweep done: {n} measurements"),
+                (None, false) => format!("Timing sweep cancelled after {n} measurements"),
+            };
+        }
+
+        if let Some(complete) = self.live.lab.poll() {
+            let games: usize = self.live.lab.results.iter().map(|r| r.games.len()).sum();
+            self.live.status = if complete {
+                format!(
+                    "Generator lab done: {games} games in {:.1} s",
+                    self.live.lab.seconds
+                )
+            } else {
+                format!("Generator lab cancelled after {games} games")
+            };
+        }
+
+        top_bar::ui(ui, &self.state, &self.live, &mut self.cmds);
+        status_bar::ui(ui, &self.live, &self.state.settings.timing);
+        if self.state.settings.show_palette {
+            // Restored widths may come from a larger screen: the board and
+            // the banner keep at least about half of this one.
+            let width = ctx.content_rect().width();
+            egui::Panel::left("palette")
+                .resizable(true)
+                .default_size(250.0)
+                .size_range(200.0..=(0.25 * width).max(200.0))
+                .show(ui, |ui| {
+                    fixed_width(ui, |ui| {
+                        self.palette.ui(ui, &self.state, &self.live, &mut self.cmds)
+                    })
+                });
+        }
+        if self.state.settings.show_inspector {
+            let width = ctx.content_rect().width();
+            egui::Panel::right("inspector")
+                .resizable(true)
+                .default_size(360.0)
+                .size_range(280.0..=(0.4 * width).max(280.0))
+                .show(ui, |ui| {
+                    fixed_width(ui, |ui| {
+                        self.inspector.ui(ui, &self.state, &self.live, &mut self.cmds)
+                    })
+                });
+        }
+        egui::CentralPanel::default().show(ui, |ui| {
+            self.board_view.ui(ui, &self.state, &self.live, &mut self.cmds);
+            self.holder.ui(ui, &self.state, &self.live, &mut self.cmds);
+        });
+        if let Some(message) = &self.live.error {
+            files::error_dialog(&ctx, message, &mut self.cmds);
+        }
+        if let Some(f) = &self.live.flash {
+            let now = ctx.input(|i| i.time);
+            if now - f.started > Flash::SECONDS {
+                self.live.flash = None;
+            } else {
+                ctx.request_repaint();
+            }
+        }
+        let time = ctx.input(|i| i.time);
+        self.run(&ctx, time);
+    }
+
+    /// Only the piece palette (for its snapshot test and embedding).
+    pub fn show_palette_only(&mut self, ui: &mut egui::Ui) {
+        self.palette.ui(ui, &self.state, &self.live, &mut self.cmds);
+        let time = ui.input(|i| i.time);
+        self.run(&ui.ctx().clone(), time);
+    }
+
+    fn shortcuts(&mut self, ctx: &egui::Context) {
+        // Text fields keep their own Ctrl+Z and friends.
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        for cmd in Command::with_shortcuts() {
+            let pressed = ctx.input_mut(|i| {
+                cmd.shortcut().is_some_and(|s| i.consume_shortcut(&s))
+                    || cmd.alternate_shortcut().is_some_and(|s| i.consume_shortcut(&s))
+            });
+            if pressed {
+                self.cmds.push(cmd);
+            }
+        }
+    }
+
+    fn dropped_files(&mut self, ctx: &egui::Context) {
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .filter(|p| !p.as_os_str().is_empty())
+                .collect()
+        });
+        self.cmds.extend(dropped.into_iter().map(Command::Load));
+    }
+
+    fn poll_job(&mut self) {
+        let Some(job) = &self.job else { return };
+        match job.poll() {
+            None => {}
+            Some(Ok(result)) => {
+                let input = job.input.clone();
+                self.live.status = match result.outcome {
+                    Outcome::Unchanged => "Repair: the holder was already solvable".to_owned(),
+                    Outcome::Repaired => format!(
+                        "Repair: solvable after {} change(s): {}",
+                        result.changes(),
+                        input.set.ids(&result.holder)
+                    ),
+                    Outcome::Dead => "Repair: the board is dead, no holder of this size fits".to_owned(),
+                };
+                self.live.repair = Some(RepairView { input, result });
+                self.job = None;
+            }
+            Some(Err(())) => {
+                self.live.error = Some("The repair stopped unexpectedly.".to_owned());
+                self.job = None;
+            }
+        }
+        self.live.repair_running = self.job.is_some();
+    }
+
+    /// Applies the frame's commands, then brings the verdict up to date.
+    pub fn run(&mut self, ctx: &egui::Context, time: f64) {
+        if !self.cmds.is_empty() {
+            // The frame was drawn before these applied: draw it again.
+            ctx.request_repaint();
+        }
+        for cmd in std::mem::take(&mut self.cmds) {
+            self.apply(cmd, ctx, time);
+        }
+        self.refresh();
+        self.live.danger.update(&self.state, ctx);
+        let options = ChangeOptions {
+            policy: self.state.settings.policy,
+            reading: self.state.settings.reading,
+            max_redraws: self.state.settings.max_redraws,
+        };
+        self.live.deals.update(&self.state.doc, options, ctx);
+    }
+
+    pub(crate) fn edit(&mut self, key: EditKey) {
+        self.undo.record(&self.state.doc, key);
+    }
+
+    /// Recompiles shapes and re-validates when the document changed.
+    fn refresh(&mut self) {
+        let doc = &self.state.doc;
+        let size = doc.board.size();
+        if self
+            .validated
+            .as_ref()
+            .is_some_and(|(d, s)| d == doc && *s == size)
+        {
+            return;
+        }
+        if self
+            .validated
+            .as_ref()
+            .is_none_or(|(d, s)| d.set != doc.set || *s != size)
+        {
+            self.live.shapes = Shapes::new(&doc.set, size);
+        }
+        let holder = doc.holder();
+        let bits = doc.board.bits();
+        self.live.verdict = (!holder.is_empty()).then(|| Verdict {
+            validation: validate(&self.live.shapes, bits, &holder),
+            micros: time_validate(&self.live.shapes, bits, &holder),
+        });
+        self.live.solution_step = None;
+        self.live.replay = None;
+        self.validated = Some((doc.clone(), size));
+        self.live.can_undo = self.undo.can_undo();
+        self.live.can_redo = self.undo.can_redo();
+        if self
+            .live
+            .repair
+            .as_ref()
+            .is_some_and(|r| r.input.board != bits || r.input.set != doc.set)
+        {
+            self.live.repair = None;
+        }
+    }
+}
+
+/// Board cells coloured by a piece of `old` keep their colour when `new` has
+/// a piece with the same id; otherwise they become painted.
+/// Lays `add` out in the whole space left in `ui` and claims exactly that
+/// space, however wide or narrow the content is. A side panel otherwise
+/// takes its content's width, so the board beside it would shift whenever a
+/// tab's content changes; content too wide for the panel is clipped instead.
+fn fixed_width(ui: &mut egui::Ui, add: impl FnOnce(&mut egui::Ui)) {
+    let rect = ui.available_rect_before_wrap();
+    let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect).layout(*ui.layout()));
+    child.shrink_clip_rect(rect);
+    add(&mut child);
+    ui.advance_cursor_after_rect(rect);
+}
+
+impl eframe::App for App {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, eframe::APP_KEY, &self.state);
+    }
+}

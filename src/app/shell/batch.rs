@@ -1,0 +1,494 @@
+//! The open batch. Its deals as read are shared and never change; the deal
+//! on screen, the user's edits to other deals and the deals added with
+//! Ctrl+B live in the document, so undo covers them like any edit. The
+//! verdicts of the whole batch are judged on a background thread.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use tenten_engine::io::batch::{self, Entry, Filter, Judged, SortKey};
+use tenten_engine::io::formats::Deal;
+use tenten_engine::model::board::BoardSize;
+use tenten_engine::model::pieces::PieceSet;
+use tenten_engine::model::shapes::Shapes;
+use tenten_engine::search::changer::ChangeOptions;
+use tenten_engine::search::heuristic::{Policy, Reading};
+
+use crate::app::shell::state::Doc;
+
+/// A batch file as it was read.
+#[derive(Debug)]
+pub struct Source {
+    /// Tells one opening from another (undo may bring back an older one).
+    pub id: u64,
+    pub path: PathBuf,
+    /// The file's text, so saving can keep its comments.
+    pub text: String,
+    pub entries: Vec<Entry>,
+    /// The deals that could not be read, with file, line and column.
+    pub bad: Vec<String>,
+}
+
+/// The batch in the document.
+#[derive(Clone, Debug)]
+pub struct DocBatch {
+    pub source: Arc<Source>,
+    /// The position (in the list, 0-based) of the deal on screen.
+    pub pos: usize,
+    /// Edited deals other than the one on screen, by position.
+    pub edits: BTreeMap<usize, Deal>,
+    /// Deals added with "Add to batch", after the file's.
+    pub added: Vec<Deal>,
+}
+
+/// Two batches are the same when they are the same opening (not a deep
+/// comparison of thousands of deals) with the same edits.
+impl PartialEq for DocBatch {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.source, &other.source)
+            && self.pos == other.pos
+            && self.edits == other.edits
+            && self.added == other.added
+    }
+}
+
+impl DocBatch {
+    pub fn new(source: Source) -> Self {
+        Self {
+            source: Arc::new(source),
+            pos: 0,
+            edits: BTreeMap::new(),
+            added: Vec::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.source.entries.len() + self.added.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The deal at `pos` as read (an added deal is its own original).
+    pub fn original(&self, pos: usize) -> Option<&Deal> {
+        let n = self.source.entries.len();
+        if pos < n {
+            Some(&self.source.entries[pos].deal)
+        } else {
+            self.added.get(pos - n)
+        }
+    }
+
+    /// The deal at `pos` with the user's edits, except the one on screen,
+    /// which the caller has (`Doc::current_deal`).
+    pub fn stored(&self, pos: usize) -> Option<&Deal> {
+        self.edits.get(&pos).or_else(|| self.original(pos))
+    }
+
+    /// Keeps `current` (the deal on screen) as the deal at `pos`.
+    pub fn commit(&mut self, current: Deal) {
+        let n = self.source.entries.len();
+        if self.pos >= n {
+            if let Some(slot) = self.added.get_mut(self.pos - n) {
+                *slot = current;
+            }
+        } else if self.original(self.pos) == Some(&current) {
+            self.edits.remove(&self.pos);
+        } else {
+            self.edits.insert(self.pos, current);
+        }
+    }
+
+    /// Whether the deal at `pos` differs from the file (added deals do).
+    pub fn is_modified(&self, pos: usize, current: &Deal) -> bool {
+        if pos >= self.source.entries.len() {
+            return true;
+        }
+        if pos == self.pos {
+            return self.original(pos) != Some(current);
+        }
+        self.edits.contains_key(&pos)
+    }
+
+    /// The deal's number in the file (added deals follow the file's).
+    pub fn file_index(&self, pos: usize) -> usize {
+        match self.source.entries.get(pos) {
+            Some(e) => e.index,
+            // After every deal of the file, the unreadable ones included.
+            None => pos + self.source.bad.len(),
+        }
+    }
+
+    /// How many deals are edited or new (without walking the batch).
+    pub fn modified_count(&self, current: &Deal) -> usize {
+        let n = self.source.entries.len();
+        let on_screen =
+            self.pos < n && !self.edits.contains_key(&self.pos) && self.original(self.pos) != Some(current);
+        // An edit kept for the deal on screen may have been undone by hand.
+        let kept_but_undone =
+            self.pos < n && self.edits.contains_key(&self.pos) && self.original(self.pos) == Some(current);
+        self.edits.len() + self.added.len() + usize::from(on_screen) - usize::from(kept_but_undone)
+    }
+}
+
+impl Doc {
+    /// The deal on screen, as a batch stores it.
+    pub fn current_deal(&self) -> Deal {
+        let seed = self
+            .batch
+            .as_ref()
+            .and_then(|b| b.original(b.pos))
+            .and_then(|d| d.seed);
+        Deal {
+            board: self.board.clone(),
+            holder: self.holder(),
+            seed,
+        }
+    }
+}
+
+/// What the judging depends on besides the deals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct JudgeKey {
+    source: u64,
+    policy: Policy,
+    reading: Reading,
+    max_redraws: usize,
+    /// The pieces and weights (which pieces are dealt decides `dead`).
+    set: u64,
+}
+
+fn set_fingerprint(set: &PieceSet) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for p in &set.pieces {
+        (&p.id, p.weight, p.cells()).hash(&mut h);
+    }
+    h.finish()
+}
+
+struct JudgeJob {
+    rx: Receiver<(usize, Vec<Judged>)>,
+    cancel: Arc<AtomicBool>,
+    done: Arc<AtomicUsize>,
+    total: usize,
+    started: Instant,
+}
+
+/// The deal list's state: verdicts as they arrive, the filter and the order.
+#[derive(Default)]
+pub struct DealsView {
+    key: Option<JudgeKey>,
+    /// Verdicts of the deals as read, by position.
+    judged: Vec<Option<Judged>>,
+    /// Verdicts of edited and added deals, with the deal they judge.
+    edited: HashMap<usize, (Deal, Judged)>,
+    job: Option<JudgeJob>,
+    /// The last run was cancelled before it finished.
+    pub cancelled: bool,
+    pub filter: Filter,
+    pub sort: SortKey,
+    pub descending: bool,
+    /// Bumped whenever a verdict or the batch changes, to rebuild `rows`.
+    version: u64,
+    rows_for: Option<(u64, Filter, SortKey, bool)>,
+    rows: Vec<usize>,
+    /// Deals per verdict, counted with the rows.
+    counts: HashMap<batch::Verdict, usize>,
+}
+
+impl DealsView {
+    /// Once per frame: take the verdicts that arrived, start judging a batch
+    /// that is new (or whose policy changed), judge edited deals, and bring
+    /// the list's rows up to date.
+    pub fn update(&mut self, doc: &Doc, options: ChangeOptions, ctx: &egui::Context) {
+        let Some(b) = &doc.batch else {
+            if self.key.is_some() {
+                *self = Self {
+                    filter: self.filter,
+                    sort: self.sort,
+                    descending: self.descending,
+                    ..Self::default()
+                };
+            }
+            return;
+        };
+        let key = JudgeKey {
+            source: b.source.id,
+            policy: options.policy,
+            reading: options.reading,
+            max_redraws: options.max_redraws,
+            set: set_fingerprint(&doc.set),
+        };
+        if self.key != Some(key) {
+            self.cancel();
+            self.key = Some(key);
+            self.judged = vec![None; b.source.entries.len()];
+            self.edited.clear();
+            self.cancelled = false;
+            self.version += 1;
+            self.job = spawn(&b.source, &doc.set, options, ctx);
+        }
+        self.poll(ctx);
+        self.judge_edits(doc, b, options);
+        self.rebuild_rows(doc, b);
+    }
+
+    fn poll(&mut self, ctx: &egui::Context) {
+        let Some(job) = &self.job else { return };
+        let mut got = false;
+        while let Ok((start, verdicts)) = job.rx.try_recv() {
+            for (i, j) in verdicts.into_iter().enumerate() {
+                if let Some(slot) = self.judged.get_mut(start + i) {
+                    *slot = Some(j);
+                }
+            }
+            got = true;
+        }
+        if got {
+            self.version += 1;
+        }
+        if job.done.load(Ordering::Relaxed) >= job.total || job.cancel.load(Ordering::Relaxed) {
+            // Whatever was still in flight has been taken above.
+            if job.done.load(Ordering::Relaxed) >= job.total {
+                self.job = None;
+            }
+        }
+        if self.job.is_some() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        }
+    }
+
+    /// Edited and added deals are judged here, on the UI thread: one deal
+    /// takes microseconds, and only deals the user touched are judged.
+    fn judge_edits(&mut self, doc: &Doc, b: &DocBatch, options: ChangeOptions) {
+        let current = doc.current_deal();
+        let mut shapes: Option<Shapes> = None;
+        let mut changed = false;
+        // Only the deals that can differ from the file: the edited ones, the
+        // added ones and the one on screen (not the whole batch every frame).
+        let n = b.source.entries.len();
+        let mut touched: Vec<usize> = b.edits.keys().copied().chain(n..b.len()).collect();
+        touched.push(b.pos);
+        let before = self.edited.len();
+        self.edited
+            .retain(|p, _| touched.contains(p) && b.is_modified(*p, &current));
+        changed |= self.edited.len() != before;
+        for pos in touched {
+            if !b.is_modified(pos, &current) {
+                continue;
+            }
+            let deal = if pos == b.pos {
+                &current
+            } else {
+                b.stored(pos).unwrap_or(&current)
+            };
+            if self.edited.get(&pos).is_some_and(|(d, _)| d == deal) {
+                continue;
+            }
+            let size = deal.board.size();
+            let shapes = match &shapes {
+                Some(s) if s.size() == size => s,
+                _ => shapes.insert(Shapes::new(&doc.set, size)),
+            };
+            let j = batch::judge(shapes, &doc.set, deal, options, pos as u64);
+            self.edited.insert(pos, (deal.clone(), j));
+            changed = true;
+        }
+        if changed {
+            self.version += 1;
+        }
+    }
+
+    fn rebuild_rows(&mut self, doc: &Doc, b: &DocBatch) {
+        let want = (self.version, self.filter, self.sort, self.descending);
+        if self.rows_for == Some(want) {
+            return;
+        }
+        let effective: Vec<Option<Judged>> = (0..b.len()).map(|p| self.judged_at(p).cloned()).collect();
+        self.counts.clear();
+        for j in effective.iter().flatten() {
+            *self.counts.entry(j.verdict).or_insert(0) += 1;
+        }
+        let current = doc.current_deal();
+        self.rows = batch::view(
+            &effective,
+            |p| b.is_modified(p, &current),
+            self.filter,
+            self.sort,
+            self.descending,
+        );
+        self.rows_for = Some(want);
+    }
+
+    /// The verdict the list shows for `pos`: of the edited deal if edited.
+    pub fn judged_at(&self, pos: usize) -> Option<&Judged> {
+        match self.edited.get(&pos) {
+            Some((_, j)) => Some(j),
+            None => self.judged.get(pos)?.as_ref(),
+        }
+    }
+
+    /// The positions shown, in order.
+    pub fn rows(&self) -> &[usize] {
+        &self.rows
+    }
+
+    /// The row after (or before) `pos` in the list as filtered and sorted;
+    /// the first (or last) row when `pos` is not in it.
+    pub fn step(&self, pos: usize, forward: bool) -> Option<usize> {
+        let rows = &self.rows;
+        match rows.iter().position(|&p| p == pos) {
+            Some(i) if forward => rows.get(i + 1).copied(),
+            Some(i) => i.checked_sub(1).map(|i| rows[i]),
+            None if forward => rows.first().copied(),
+            None => rows.last().copied(),
+        }
+    }
+
+    /// (deals judged, deals in all, seconds left) while judging.
+    pub fn progress(&self) -> Option<(usize, usize, Option<f64>)> {
+        let job = self.job.as_ref()?;
+        let done = job.done.load(Ordering::Relaxed).min(job.total);
+        let elapsed = job.started.elapsed().as_secs_f64();
+        let eta = (done > 0).then(|| elapsed * (job.total - done) as f64 / done as f64);
+        Some((done, job.total, eta))
+    }
+
+    pub fn cancel(&mut self) {
+        if let Some(job) = self.job.take() {
+            job.cancel.store(true, Ordering::Relaxed);
+            self.cancelled = job.done.load(Ordering::Relaxed) < job.total;
+        }
+    }
+
+    /// Deals per verdict among those judged (edits included).
+    pub fn counts(&self) -> &HashMap<batch::Verdict, usize> {
+        &self.counts
+    }
+
+    /// True once every deal has a verdict and nothing runs (for tests).
+    pub fn settled(&self, len: usize) -> bool {
+        self.job.is_none() && (0..len).all(|p| self.judged_at(p).is_some())
+    }
+}
+
+/// Judges every deal as read on a named thread, chunks in parallel (rayon),
+/// streaming each chunk's verdicts as it finishes.
+fn spawn(
+    source: &Arc<Source>,
+    set: &PieceSet,
+    options: ChangeOptions,
+    ctx: &egui::Context,
+) -> Option<JudgeJob> {
+    let (tx, rx) = channel();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let done = Arc::new(AtomicUsize::new(0));
+    let total = source.entries.len();
+    let (source, set, c, d, ctx) = (
+        source.clone(),
+        set.clone(),
+        cancel.clone(),
+        done.clone(),
+        ctx.clone(),
+    );
+    std::thread::Builder::new()
+        .name("judge-batch".to_owned())
+        .spawn(move || {
+            let mut sizes: Vec<BoardSize> = source.entries.iter().map(|e| e.deal.board.size()).collect();
+            sizes.sort_by_key(|s| (s.w(), s.h()));
+            sizes.dedup();
+            let shapes: HashMap<BoardSize, Shapes> =
+                sizes.into_iter().map(|s| (s, Shapes::new(&set, s))).collect();
+            const CHUNK: usize = 256;
+            source
+                .entries
+                .par_chunks(CHUNK)
+                .enumerate()
+                .for_each_with(tx, |tx, (c_i, chunk)| {
+                    if c.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let verdicts: Vec<Judged> = chunk
+                        .iter()
+                        .enumerate()
+                        .map(|(i, e)| {
+                            let pos = c_i * CHUNK + i;
+                            batch::judge(&shapes[&e.deal.board.size()], &set, &e.deal, options, pos as u64)
+                        })
+                        .collect();
+                    d.fetch_add(verdicts.len(), Ordering::Relaxed);
+                    let _ = tx.send((c_i * CHUNK, verdicts));
+                    ctx.request_repaint();
+                });
+        })
+        .ok()
+        .map(|_| JudgeJob {
+            rx,
+            cancel,
+            done,
+            total,
+            started: Instant::now(),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tenten_engine::model::board::Board;
+
+    fn deal(cells: usize) -> Deal {
+        let mut board = Board::empty(BoardSize::new(4, 4).unwrap());
+        for i in 0..cells {
+            board.set(i % 4, i / 4, tenten_engine::model::board::Cell::Painted);
+        }
+        Deal {
+            board,
+            holder: vec![0],
+            seed: None,
+        }
+    }
+
+    fn batch_of(n: usize) -> DocBatch {
+        DocBatch::new(Source {
+            id: 1,
+            path: PathBuf::from("b.ron"),
+            text: String::new(),
+            entries: (0..n)
+                .map(|i| Entry {
+                    index: i,
+                    deal: deal(i),
+                })
+                .collect(),
+            bad: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn edits_are_kept_per_deal_and_undone_by_putting_the_deal_back() {
+        let mut b = batch_of(3);
+        // Deal 0 on screen, edited, then deal 1 selected.
+        b.commit(deal(9));
+        assert!(b.is_modified(0, &deal(9)) && b.edits.contains_key(&0));
+        b.pos = 1;
+        assert!(!b.is_modified(1, &deal(1)));
+        assert!(b.is_modified(0, &deal(1)));
+        // Putting the original back removes the edit.
+        b.pos = 0;
+        b.commit(deal(0));
+        assert!(b.edits.is_empty());
+        b.added.push(deal(5));
+        assert_eq!(b.len(), 4);
+        assert!(b.is_modified(3, &deal(0)), "an added deal is new");
+        assert_eq!(b.file_index(1), 1);
+        assert_eq!(b.file_index(3), 3);
+        assert_eq!(b.modified_count(&deal(0)), 1);
+    }
+}

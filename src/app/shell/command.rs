@@ -1,0 +1,287 @@
+//! Every user action is a `Command`, collected during the frame and applied in
+//! one place (`App::run`). The same enum gives menu labels and keyboard
+//! shortcuts, so menus and hotkeys never disagree.
+
+use std::path::PathBuf;
+
+use egui::{Key, KeyboardShortcut, Modifiers};
+
+use tenten_engine::model::board::{BoardSize, Cell};
+use tenten_engine::model::pieces::{Piece, PieceIdx};
+use tenten_engine::search::heuristic::Policy;
+
+use crate::app::shell::debugger::DebugBoard;
+use crate::app::shell::settings::Tool;
+
+/// A row or a column of the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Line {
+    Row(usize),
+    Column(usize),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    // File
+    NewBoard,
+    OpenDeal,
+    OpenPieceSet,
+    Save,
+    SaveAs,
+    SavePieceSetAs,
+    /// Open a file by path (recent files, drag-and-drop, tests).
+    Load(PathBuf),
+    Quit,
+    // Edit
+    Undo,
+    Redo,
+    // View
+    TogglePalette,
+    ToggleInspector,
+    SetInspectorTab(usize),
+    // Board
+    Paint {
+        x: usize,
+        y: usize,
+        cell: Cell,
+        stroke: u64,
+    },
+    FillLine {
+        line: Line,
+        filled: bool,
+    },
+    ClearBoard,
+    InvertBoard,
+    RandomFill,
+    SetFillPercent(u32),
+    SetSize(BoardSize),
+    SetTool(Tool),
+    /// Manual play: put a holder piece at an anchor and clear lines.
+    Place {
+        slot: usize,
+        x: usize,
+        y: usize,
+    },
+    // Holder
+    SelectSlot(Option<usize>),
+    SetSlot {
+        slot: usize,
+        piece: Option<PieceIdx>,
+    },
+    ToggleLock(usize),
+    SetHolderSize(usize),
+    /// Put these pieces in the holder (one per slot, resizing it), as one
+    /// undo step, and open the tree tab on them (a killer deal's click).
+    SetHolder(Vec<PieceIdx>),
+    Deal,
+    SetSeed(u64),
+    NewSeed,
+    // Pieces
+    /// `stroke` groups the changes of one slider drag into one undo step.
+    SetWeight {
+        piece: PieceIdx,
+        weight: u32,
+        stroke: u64,
+    },
+    AddPiece(Piece),
+    /// Back to the set as it came from its file (or the built-in one).
+    ResetPieceSet,
+    // Verdict and repair
+    Repair,
+    ApplyRepair,
+    SetPolicy(Policy),
+    SetReading(tenten_engine::search::heuristic::Reading),
+    /// deepest -> last -> frequency -> deepest.
+    CyclePolicy,
+    SetMaxRedraws(usize),
+    /// Step the found solution on the board (`None` closes it).
+    ShowSolution(Option<usize>),
+    DismissError,
+    // The danger panel's board overlays
+    ToggleHeatmap,
+    ToggleDeadRegions,
+    // The timing lab
+    SetTiming(crate::app::shell::settings::TimingSettings),
+    StartSweep,
+    CancelSweep,
+    /// Open deal i of the last sweep on the board and in the tree tab.
+    OpenLabDeal(usize),
+    // The generator lab
+    SetLab(crate::app::shell::settings::LabSettings),
+    StartLab,
+    CancelLab,
+    /// Play game `game` of `generator` of the last run again, round by round.
+    ReplayLabGame {
+        generator: String,
+        game: usize,
+    },
+    SetLabReplayStep(usize),
+    CloseLabReplay,
+    /// Put the replay's current round (board and dealt holder) in the document.
+    OpenLabReplayDeal,
+    // The deal browser
+    /// Show deal `pos` (its place in the batch's list, 0-based).
+    SelectDeal(usize),
+    NextDeal,
+    PrevDeal,
+    /// Append the deal on screen to the open batch (or start one).
+    AddToBatch,
+    SetDealsView {
+        filter: tenten_engine::io::batch::Filter,
+        sort: tenten_engine::io::batch::SortKey,
+        descending: bool,
+    },
+    CancelJudging,
+    ExportBatchCsv,
+    SaveFilteredAs,
+    // The tree debugger
+    /// What the board shows for the debugger's current event (`None`: the live board).
+    DebugBoard(Option<DebugBoard>),
+    /// Trace this holder instead of the live one (`None`: back to the live deal).
+    Replay(Option<Vec<PieceIdx>>),
+    /// Save text (an export) through a save dialog.
+    SaveText {
+        title: &'static str,
+        name: &'static str,
+        text: String,
+    },
+}
+
+const fn ctrl(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::COMMAND, key)
+}
+
+const fn alt(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::ALT, key)
+}
+
+const fn ctrl_shift(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), key)
+}
+
+impl Command {
+    /// Commands reachable by a keyboard shortcut, checked in this order (the
+    /// shifted ones first, so Ctrl+Shift+S is not taken for Ctrl+S).
+    pub fn with_shortcuts() -> [Command; 26] {
+        [
+            Command::SetInspectorTab(0),
+            Command::SetInspectorTab(1),
+            Command::SetInspectorTab(2),
+            Command::SetInspectorTab(3),
+            Command::SetInspectorTab(4),
+            Command::SetInspectorTab(5),
+            Command::NextDeal,
+            Command::PrevDeal,
+            Command::AddToBatch,
+            Command::CyclePolicy,
+            Command::ToggleHeatmap,
+            Command::ToggleDeadRegions,
+            Command::Quit,
+            Command::SaveAs,
+            Command::OpenPieceSet,
+            Command::Redo,
+            Command::NewBoard,
+            Command::OpenDeal,
+            Command::Save,
+            Command::Undo,
+            Command::Deal,
+            Command::Repair,
+            Command::RandomFill,
+            Command::NewSeed,
+            Command::TogglePalette,
+            Command::ToggleInspector,
+        ]
+    }
+
+    pub fn shortcut(&self) -> Option<KeyboardShortcut> {
+        Some(match self {
+            Command::Quit => ctrl(Key::Q),
+            Command::NewBoard => ctrl(Key::N),
+            Command::OpenDeal => ctrl(Key::O),
+            Command::OpenPieceSet => ctrl_shift(Key::O),
+            Command::Save => ctrl(Key::S),
+            Command::SaveAs => ctrl_shift(Key::S),
+            Command::Undo => ctrl(Key::Z),
+            Command::Redo => ctrl_shift(Key::Z),
+            Command::Deal => ctrl(Key::D),
+            Command::Repair => ctrl(Key::R),
+            Command::RandomFill => ctrl(Key::F),
+            Command::NewSeed => ctrl(Key::G),
+            Command::TogglePalette => ctrl(Key::Num1),
+            Command::ToggleInspector => ctrl(Key::Num2),
+            Command::SetInspectorTab(0) => alt(Key::Num1),
+            Command::SetInspectorTab(1) => alt(Key::Num2),
+            Command::SetInspectorTab(2) => alt(Key::Num3),
+            Command::SetInspectorTab(3) => alt(Key::Num4),
+            Command::SetInspectorTab(4) => alt(Key::Num5),
+            Command::SetInspectorTab(5) => alt(Key::Num6),
+            Command::NextDeal => ctrl(Key::PageDown),
+            Command::PrevDeal => ctrl(Key::PageUp),
+            Command::AddToBatch => ctrl(Key::B),
+            Command::CyclePolicy => alt(Key::P),
+            Command::ToggleHeatmap => alt(Key::H),
+            Command::ToggleDeadRegions => alt(Key::D),
+            _ => return None,
+        })
+    }
+
+    /// Ctrl+Y also redoes, as on most desktops.
+    pub fn alternate_shortcut(&self) -> Option<KeyboardShortcut> {
+        matches!(self, Command::Redo).then_some(ctrl(Key::Y))
+    }
+
+    pub fn label(&self) -> &'static str {
+        match self {
+            Command::NewBoard => "New board",
+            Command::OpenDeal => "Open deal or board…",
+            Command::OpenPieceSet => "Open piece set…",
+            Command::Save => "Save",
+            Command::SaveAs => "Save as…",
+            Command::SavePieceSetAs => "Save piece set as…",
+            Command::Quit => "Quit",
+            Command::Undo => "Undo",
+            Command::Redo => "Redo",
+            Command::TogglePalette => "Piece palette",
+            Command::ToggleInspector => "Inspector",
+            Command::ClearBoard => "Clear board",
+            Command::InvertBoard => "Invert",
+            Command::RandomFill => "Random fill",
+            Command::Deal => "Deal",
+            Command::NewSeed => "New seed",
+            Command::Repair => "Repair",
+            Command::ApplyRepair => "Apply",
+            Command::SetInspectorTab(0) => "Deal tab",
+            Command::SetInspectorTab(1) => "AND-OR tree tab",
+            Command::SetInspectorTab(2) => "Heuristic F tab",
+            Command::SetInspectorTab(3) => "Timing tab",
+            Command::SetInspectorTab(4) => "Deals tab",
+            Command::SetInspectorTab(5) => "Lab tab",
+            Command::NextDeal => "Next deal in the list",
+            Command::PrevDeal => "Previous deal in the list",
+            Command::AddToBatch => "Add to batch",
+            Command::ExportBatchCsv => "Export verdicts as CSV…",
+            Command::SaveFilteredAs => "Save the deals shown as…",
+            Command::CyclePolicy => "Next failure policy",
+            Command::ToggleHeatmap => "Danger heatmap",
+            Command::ToggleDeadRegions => "Dead regions",
+            _ => "",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_command_has_a_label_and_a_distinct_shortcut() {
+        let all = Command::with_shortcuts();
+        for (i, c) in all.iter().enumerate() {
+            assert!(!c.label().is_empty(), "{c:?}");
+            let s = c.shortcut().unwrap();
+            for other in &all[i + 1..] {
+                assert_ne!(Some(s), other.shortcut(), "{c:?} and {other:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! What the panels and tabs read that is not persisted: the verdict, the
+//! repair, the jobs' results. Panels look down at this module; the app that
+//! draws them owns one `Live`, so no panel imports the app.
+
+use std::path::PathBuf;
+
+use tenten_engine::model::board::{Bits, Lines};
+use tenten_engine::model::pieces::PieceIdx;
+use tenten_engine::model::shapes::Shapes;
+use tenten_engine::search::changer::Repair;
+use tenten_engine::search::validator::Validation;
+
+use crate::app::jobs::RepairInput;
+use crate::app::jobs::danger::DangerState;
+use crate::app::jobs::timing::TimingLab;
+use crate::app::shell::debugger::DebugBoard;
+use crate::app::shell::files;
+
+/// The live verdict on the current deal.
+pub struct Verdict {
+    pub validation: Validation,
+    /// Mean microseconds of one fast-path validation.
+    pub micros: f64,
+}
+
+/// A finished repair and what it was asked.
+pub struct RepairView {
+    pub input: RepairInput,
+    pub result: Repair,
+}
+
+/// Lines that just cleared in manual play, flashing for a moment.
+pub struct Flash {
+    pub cells: Bits,
+    pub lines: Lines,
+    pub started: f64,
+}
+
+impl Flash {
+    pub const SECONDS: f64 = 0.45;
+}
+
+/// Everything the panels read that is not persisted.
+pub struct Live {
+    pub shapes: Shapes,
+    /// `None` while the holder is empty.
+    pub verdict: Option<Verdict>,
+    pub selected_slot: Option<usize>,
+    pub repair: Option<RepairView>,
+    pub repair_running: bool,
+    pub solution_step: Option<usize>,
+    pub flash: Option<Flash>,
+    /// A message shown in a dialog until dismissed (a failed load or save).
+    pub error: Option<String>,
+    pub status: String,
+    pub can_undo: bool,
+    pub can_redo: bool,
+    /// The tree debugger's view of the board, while its tab is open.
+    pub debug_board: Option<DebugBoard>,
+    /// When the debugger's view last changed, for a short flash of cleared lines.
+    pub debug_since: f64,
+    /// A holder from the changer's history being replayed in the tree tab.
+    pub replay: Option<Vec<PieceIdx>>,
+    /// The danger of the next deal on this board, kept current in the background.
+    pub danger: DangerState,
+    /// The timing lab's last sweep and the job running it.
+    pub timing: TimingLab,
+    /// The generator lab's last simulation, its job and a replay.
+    pub lab: crate::app::jobs::lab::Lab,
+    /// The open batch's deal list: verdicts, filter, order.
+    pub deals: crate::app::shell::batch::DealsView,
+    /// A large file being read on a thread.
+    pub loading: Option<(PathBuf, std::sync::mpsc::Receiver<Result<files::Loaded, String>>)>,
+}
+
+impl Live {
+    /// The solution of the live verdict, if solvable.
+    pub fn solution(&self) -> Option<&tenten_engine::search::validator::Solution> {
+        self.verdict.as_ref()?.validation.solution.as_ref()
+    }
+}

@@ -1,0 +1,14 @@
+//! The frame and the document: the app, the commands and how each is
+//! applied, the persisted state and what is saved with the session, undo,
+//! files, the open batch and the debugger's view.
+
+pub mod app;
+pub mod apply;
+pub mod batch;
+pub mod command;
+pub mod debugger;
+pub mod files;
+pub mod live;
+pub mod settings;
+pub mod state;
+pub mod undo;

@@ -1,0 +1,182 @@
+//! What is saved with the session besides the document: settings that are
+//! not part of undo, the timing lab's and the generator lab's among them.
+//! The jobs read these; nothing here looks at a job.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use tenten_engine::model::board::BoardSize;
+use tenten_engine::perf::throttle::DEFAULT_SWEEP;
+use tenten_engine::play::coelho::CoelhoWeights;
+use tenten_engine::play::dealers;
+use tenten_engine::search::changer::DEFAULT_MAX_REDRAWS;
+use tenten_engine::search::heuristic::Policy;
+
+/// Board painting tools.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Tool {
+    /// Left-drag paints, right-drag erases.
+    #[default]
+    Brush,
+    /// Click fills a row (right-click clears it).
+    Row,
+    /// Click fills a column (right-click clears it).
+    Column,
+}
+
+/// Settings: not part of undo.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    pub seed: u64,
+    pub policy: Policy,
+    /// How repeated pieces share failures in F.
+    pub reading: tenten_engine::search::heuristic::Reading,
+    pub max_redraws: usize,
+    pub tool: Tool,
+    /// Target fill for "random fill", in percent.
+    pub fill_percent: u32,
+    /// The file the document was last opened from or saved to.
+    pub file: Option<PathBuf>,
+    /// Where the piece set came from, written into saved deals.
+    pub pieces_file: Option<PathBuf>,
+    pub recent: Vec<PathBuf>,
+    pub show_palette: bool,
+    pub show_inspector: bool,
+    pub inspector_tab: usize,
+    /// Board overlays of the danger panel: the per-cell influence heatmap
+    /// and the hatched dead regions.
+    pub danger_heatmap: bool,
+    pub danger_dead_regions: bool,
+    pub timing: TimingSettings,
+    pub lab: LabSettings,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            seed: 42,
+            policy: Policy::Deepest,
+            reading: Default::default(),
+            max_redraws: DEFAULT_MAX_REDRAWS,
+            tool: Tool::Brush,
+            fill_percent: 40,
+            file: None,
+            pieces_file: None,
+            recent: Vec::new(),
+            show_palette: true,
+            show_inspector: true,
+            inspector_tab: 0,
+            danger_heatmap: false,
+            danger_dead_regions: true,
+            timing: Default::default(),
+            lab: Default::default(),
+        }
+    }
+}
+
+impl Settings {
+    pub const MAX_RECENT: usize = 8;
+
+    pub fn remember(&mut self, path: PathBuf) {
+        self.recent.retain(|p| p != &path);
+        self.recent.insert(0, path);
+        self.recent.truncate(Self::MAX_RECENT);
+    }
+}
+
+/// Where the deals of a sweep come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CorpusChoice {
+    /// Deals met in random self-play, every fill level (as `tenten bench`).
+    #[default]
+    Realistic,
+    /// Games with the repairing generator, every dealt holder (the paper's method).
+    Gameplay,
+    /// The board on screen with many seeded holders.
+    Board,
+    /// The deals of the file last opened (a batch, or one deal).
+    File,
+}
+
+impl CorpusChoice {
+    pub const ALL: [CorpusChoice; 4] = [Self::Realistic, Self::Gameplay, Self::Board, Self::File];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Realistic => "realistic (self-play deals)",
+            Self::Gameplay => "gameplays (repairing generator)",
+            Self::Board => "the board on screen",
+            Self::File => "the opened file's deals",
+        }
+    }
+}
+
+/// The lab's settings, persisted with the session.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TimingSettings {
+    pub corpus: CorpusChoice,
+    pub deals: usize,
+    pub games: usize,
+    pub seed: u64,
+    /// The factors to sweep, increasing.
+    pub factors: Vec<f64>,
+    /// The factor Table II, the distribution and the live timing are shown at.
+    pub selected: f64,
+}
+
+impl Default for TimingSettings {
+    fn default() -> Self {
+        Self {
+            corpus: CorpusChoice::Realistic,
+            deals: 2_000,
+            games: 5,
+            seed: 2019,
+            factors: DEFAULT_SWEEP.to_vec(),
+            selected: 6.0,
+        }
+    }
+}
+
+/// The board size the lab plays on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LabSize {
+    /// The size of the board on screen.
+    #[default]
+    OnScreen,
+    Fixed(BoardSize),
+}
+
+/// The lab's settings, persisted with the session.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LabSettings {
+    pub generators: Vec<String>,
+    pub strategy: String,
+    pub weights: CoelhoWeights,
+    pub size: LabSize,
+    pub holder_size: usize,
+    pub games: usize,
+    pub max_rounds: u32,
+    pub seed: u64,
+    /// The two generators the paired test compares.
+    pub compare: (String, String),
+}
+
+impl Default for LabSettings {
+    fn default() -> Self {
+        Self {
+            generators: dealers::NAMES.iter().map(|s| s.to_string()).collect(),
+            strategy: "greedy".to_owned(),
+            weights: CoelhoWeights::BEST,
+            size: LabSize::OnScreen,
+            holder_size: 3,
+            games: 500,
+            max_rounds: 10_000,
+            seed: 1,
+            compare: ("repair".to_owned(), "random".to_owned()),
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! What the window remembers: the document (everything undo covers) and the
+//! settings, both persisted across restarts through eframe's storage.
+
+use serde::{Deserialize, Serialize};
+
+use tenten_engine::model::board::{Board, BoardSize};
+use tenten_engine::model::pieces::MAX_HOLDER;
+use tenten_engine::model::pieces::{PieceIdx, PieceSet};
+
+/// One holder slot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Slot {
+    pub piece: Option<PieceIdx>,
+    /// A locked slot keeps its piece when dealing.
+    pub locked: bool,
+}
+
+impl Slot {
+    /// Unlocked slots holding `holder`, one piece each.
+    pub fn holding(holder: &[PieceIdx]) -> Vec<Slot> {
+        holder
+            .iter()
+            .map(|&p| Slot {
+                piece: Some(p),
+                locked: false,
+            })
+            .collect()
+    }
+}
+
+/// The document: board, holder, piece set, seed and score. Undo snapshots it whole.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Doc {
+    pub board: Board,
+    /// 1 to 4 slots.
+    pub slots: Vec<Slot>,
+    pub set: PieceSet,
+    /// Score of manual play on this board.
+    pub score: u64,
+    /// The set as it came from its file (or the built-in classic set): the
+    /// palette marks `set` as modified when it differs, and can reset to it.
+    pub set_origin: PieceSet,
+    /// The open batch (its deals shared, the edits here so undo covers
+    /// them); not persisted: a restart starts without it.
+    #[serde(skip)]
+    pub batch: Option<crate::app::shell::batch::DocBatch>,
+    /// Deals made with the seed: the next deal is the (deals + 1)-th. Part of
+    /// the document so that undoing a deal makes the next one the same again.
+    pub deals: u64,
+}
+
+impl Default for Doc {
+    fn default() -> Self {
+        let set = PieceSet::classic();
+        let ids = ["sq3", "h5", "l3_tl"];
+        let slots = ids
+            .iter()
+            .map(|id| Slot {
+                piece: set.index_of(id),
+                locked: false,
+            })
+            .collect();
+        Self {
+            board: Board::empty(BoardSize::CLASSIC),
+            slots,
+            set_origin: set.clone(),
+            set,
+            score: 0,
+            batch: None,
+            deals: 0,
+        }
+    }
+}
+
+impl Doc {
+    /// The pieces in the filled slots, in slot order.
+    pub fn holder(&self) -> Vec<PieceIdx> {
+        self.slots.iter().filter_map(|s| s.piece).collect()
+    }
+
+    /// Whether the weights or pieces were edited since the set was opened.
+    pub fn set_modified(&self) -> bool {
+        self.set != self.set_origin
+    }
+
+    /// The set's name, marked when it was edited: "classic 1010! (modified)".
+    pub fn set_title(&self) -> String {
+        if self.set_modified() {
+            format!("{} (modified)", self.set.name)
+        } else {
+            self.set.name.clone()
+        }
+    }
+
+    /// Keeps the document consistent after loading stored state: 1 to 4
+    /// slots, each naming a piece of the set.
+    pub fn sanitize(&mut self) {
+        self.slots.truncate(MAX_HOLDER);
+        if self.slots.is_empty() {
+            self.slots.push(Slot::default());
+        }
+        let n = self.set.pieces.len();
+        for s in &mut self.slots {
+            if s.piece.is_some_and(|p| usize::from(p) >= n) {
+                s.piece = None;
+            }
+        }
+    }
+}
+
+/// Everything persisted.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct State {
+    pub doc: Doc,
+    pub settings: crate::app::shell::settings::Settings,
+}

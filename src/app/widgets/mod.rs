@@ -1,0 +1,4 @@
+//! Small reusable pieces of drawing and input.
+
+pub mod fields;
+pub mod paint;
