@@ -582,7 +582,16 @@ fn cmd_sweep(
     let options = ChangeOptions::default();
     let corpus = match corpus {
         CorpusArg::Realistic => timing::realistic(&shapes, &set, 3, deals, seed),
-        CorpusArg::Gameplay => timing::gameplay(&shapes, &set, 3, deals, games, seed, options),
+        CorpusArg::Gameplay => timing::gameplay(
+            &shapes,
+            &set,
+            3,
+            deals,
+            games,
+            seed,
+            options,
+            &Progress::default(),
+        ),
     };
     eprintln!(
         "timing {} deals at {} throttle factor(s) (seed {seed})...",

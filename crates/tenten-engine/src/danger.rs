@@ -118,6 +118,9 @@ fn check(set: &PieceSet, k: usize) -> Result<Dealable, String> {
         return Err(format!("a holder has 1 to {MAX_HOLDER} pieces, not {k}"));
     }
     let dealable = Dealable::of(set);
+    if dealable.pieces.is_empty() {
+        return Err("no piece has a positive weight, so no deal can be dealt".to_owned());
+    }
     let n = multiset_count(dealable.pieces.len(), k);
     if n > MAX_MULTISETS {
         return Err(format!(
@@ -130,14 +133,16 @@ fn check(set: &PieceSet, k: usize) -> Result<Dealable, String> {
 
 /// Calls `judge` on every multiset of k dealable pieces (positions into
 /// `dealable`, non-decreasing) with its probability; sums the probability of
-/// those judged unsolvable.
+/// those judged unsolvable; `None` when `progress` is cancelled (read before
+/// every multiset).
 fn scan(
     shapes: &Shapes,
     dealable: &Dealable,
     board: Bits,
     k: usize,
+    progress: &Progress,
     mut on_killer: impl FnMut(&[PieceIdx], f64),
-) -> (f64, Lines, Bits) {
+) -> Option<(f64, Lines, Bits)> {
     let g = &shapes.geometry;
     let board = board & g.full;
     let cleared_first = g.full_lines(board);
@@ -167,6 +172,9 @@ fn scan(
     let mut idx = [0usize; MAX_HOLDER];
     let mut holder = [0 as PieceIdx; MAX_HOLDER];
     'multisets: loop {
+        if progress.cancelled() {
+            return None;
+        }
         // The multinomial probability of this multiset.
         let mut p = factorial[k];
         let mut run = 1;
@@ -205,39 +213,55 @@ fn scan(
             }
         }
     }
-    (total.min(1.0), cleared_first, start)
+    Some((total.min(1.0), cleared_first, start))
 }
 
 /// The danger of `board` for deals of `k` pieces, with the killer deals.
 pub fn danger(shapes: &Shapes, set: &PieceSet, board: Bits, k: usize) -> Result<Danger, String> {
+    danger_until(shapes, set, board, k, &Progress::default())
+        .map(|d| d.unwrap_or_else(|| unreachable!("a progress nobody holds is never cancelled")))
+}
+
+/// `danger`, stopping with `Ok(None)` as soon as `progress` is cancelled.
+pub fn danger_until(
+    shapes: &Shapes,
+    set: &PieceSet,
+    board: Bits,
+    k: usize,
+    progress: &Progress,
+) -> Result<Option<Danger>, String> {
     let dealable = check(set, k)?;
     let mut killers = Vec::new();
-    let (probability, cleared_first, start) = scan(shapes, &dealable, board, k, |pieces, p| {
+    let scanned = scan(shapes, &dealable, board, k, progress, |pieces, p| {
         killers.push(Killer {
             pieces: pieces.to_vec(),
             probability: p,
         })
     });
+    let Some((probability, cleared_first, start)) = scanned else {
+        return Ok(None);
+    };
     // Most probable first; equal chances in piece order, so lists are stable.
     killers.sort_by(|a, b| {
         b.probability
             .total_cmp(&a.probability)
             .then(a.pieces.cmp(&b.pieces))
     });
-    Ok(Danger {
+    Ok(Some(Danger {
         k,
         probability,
         multisets: multiset_count(dealable.pieces.len(), k),
         killers,
         cleared_first,
         start,
-    })
+    }))
 }
 
 /// Only the probability: the inner loop of the per-cell map.
 pub fn danger_probability(shapes: &Shapes, set: &PieceSet, board: Bits, k: usize) -> Result<f64, String> {
     let dealable = check(set, k)?;
-    Ok(scan(shapes, &dealable, board, k, |_, _| {}).0)
+    let never = Progress::default();
+    Ok(scan(shapes, &dealable, board, k, &never, |_, _| {}).map_or(0.0, |s| s.0))
 }
 
 /// Per-cell influence: for every cell, the danger of the board with that
@@ -250,7 +274,10 @@ pub fn influence_map(
     k: usize,
     progress: &Progress,
 ) -> Result<Option<Vec<f64>>, String> {
-    let base = danger_probability(shapes, set, board, k)?;
+    let dealable = check(set, k)?;
+    let Some((base, ..)) = scan(shapes, &dealable, board, k, progress, |_, _| {}) else {
+        return Ok(None);
+    };
     let cells = shapes.size().cells();
     progress.total.store(cells, Ordering::Relaxed);
     let deltas: Vec<Option<f64>> = (0..cells)
@@ -260,7 +287,7 @@ pub fn influence_map(
                 return None;
             }
             let flipped = board ^ (1 << i);
-            let p = danger_probability(shapes, set, flipped, k).ok()?;
+            let (p, ..) = scan(shapes, &dealable, flipped, k, progress, |_, _| {})?;
             progress.done.fetch_add(1, Ordering::Relaxed);
             Some(p - base)
         })
@@ -489,5 +516,36 @@ mod tests {
         let cancelled = Progress::default();
         cancelled.cancel.store(true, Ordering::Relaxed);
         assert_eq!(influence_map(&shapes, &set, board, 2, &cancelled).unwrap(), None);
+    }
+
+    #[test]
+    fn danger_with_no_dealable_piece_is_an_error_not_a_panic() {
+        let mut set = PieceSet::classic();
+        for p in &mut set.pieces {
+            p.weight = 0;
+        }
+        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let e = danger(&shapes, &set, 0, 3).unwrap_err();
+        assert!(e.contains("no piece has a positive weight"), "{e}");
+        assert!(danger_probability(&shapes, &set, 0, 3).is_err());
+        assert!(influence_map(&shapes, &set, 0, 3, &Progress::default()).is_err());
+    }
+
+    #[test]
+    fn a_cancelled_danger_stops_before_its_first_deal() {
+        let set = PieceSet::classic();
+        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let cancelled = Progress::default();
+        cancelled.cancel();
+        assert_eq!(
+            danger_until(&shapes, &set, 0, 4, &cancelled)
+                .unwrap()
+                .map(|d| d.k),
+            None
+        );
+        let d = danger_until(&shapes, &set, 0, 2, &Progress::default())
+            .unwrap()
+            .unwrap();
+        assert_eq!(d.k, 2);
     }
 }

@@ -1,5 +1,7 @@
 //! Progress and cancel of a long computation, shared between the thread
-//! doing it and whoever waits (the window's progress bars and Cancel).
+//! doing it and whoever waits (the window's progress bars and Cancel). The
+//! engine's long loops read `cancelled` often enough that a cancel takes
+//! effect within milliseconds.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -16,9 +18,22 @@ impl Progress {
         self.cancel.load(Ordering::Relaxed)
     }
 
+    /// Asks the computation to stop at its next check.
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    pub fn set_total(&self, total: usize) {
+        self.total.store(total, Ordering::Relaxed);
+    }
+
+    pub fn advance(&self, by: usize) {
+        self.done.fetch_add(by, Ordering::Relaxed);
+    }
+
     /// Done over total, 0 to 1.
     pub fn fraction(&self) -> f32 {
         let total = self.total.load(Ordering::Relaxed).max(1);
-        self.done.load(Ordering::Relaxed) as f32 / total as f32
+        (self.done.load(Ordering::Relaxed) as f32 / total as f32).min(1.0)
     }
 }

@@ -8,8 +8,8 @@ use tenten_engine::model::shapes::score;
 use tenten_engine::play::random_fill::play;
 use tenten_engine::search::changer::ChangeOptions;
 
+use crate::app::jobs::repair::{RepairInput, RepairJob};
 use crate::app::jobs::timing::SweepRequest;
-use crate::app::jobs::{RepairInput, RepairJob};
 use crate::app::shell::app::App;
 use crate::app::shell::live::Flash;
 use crate::app::shell::state::Slot;

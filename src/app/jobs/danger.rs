@@ -1,18 +1,16 @@
 //! The danger of the board, kept up to date in the background: whenever the
 //! board, the weights, the piece set, the size or the holder size change, the
-//! running job is cancelled and a new one starts on a named thread. The
+//! running job is cancelled, and once it has returned a new one starts. At
+//! most one runs, so edits in quick succession never pile threads up. The
 //! summary (danger, killers, dead regions) arrives first; the per-cell map,
 //! computed on rayon's pool, follows when the heatmap is shown.
 
-use std::sync::Arc;
-use std::sync::atomic::Ordering;
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
-
-use tenten_engine::danger::{Danger, Progress, danger, dead_regions, influence_map};
+use tenten_engine::danger::{Danger, danger_until, dead_regions, influence_map};
 use tenten_engine::model::board::{Bits, BoardSize};
 use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::model::shapes::Shapes;
 
+use crate::app::jobs::job::{Job, Watch};
 use crate::app::shell::state::State;
 
 /// What a danger was computed for, to tell whether it is still current.
@@ -62,10 +60,9 @@ enum Message {
     Map(Vec<f64>),
 }
 
-struct Job {
+struct Running {
     input: DangerInput,
-    rx: Receiver<Message>,
-    progress: Arc<Progress>,
+    job: Job<Message>,
 }
 
 /// The latest result shown, and the job computing the next.
@@ -76,7 +73,9 @@ pub struct DangerState {
     pub summary: Option<Result<Summary, String>>,
     /// Influence of flipping each cell, for `input`'s board.
     pub map: Option<Vec<f64>>,
-    job: Option<Job>,
+    running: Option<Running>,
+    /// Jobs started, for tests that count them.
+    started: usize,
 }
 
 impl DangerState {
@@ -87,80 +86,88 @@ impl DangerState {
 
     /// The per-cell map's progress, while it runs (0 to 1).
     pub fn map_progress(&self) -> Option<f32> {
-        let job = self.job.as_ref()?;
-        (job.input.map && self.input.as_ref() == Some(&job.input)).then(|| job.progress.fraction())
+        let r = self.running.as_ref()?;
+        (r.input.map && self.input.as_ref() == Some(&r.input)).then(|| r.job.progress().0)
     }
 
     /// True once nothing is running and the figures match the screen.
     pub fn settled(&self, state: &State) -> bool {
-        self.job.is_none() && !self.stale(state)
+        self.running.is_none() && !self.stale(state)
     }
 
-    /// Once per frame: take what arrived, and start a job when the input changed.
+    /// The running job's thread (tests check that a superseded one ends).
+    pub fn watch(&self) -> Option<Watch> {
+        self.running.as_ref().map(|r| r.job.watch())
+    }
+
+    /// How many jobs have been started.
+    pub fn started(&self) -> usize {
+        self.started
+    }
+
+    /// Once per frame: take what arrived; when the input changed, cancel the
+    /// running job and start the next once it has returned.
     pub fn update(&mut self, state: &State, ctx: &egui::Context) {
         self.poll();
-        let current = match &self.job {
-            Some(job) => job.input.matches(state),
-            None => self.input.as_ref().is_some_and(|i| i.matches(state)),
-        };
-        if current {
+        if let Some(r) = &self.running {
+            if !r.input.matches(state) {
+                r.job.cancel();
+            }
             return;
         }
-        if let Some(job) = self.job.take() {
-            job.progress.cancel.store(true, Ordering::Relaxed);
+        if self.input.as_ref().is_some_and(|i| i.matches(state)) {
+            return;
         }
-        self.job = spawn(DangerInput::of(state), ctx);
+        let input = DangerInput::of(state);
+        if let Some(job) = spawn(&input, ctx) {
+            self.running = Some(Running { input, job });
+            self.started += 1;
+        }
     }
 
     fn poll(&mut self) {
-        let Some(job) = &self.job else { return };
-        loop {
-            match job.rx.try_recv() {
-                Ok(Message::Summary(summary)) => {
-                    self.input = Some(job.input.clone());
+        let Some(r) = &mut self.running else { return };
+        let cancelled = r.job.cancelled();
+        for m in r.job.drain() {
+            match m {
+                // A superseded job's figures are not shown.
+                _ if cancelled => {}
+                Message::Summary(summary) => {
+                    self.input = Some(r.input.clone());
                     self.summary = Some(summary);
                     self.map = None;
                 }
-                Ok(Message::Map(map)) => self.map = Some(map),
-                Err(TryRecvError::Empty) => return,
-                Err(TryRecvError::Disconnected) => {
-                    self.job = None;
-                    return;
-                }
+                Message::Map(map) => self.map = Some(map),
             }
+        }
+        if r.job.ended() {
+            self.running = None;
         }
     }
 }
 
 /// Starts a job; `None` only if the system refuses a thread (then the panel
-/// keeps its last figures marked stale, and the next change tries again).
-fn spawn(input: DangerInput, ctx: &egui::Context) -> Option<Job> {
-    let (tx, rx) = channel();
-    let progress = Arc::new(Progress::default());
+/// keeps its last figures marked stale, and the next frame tries again).
+fn spawn(input: &DangerInput, ctx: &egui::Context) -> Option<Job<Message>> {
     let job = input.clone();
-    let shared = Arc::clone(&progress);
-    let ctx = ctx.clone();
-    std::thread::Builder::new()
-        .name("danger".to_owned())
-        .spawn(move || {
-            let shapes = Shapes::new(&job.set, job.size);
-            let summary = danger(&shapes, &job.set, job.board, job.k).map(|danger| Summary {
+    Job::spawn("danger", ctx, move |send, progress| {
+        let shapes = Shapes::new(&job.set, job.size);
+        let summary = match danger_until(&shapes, &job.set, job.board, job.k, progress) {
+            Ok(None) => return,
+            Ok(Some(danger)) => Ok(Summary {
                 dead: dead_regions(&shapes, &job.set, job.board),
                 danger,
-            });
-            let ok = summary.is_ok();
-            // The window may have closed or moved on; nobody to tell then.
-            let _ = tx.send(Message::Summary(summary));
-            ctx.request_repaint();
-            if ok
-                && job.map
-                && !shared.cancelled()
-                && let Ok(Some(map)) = influence_map(&shapes, &job.set, job.board, job.k, &shared)
-            {
-                let _ = tx.send(Message::Map(map));
-                ctx.request_repaint();
-            }
-        })
-        .ok()
-        .map(|_| Job { input, rx, progress })
+            }),
+            Err(e) => Err(e),
+        };
+        let ok = summary.is_ok();
+        send(Message::Summary(summary));
+        if ok
+            && job.map
+            && let Ok(Some(map)) = influence_map(&shapes, &job.set, job.board, job.k, progress)
+        {
+            send(Message::Map(map));
+        }
+    })
+    .ok()
 }

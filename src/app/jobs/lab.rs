@@ -4,16 +4,13 @@
 //! the first block on. A replay of one game runs on its own thread too (a
 //! coelho game of thousands of rounds takes a while).
 
-use std::sync::atomic::Ordering;
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
-
 use tenten_engine::model::board::BoardSize;
 use tenten_engine::play::dealers;
 use tenten_engine::play::game::{Game, Round};
 use tenten_engine::play::runner::{self, Plan, Summary};
 use tenten_engine::search::changer::ChangeOptions;
 
-use crate::app::jobs::Stream;
+use crate::app::jobs::job::{Draining, Job, Watch};
 use crate::app::shell::settings::{LabSettings, LabSize};
 
 /// Seeds per block: small enough to stream often, large enough to keep both
@@ -31,9 +28,10 @@ pub struct GeneratorResults {
     pub survival: Vec<f64>,
 }
 
-enum Message {
-    Block { generator: usize, games: Vec<Game> },
-    Done { complete: bool },
+/// A block of games of one generator, in seed order.
+struct Block {
+    generator: usize,
+    games: Vec<Game>,
 }
 
 /// A replay of one game, computed off the UI thread.
@@ -46,7 +44,7 @@ pub struct Replay {
     pub step: usize,
     /// Every step, in order, once the rounds have arrived.
     steps: Vec<ReplayStep>,
-    rx: Option<Receiver<(Game, Vec<Round>)>>,
+    job: Option<Job<(Game, Vec<Round>)>>,
 }
 
 /// One step of a replay: a round's deal, or one of its placements.
@@ -96,7 +94,9 @@ pub struct Lab {
     pub finished: Option<bool>,
     pub error: Option<String>,
     pub replay: Option<Replay>,
-    job: Option<Stream<Message>>,
+    job: Option<Job<Block>>,
+    /// A cancelled run still returning (a new run started meanwhile).
+    draining: Vec<Draining>,
     /// Seconds the finished run took.
     pub seconds: f64,
 }
@@ -108,7 +108,18 @@ impl Lab {
 
     /// Done over total, and the estimated seconds left.
     pub fn progress(&self) -> Option<(f32, Option<f64>)> {
-        self.job.as_ref().map(Stream::progress)
+        self.job.as_ref().map(Job::progress)
+    }
+
+    /// Cancel asked, the worker not yet returned.
+    pub fn cancelling(&self) -> bool {
+        self.job.as_ref().is_some_and(Job::cancelled)
+    }
+
+    /// The threads of the run and the replay (tests check that they end).
+    pub fn watches(&self) -> Vec<Watch> {
+        let replay = self.replay.as_ref().and_then(|r| r.job.as_ref()).map(Job::watch);
+        self.job.iter().map(Job::watch).chain(replay).collect()
     }
 
     pub fn start(&mut self, plan: Plan, ctx: &egui::Context) -> std::io::Result<()> {
@@ -118,22 +129,19 @@ impl Lab {
             return Ok(());
         }
         let job = plan.clone();
-        let stream = Stream::spawn("generator-lab", ctx, move |send, progress| {
-            progress
-                .total
-                .store(job.games * job.generators.len(), Ordering::Relaxed);
+        let stream = Job::spawn("generator-lab", ctx, move |send, progress| {
+            progress.set_total(job.games * job.generators.len());
             let mut start = 0;
             while start < job.games {
                 let end = (start + BLOCK).min(job.games);
                 for (i, g) in job.generators.iter().enumerate() {
                     match runner::run_range(&job, g, start..end, progress) {
-                        Some(games) => send(Message::Block { generator: i, games }),
-                        None => return send(Message::Done { complete: false }),
+                        Some(games) => send(Block { generator: i, games }),
+                        None => return,
                     }
                 }
                 start = end;
             }
-            send(Message::Done { complete: true });
         })?;
         let results = plan
             .generators
@@ -145,17 +153,23 @@ impl Lab {
                 survival: Vec::new(),
             })
             .collect();
+        let mut draining = std::mem::take(&mut self.draining);
+        draining.extend(self.job.take().map(Draining::of));
+        draining.extend(self.replay.take().and_then(|r| r.job).map(Draining::of));
         *self = Lab {
             plan: Some(plan),
             results,
             // A replay belongs to the last run's plan.
             replay: None,
             job: Some(stream),
+            draining,
             ..Lab::default()
         };
         Ok(())
     }
 
+    /// Asks the run to stop; the games played so far stay, and the run ends
+    /// when its worker returns.
     pub fn cancel(&mut self) {
         if let Some(job) = &self.job {
             job.cancel();
@@ -163,30 +177,16 @@ impl Lab {
     }
 
     /// Takes what arrived and keeps the summaries current; returns how the
-    /// run ended, in the frame it ends.
+    /// run ended (complete or not), in the frame it ends.
     pub fn poll(&mut self) -> Option<bool> {
         self.poll_replay();
-        let job = self.job.as_ref()?;
+        self.draining.retain_mut(|d| !d.ended());
+        let job = self.job.as_mut()?;
         let mut changed = Vec::new();
-        let mut ended = None;
-        loop {
-            match job.try_recv() {
-                Ok(Message::Block { generator, games }) => {
-                    if let Some(r) = self.results.get_mut(generator) {
-                        r.games.extend(games);
-                        changed.push(generator);
-                    }
-                }
-                Ok(Message::Done { complete }) => {
-                    ended = Some(complete);
-                    break;
-                }
-                Err(TryRecvError::Empty) => break,
-                Err(TryRecvError::Disconnected) => {
-                    self.error = Some("The simulation stopped unexpectedly.".to_owned());
-                    ended = Some(false);
-                    break;
-                }
+        for Block { generator, games } in job.drain() {
+            if let Some(r) = self.results.get_mut(generator) {
+                r.games.extend(games);
+                changed.push(generator);
             }
         }
         if let Some(plan) = &self.plan {
@@ -198,57 +198,68 @@ impl Lab {
                 r.survival = runner::survival(&r.games);
             }
         }
-        if let Some(complete) = ended {
-            self.seconds = job.seconds();
-            self.finished = Some(complete);
-            self.job = None;
+        if !job.ended() {
+            return None;
         }
-        ended
+        let games = self.plan.as_ref().map_or(0, |p| p.games);
+        let complete = self.results.iter().all(|r| r.games.len() == games);
+        if !complete && !job.cancelled() {
+            self.error = Some("The simulation stopped unexpectedly.".to_owned());
+        }
+        self.seconds = job.seconds();
+        self.finished = Some(complete);
+        self.job = None;
+        Some(complete)
     }
 
-    /// Plays game `game` of `generator` again, recording every round.
+    /// Plays game `game` of `generator` again, recording every round. A
+    /// replay asked while another is played cancels that one.
     pub fn start_replay(&mut self, generator: &str, game: usize, ctx: &egui::Context) {
         let Some(plan) = self.plan.clone() else { return };
-        let (tx, rx) = channel();
         let name = generator.to_owned();
-        let ctx = ctx.clone();
-        let spawned = std::thread::Builder::new()
-            .name("lab-replay".to_owned())
-            .spawn(move || {
-                if let Some(r) = runner::replay(&plan, &name, game) {
-                    let _ = tx.send(r);
-                }
-                ctx.request_repaint();
-            });
-        if let Err(e) = spawned {
-            self.error = Some(format!("Could not start the replay: {e}"));
-            return;
-        }
+        let spawned = Job::spawn("lab-replay", ctx, move |send, progress| {
+            if let Some(r) = runner::replay(&plan, &name, game, progress) {
+                send(r);
+            }
+        });
+        let job = match spawned {
+            Ok(job) => job,
+            Err(e) => {
+                self.error = Some(format!("Could not start the replay: {e}"));
+                return;
+            }
+        };
+        self.close_replay();
         self.replay = Some(Replay {
             generator: generator.to_owned(),
             game,
             rounds: None,
             step: 0,
             steps: Vec::new(),
-            rx: Some(rx),
+            job: Some(job),
         });
     }
 
+    /// Closes the replay, stopping its worker if it is still playing.
+    pub fn close_replay(&mut self) {
+        if let Some(job) = self.replay.take().and_then(|r| r.job) {
+            self.draining.push(Draining::of(job));
+        }
+    }
+
     fn poll_replay(&mut self) {
-        if let Some(r) = &mut self.replay
-            && let Some(rx) = &r.rx
-        {
-            match rx.try_recv() {
-                Ok(done) => {
-                    r.steps = Replay::steps_of(&done.1);
-                    r.rounds = Some(done);
-                    r.rx = None;
-                }
-                Err(TryRecvError::Empty) => {}
-                Err(TryRecvError::Disconnected) => {
-                    self.error = Some("The replay stopped unexpectedly.".to_owned());
-                    self.replay = None;
-                }
+        let Some(r) = &mut self.replay else { return };
+        let Some(job) = &mut r.job else { return };
+        if let Some(done) = job.drain().pop() {
+            r.steps = Replay::steps_of(&done.1);
+            r.rounds = Some(done);
+        }
+        if job.ended() {
+            let failed = r.rounds.is_none() && !job.cancelled();
+            r.job = None;
+            if failed {
+                self.error = Some("The replay stopped unexpectedly.".to_owned());
+                self.replay = None;
             }
         }
     }

@@ -3,17 +3,17 @@
 //! chunks; the UI polls once per frame and keeps the summaries current.
 
 use std::path::PathBuf;
-use std::sync::mpsc::TryRecvError;
 
 use tenten_engine::io::formats;
 use tenten_engine::model::board::{Bits, BoardSize};
 use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::model::shapes::Shapes;
-use tenten_engine::perf::timing::{self, FactorSummary, LabDeal, Measurement, Sweep};
+use tenten_engine::perf::timing::{self, FactorSummary, Measurement, Sweep, SweepDeal};
 use tenten_engine::search::changer::ChangeOptions;
 
-use crate::app::jobs::Stream;
+use crate::app::jobs::job::{Draining, Job, Watch};
 use crate::app::shell::settings::{CorpusChoice, TimingSettings};
+use tenten_engine::progress::Progress;
 
 /// Everything the worker needs, copied from the window's state.
 #[derive(Clone, Debug)]
@@ -28,7 +28,7 @@ pub struct SweepRequest {
 }
 
 enum Message {
-    Corpus(Vec<LabDeal>),
+    Corpus(Vec<SweepDeal>),
     Chunk(Vec<Measurement>),
     Failed(String),
     Done { complete: bool },
@@ -36,34 +36,46 @@ enum Message {
 
 /// The last sweep's results, and the job computing them.
 #[derive(Default)]
-pub struct TimingLab {
+pub struct TimingSweep {
     /// What the current results were asked for.
     pub request: Option<SweepRequest>,
-    pub deals: Vec<LabDeal>,
+    pub deals: Vec<SweepDeal>,
     pub measurements: Vec<Measurement>,
     pub summaries: Vec<FactorSummary>,
     /// How the last sweep ended: `Some(true)` complete, `Some(false)` cancelled.
     pub finished: Option<bool>,
     pub error: Option<String>,
-    job: Option<Stream<Message>>,
+    job: Option<Job<Message>>,
+    /// A cancelled sweep still returning (a new one started meanwhile).
+    draining: Vec<Draining>,
 }
 
-impl TimingLab {
+impl TimingSweep {
     pub fn running(&self) -> bool {
         self.job.is_some()
     }
 
     /// Done over total, and the estimated seconds left.
     pub fn progress(&self) -> Option<(f32, Option<f64>)> {
-        self.job.as_ref().map(Stream::progress)
+        self.job.as_ref().map(Job::progress)
+    }
+
+    /// Cancel asked, the worker not yet returned.
+    pub fn cancelling(&self) -> bool {
+        self.job.as_ref().is_some_and(Job::cancelled)
+    }
+
+    /// The sweep's thread (tests check that it ends).
+    pub fn watch(&self) -> Option<Watch> {
+        self.job.as_ref().map(Job::watch)
     }
 
     /// Starts a sweep, dropping the last results.
     pub fn start(&mut self, request: SweepRequest, ctx: &egui::Context) -> std::io::Result<()> {
         self.cancel();
         let job = request.clone();
-        let stream = Stream::spawn("timing-lab", ctx, move |send, progress| {
-            let deals = match corpus(&job) {
+        let stream = Job::spawn("timing-sweep", ctx, move |send, progress| {
+            let deals = match corpus(&job, progress) {
                 Ok(d) => d,
                 Err(e) => return send(Message::Failed(e)),
             };
@@ -79,10 +91,13 @@ impl TimingLab {
             let complete = timing::run(&sweep, progress, |chunk| send(Message::Chunk(chunk)));
             send(Message::Done { complete });
         })?;
-        *self = TimingLab {
+        let mut draining = std::mem::take(&mut self.draining);
+        draining.extend(self.job.take().map(Draining::of));
+        *self = TimingSweep {
             request: Some(request),
             job: Some(stream),
-            ..TimingLab::default()
+            draining,
+            ..TimingSweep::default()
         };
         Ok(())
     }
@@ -96,45 +111,38 @@ impl TimingLab {
     /// Takes what arrived; recomputes the summaries when anything did.
     /// Returns how the sweep ended, in the frame it ends.
     pub fn poll(&mut self) -> Option<bool> {
-        let Some(job) = &self.job else { return None };
+        self.draining.retain_mut(|d| !d.ended());
+        let job = self.job.as_mut()?;
         let mut changed = false;
-        loop {
-            match job.try_recv() {
-                Ok(Message::Corpus(deals)) => self.deals = deals,
-                Ok(Message::Chunk(chunk)) => {
+        let mut complete = false;
+        for m in job.drain() {
+            match m {
+                Message::Corpus(deals) => self.deals = deals,
+                Message::Chunk(chunk) => {
                     self.measurements.extend(chunk);
                     changed = true;
                 }
-                Ok(Message::Failed(e)) => {
-                    self.error = Some(e);
-                    self.finished = Some(false);
-                    self.job = None;
-                    break;
-                }
-                Ok(Message::Done { complete }) => {
-                    self.finished = Some(complete);
-                    self.job = None;
-                    break;
-                }
-                Err(TryRecvError::Empty) => break,
-                Err(TryRecvError::Disconnected) => {
-                    self.error
-                        .get_or_insert_with(|| "The sweep stopped unexpectedly.".to_owned());
-                    self.finished = Some(false);
-                    self.job = None;
-                    break;
-                }
+                Message::Failed(e) => self.error = Some(e),
+                Message::Done { complete: c } => complete = c,
             }
         }
         if changed {
             self.summaries = timing::summarize(&self.measurements);
         }
-        if self.job.is_none() { self.finished } else { None }
+        if !job.ended() {
+            return None;
+        }
+        if !complete && !job.cancelled() && self.error.is_none() {
+            self.error = Some("The sweep stopped unexpectedly.".to_owned());
+        }
+        self.finished = Some(complete);
+        self.job = None;
+        self.finished
     }
 }
 
 /// The deals to time, built on the worker (gameplays run the changer).
-fn corpus(r: &SweepRequest) -> Result<Vec<LabDeal>, String> {
+fn corpus(r: &SweepRequest, progress: &Progress) -> Result<Vec<SweepDeal>, String> {
     let s = &r.settings;
     if s.factors.is_empty() {
         return Err("Pick at least one throttle factor to sweep.".to_owned());
@@ -143,7 +151,9 @@ fn corpus(r: &SweepRequest) -> Result<Vec<LabDeal>, String> {
     let n = s.deals.max(1);
     let deals = match s.corpus {
         CorpusChoice::Realistic => timing::realistic(&shapes, &r.set, r.k, n, s.seed),
-        CorpusChoice::Gameplay => timing::gameplay(&shapes, &r.set, r.k, n, s.games, s.seed, r.options),
+        CorpusChoice::Gameplay => {
+            timing::gameplay(&shapes, &r.set, r.k, n, s.games, s.seed, r.options, progress)
+        }
         CorpusChoice::Board => timing::one_board(&r.set, r.board, r.k, n, s.seed),
         CorpusChoice::File => file_deals(r)?,
     };
@@ -151,7 +161,7 @@ fn corpus(r: &SweepRequest) -> Result<Vec<LabDeal>, String> {
 }
 
 /// Every deal of the opened file, on the window's piece set and board size.
-fn file_deals(r: &SweepRequest) -> Result<Vec<LabDeal>, String> {
+fn file_deals(r: &SweepRequest) -> Result<Vec<SweepDeal>, String> {
     let Some(path) = &r.file else {
         return Err("No file is open: open a batch (Ctrl+O) or pick another corpus.".to_owned());
     };
@@ -169,7 +179,7 @@ fn file_deals(r: &SweepRequest) -> Result<Vec<LabDeal>, String> {
             ));
         }
         if !deal.holder.is_empty() {
-            out.push(LabDeal {
+            out.push(SweepDeal {
                 board: deal.board.bits(),
                 holder: deal.holder,
             });

@@ -12,9 +12,9 @@ use tenten_engine::perf::bench::time_validate;
 use tenten_engine::search::changer::{ChangeOptions, Outcome};
 use tenten_engine::search::validator::validate;
 
-use crate::app::jobs::RepairJob;
 use crate::app::jobs::danger::DangerState;
-use crate::app::jobs::timing::TimingLab;
+use crate::app::jobs::repair::{RepairJob, RepairPoll};
+use crate::app::jobs::timing::TimingSweep;
 use crate::app::panels::board_view::BoardView;
 use crate::app::panels::holder::HolderPanel;
 use crate::app::panels::inspector::Inspector;
@@ -66,7 +66,7 @@ impl App {
                 debug_since: 0.0,
                 replay: None,
                 danger: DangerState::default(),
-                timing: TimingLab::default(),
+                timing: TimingSweep::default(),
                 lab: Default::default(),
                 deals: Default::default(),
                 loading: None,
@@ -215,10 +215,10 @@ impl App {
     }
 
     fn poll_job(&mut self) {
-        let Some(job) = &self.job else { return };
+        let Some(job) = &mut self.job else { return };
         match job.poll() {
-            None => {}
-            Some(Ok(result)) => {
+            RepairPoll::Running => {}
+            RepairPoll::Done(result) => {
                 let input = job.input.clone();
                 self.live.status = match result.outcome {
                     Outcome::Unchanged => "Repair: the holder was already solvable".to_owned(),
@@ -232,7 +232,11 @@ impl App {
                 self.live.repair = Some(RepairView { input, result });
                 self.job = None;
             }
-            Some(Err(())) => {
+            RepairPoll::Cancelled => {
+                self.live.status = "Repair cancelled".to_owned();
+                self.job = None;
+            }
+            RepairPoll::Failed => {
                 self.live.error = Some("The repair stopped unexpectedly.".to_owned());
                 self.job = None;
             }

@@ -357,7 +357,7 @@ impl App {
                 }
             }
             Command::CloseLabReplay => {
-                self.live.lab.replay = None;
+                self.live.lab.close_replay();
                 self.live.debug_board = None;
             }
             Command::OpenLabReplayDeal => self.open_lab_replay_deal(),

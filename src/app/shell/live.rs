@@ -10,9 +10,9 @@ use tenten_engine::model::shapes::Shapes;
 use tenten_engine::search::changer::Repair;
 use tenten_engine::search::validator::Validation;
 
-use crate::app::jobs::RepairInput;
 use crate::app::jobs::danger::DangerState;
-use crate::app::jobs::timing::TimingLab;
+use crate::app::jobs::repair::RepairInput;
+use crate::app::jobs::timing::TimingSweep;
 use crate::app::shell::debugger::DebugBoard;
 use crate::app::shell::files;
 
@@ -64,7 +64,7 @@ pub struct Live {
     /// The danger of the next deal on this board, kept current in the background.
     pub danger: DangerState,
     /// The timing lab's last sweep and the job running it.
-    pub timing: TimingLab,
+    pub timing: TimingSweep,
     /// The generator lab's last simulation, its job and a replay.
     pub lab: crate::app::jobs::lab::Lab,
     /// The open batch's deal list: verdicts, filter, order.

@@ -9,7 +9,7 @@ use tenten_engine::perf::throttle::{DEFAULT_SWEEP, MAX_FACTOR, MIN_FACTOR, descr
 use tenten_engine::perf::timing::{self, FRAME_US, PHONE_US};
 
 use super::Tab;
-use crate::app::jobs::timing::TimingLab;
+use crate::app::jobs::timing::TimingSweep;
 use crate::app::plots::timing::{self as timing_plots, fmt_time};
 use crate::app::shell::command::Command;
 use crate::app::shell::live::Live;
@@ -194,14 +194,14 @@ impl TimingTab {
 }
 
 /// The factor measured closest to the one asked for.
-fn nearest(lab: &TimingLab, factor: f64) -> Option<f64> {
+fn nearest(lab: &TimingSweep, factor: f64) -> Option<f64> {
     lab.summaries
         .iter()
         .map(|s| s.factor)
         .min_by(|a, b| (a - factor).abs().total_cmp(&(b - factor).abs()))
 }
 
-fn results(ui: &mut Ui, state: &State, lab: &TimingLab, cmds: &mut Vec<Command>) {
+fn results(ui: &mut Ui, state: &State, lab: &TimingSweep, cmds: &mut Vec<Command>) {
     let settings = &state.settings.timing;
     let summaries = &lab.summaries;
     let n = summaries.first().map_or(0, |s| s.validate.n);
@@ -336,7 +336,7 @@ fn results(ui: &mut Ui, state: &State, lab: &TimingLab, cmds: &mut Vec<Command>)
 
 /// The five slowest deals at `factor` (validate + change where it ran),
 /// each one click from the tree tab.
-fn slowest(ui: &mut Ui, lab: &TimingLab, factor: f64, cmds: &mut Vec<Command>) {
+fn slowest(ui: &mut Ui, lab: &TimingSweep, factor: f64, cmds: &mut Vec<Command>) {
     let mut at: Vec<_> = lab.measurements.iter().filter(|m| m.factor == factor).collect();
     at.sort_by(|a, b| {
         let t = |m: &&tenten_engine::perf::timing::Measurement| m.change_us.unwrap_or(m.validate_us);

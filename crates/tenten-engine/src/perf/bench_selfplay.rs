@@ -12,6 +12,7 @@ use crate::model::shapes::Shapes;
 use crate::play::coelho::{CoelhoStrategy, CoelhoWeights};
 use crate::play::dealers::RandomDealer;
 use crate::play::game::{GreedyStrategy, Strategy, play_game};
+use crate::progress::Progress;
 
 /// The analysis's C program with weights 10025, -Ofast -march=native, on
 /// this kind of machine: about 0.017 s a round (issue 8).
@@ -41,6 +42,7 @@ pub fn run(
 ) -> SelfplayBench {
     let set = PieceSet::classic();
     let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+    let never = Progress::default();
     let play = |strategy: &mut dyn Strategy, games: usize, cap: u32| {
         let t = Instant::now();
         let mut rounds = 0u64;
@@ -54,8 +56,9 @@ pub fn run(
                 seed + g as u64,
                 cap,
                 None,
+                &never,
             );
-            rounds += u64::from(game.rounds) + 1;
+            rounds += game.map_or(0, |g| u64::from(g.rounds) + 1);
         }
         (rounds, t.elapsed().as_secs_f64())
     };

@@ -29,17 +29,17 @@ pub const PHONE_US: f64 = 100_000.0;
 
 /// A deal of the corpus.
 #[derive(Clone, Debug, PartialEq)]
-pub struct LabDeal {
+pub struct SweepDeal {
     pub board: Bits,
     pub holder: Vec<PieceIdx>,
 }
 
 /// Realistic deals: every holder dealt in games of random weighted pieces at
 /// random spots (the corpus of `tenten bench`), every fill level.
-pub fn realistic(shapes: &Shapes, set: &PieceSet, k: usize, n: usize, seed: u64) -> Vec<LabDeal> {
+pub fn realistic(shapes: &Shapes, set: &PieceSet, k: usize, n: usize, seed: u64) -> Vec<SweepDeal> {
     played_deals(shapes, set, k, n, &mut Generator::new(seed))
         .into_iter()
-        .map(|d| LabDeal {
+        .map(|d| SweepDeal {
             board: d.board,
             holder: d.holder,
         })
@@ -59,19 +59,23 @@ pub fn gameplay(
     games: usize,
     seed: u64,
     options: ChangeOptions,
-) -> Vec<LabDeal> {
+    progress: &Progress,
+) -> Vec<SweepDeal> {
     let games = games.max(1);
     let rounds = n.div_ceil(games);
     let mut out = Vec::with_capacity(n);
-    for g in 0..games {
+    // A game that dies before its share leaves deals to find: further games
+    // (seeded as game g would be) make them up, so the corpus always holds
+    // `n` deals. Each game adds at least its first deal, so this ends.
+    for g in 0.. {
         let mut rng = Generator::new(seed ^ (g as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let mut board: Bits = 0;
         for _ in 0..rounds {
-            if out.len() == n {
+            if out.len() == n || progress.cancelled() {
                 return out;
             }
             let holder = rng.deal(set, k);
-            out.push(LabDeal {
+            out.push(SweepDeal {
                 board,
                 holder: holder.clone(),
             });
@@ -80,6 +84,9 @@ pub fn gameplay(
                 break;
             }
             board = play_safely(shapes, board, &r.holder, &mut rng);
+        }
+        if out.len() == n {
+            break;
         }
     }
     out
@@ -119,10 +126,10 @@ fn play_safely(shapes: &Shapes, board: Bits, holder: &[PieceIdx], rng: &mut Gene
 }
 
 /// One board with `n` seeded holders.
-pub fn one_board(set: &PieceSet, board: Bits, k: usize, n: usize, seed: u64) -> Vec<LabDeal> {
+pub fn one_board(set: &PieceSet, board: Bits, k: usize, n: usize, seed: u64) -> Vec<SweepDeal> {
     let mut rng = Generator::new(seed);
     (0..n)
-        .map(|_| LabDeal {
+        .map(|_| SweepDeal {
             board,
             holder: rng.deal(set, k),
         })
@@ -150,7 +157,7 @@ pub struct Measurement {
 pub struct Sweep {
     pub set: PieceSet,
     pub size: BoardSize,
-    pub deals: Vec<LabDeal>,
+    pub deals: Vec<SweepDeal>,
     pub seed: u64,
     pub options: ChangeOptions,
     pub factors: Vec<f64>,
@@ -510,18 +517,42 @@ mod tests {
     }
 
     #[test]
+    fn a_gameplay_corpus_holds_every_deal_asked_even_when_games_die_early() {
+        // Only 3x3 squares on 5x5: three never fit, so every game dies at
+        // its first deal, far short of the 150 rounds each of two games
+        // would need.
+        let mut set = PieceSet::classic();
+        for p in &mut set.pieces {
+            p.weight = u32::from(p.id == "sq3");
+        }
+        let shapes = Shapes::new(&set, BoardSize::new(5, 5).unwrap());
+        let options = ChangeOptions::default();
+        let deals = gameplay(&shapes, &set, 3, 300, 2, 7, options, &Progress::default());
+        assert_eq!(deals.len(), 300);
+        let starts = deals.iter().filter(|d| d.board == 0).count();
+        assert_eq!(starts, 300, "one deal per game, each on an empty board");
+        // A cancelled corpus stops at once.
+        let cancelled = Progress::default();
+        cancelled.cancel();
+        assert!(gameplay(&shapes, &set, 3, 300, 2, 7, options, &cancelled).is_empty());
+    }
+
+    #[test]
     fn corpora_have_the_size_asked_and_gameplays_start_empty() {
         let set = PieceSet::classic();
         let shapes = Shapes::new(&set, BoardSize::CLASSIC);
         let options = ChangeOptions::default();
-        let games = gameplay(&shapes, &set, 3, 60, 3, 7, options);
+        let games = gameplay(&shapes, &set, 3, 60, 3, 7, options, &Progress::default());
         assert_eq!(games.len(), 60);
         // Three games of 20 rounds, each starting on an empty board.
         assert_eq!(games[0].board, 0);
         assert_eq!(games[20].board, 0);
         assert!(games.iter().any(|d| d.board.count_ones() > 10));
         // The same seed gives the same corpus.
-        assert_eq!(games, gameplay(&shapes, &set, 3, 60, 3, 7, options));
+        assert_eq!(
+            games,
+            gameplay(&shapes, &set, 3, 60, 3, 7, options, &Progress::default())
+        );
         assert_eq!(realistic(&shapes, &set, 3, 25, 1).len(), 25);
         let one = one_board(&set, 0b111, 2, 10, 3);
         assert!(one.iter().all(|d| d.board == 0b111 && d.holder.len() == 2));

@@ -36,6 +36,7 @@ use crate::model::board::{Bits, BoardSize};
 use crate::model::pieces::MAX_HOLDER;
 use crate::model::pieces::PieceIdx;
 use crate::model::shapes::{Shapes, score};
+use crate::progress::Progress;
 
 /// The five criteria weights, written as the analysis writes them: "10025"
 /// is free cells 1, 5x5 square 0, large pieces 0, alignment 2, surface 5.
@@ -307,6 +308,10 @@ struct Search<'a> {
     path: [Move; MAX_HOLDER],
     best: Option<(f64, Bits, u64, [Move; MAX_HOLDER])>,
     counts: SearchCounts,
+    /// Read before every last piece, so a cancel stops a round of millions
+    /// of end boards (holders of 4 on large boards) within milliseconds.
+    progress: &'a Progress,
+    stopped: bool,
 }
 
 /// Where the search stands after some placements.
@@ -348,6 +353,10 @@ impl Search<'_> {
 
     fn run(&mut self, s: Step) {
         let k = self.holder.len();
+        if self.stopped || self.progress.cancelled() {
+            self.stopped = true;
+            return;
+        }
         if s.depth + 1 == k {
             self.last_piece(s);
             return;
@@ -586,6 +595,17 @@ impl CoelhoStrategy {
     /// The best end board for `holder` on `board`, or `None` when the holder
     /// cannot be placed whole.
     pub fn best(&mut self, shapes: &Shapes, board: Bits, holder: &[PieceIdx]) -> Option<Best> {
+        self.best_until(shapes, board, holder, &Progress::default())
+    }
+
+    /// `best`, stopping with `None` as soon as `progress` is cancelled.
+    pub fn best_until(
+        &mut self,
+        shapes: &Shapes,
+        board: Bits,
+        holder: &[PieceIdx],
+        progress: &Progress,
+    ) -> Option<Best> {
         assert!(
             holder.len() <= MAX_HOLDER,
             "a holder has at most {MAX_HOLDER} pieces"
@@ -609,6 +629,8 @@ impl CoelhoStrategy {
             path: [(0, 0); MAX_HOLDER],
             best: None,
             counts: SearchCounts::default(),
+            progress,
+            stopped: false,
         };
         search.run(Step {
             board,
@@ -620,6 +642,9 @@ impl CoelhoStrategy {
             cleared: false,
             points: 0,
         });
+        if search.stopped {
+            return None;
+        }
         let (found, counts) = (search.best, search.counts);
         self.counts.end_boards += counts.end_boards;
         self.counts.evaluations += counts.evaluations;

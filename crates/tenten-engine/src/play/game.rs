@@ -9,6 +9,7 @@ use crate::model::pieces::{PieceIdx, PieceSet};
 use crate::model::shapes::{Shapes, score};
 use crate::play::coelho::{CoelhoStrategy, CoelhoWeights, Move};
 use crate::play::dealers::{Dealer, Table};
+use crate::progress::Progress;
 use crate::search::validator::validate;
 use crate::stats::histogram::TimeHistogram;
 
@@ -39,6 +40,7 @@ pub trait Strategy: Send {
         holder: &[PieceIdx],
         rng: &mut Generator,
         moves: &mut Vec<Move>,
+        progress: &Progress,
     ) -> Option<(Bits, u64)>;
 }
 
@@ -56,6 +58,7 @@ impl Strategy for RandomStrategy {
         holder: &[PieceIdx],
         rng: &mut Generator,
         moves: &mut Vec<Move>,
+        _: &Progress,
     ) -> Option<(Bits, u64)> {
         moves.clear();
         let mut points = 0;
@@ -86,6 +89,7 @@ impl Strategy for GreedyStrategy {
         holder: &[PieceIdx],
         _: &mut Generator,
         moves: &mut Vec<Move>,
+        _: &Progress,
     ) -> Option<(Bits, u64)> {
         moves.clear();
         let mut points = 0;
@@ -127,8 +131,9 @@ impl Strategy for CoelhoStrategy {
         holder: &[PieceIdx],
         _: &mut Generator,
         moves: &mut Vec<Move>,
+        progress: &Progress,
     ) -> Option<(Bits, u64)> {
-        let best = self.best(shapes, board, holder)?;
+        let best = self.best_until(shapes, board, holder, progress)?;
         moves.clear();
         moves.extend_from_slice(&best.moves);
         Some((best.board, best.points))
@@ -201,7 +206,8 @@ pub fn play_game(
     seed: u64,
     max_rounds: u32,
     mut record: Option<&mut Vec<Round>>,
-) -> Game {
+    progress: &Progress,
+) -> Option<Game> {
     let mut deal_rng = Generator::new(seed);
     let mut play_rng = Generator::new(seed ^ 0x005E_ED0F_5E1F_91A7);
     let cells = shapes.size().cells() as u32;
@@ -219,6 +225,9 @@ pub fn play_game(
     let mut board: Bits = 0;
     let mut moves = Vec::with_capacity(k);
     while game.rounds < max_rounds {
+        if progress.cancelled() {
+            return None;
+        }
         let table = Table {
             shapes,
             set,
@@ -236,7 +245,10 @@ pub fn play_game(
         if dealt.drawn_unsolvable {
             game.change_us.add(dealt.total_us);
         }
-        let played = strategy.play(shapes, board, &dealt.holder, &mut play_rng, &mut moves);
+        let played = strategy.play(shapes, board, &dealt.holder, &mut play_rng, &mut moves, progress);
+        if played.is_none() && progress.cancelled() {
+            return None;
+        }
         if let Some(rec) = record.as_deref_mut() {
             rec.push(Round {
                 board,
@@ -267,11 +279,11 @@ pub fn play_game(
                 } else {
                     End::Unfair
                 };
-                return game;
+                return Some(game);
             }
         }
     }
-    game
+    Some(game)
 }
 
 /// No holder of this size can be placed (the changer's exact fallback
@@ -333,7 +345,8 @@ mod tests {
             .map(|seed| {
                 let mut d = by_name(dealer, set, ChangeOptions::default()).unwrap();
                 let mut s = strategy_by_name(strategy, CoelhoWeights::BEST).unwrap();
-                play_game(&shapes, set, 3, d.as_mut(), s.as_mut(), seed, 2_000, None)
+                let never = Progress::default();
+                play_game(&shapes, set, 3, d.as_mut(), s.as_mut(), seed, 2_000, None, &never).unwrap()
             })
             .collect()
     }

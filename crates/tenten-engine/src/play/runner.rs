@@ -3,8 +3,6 @@
 //! median, quartiles, censored), score, ends by kind, unsolvable deals,
 //! repairs, and how far the dealt pieces drift from the weights.
 
-use std::sync::atomic::Ordering;
-
 use rayon::prelude::*;
 
 use crate::model::pieces::PieceSet;
@@ -46,10 +44,11 @@ pub fn play(
     generator: &str,
     g: usize,
     record: Option<&mut Vec<Round>>,
+    progress: &Progress,
 ) -> Option<Game> {
     let mut dealer = dealers::by_name(generator, &plan.set, plan.options)?;
     let mut strategy = game::strategy_by_name(&plan.strategy, plan.weights)?;
-    Some(game::play_game(
+    game::play_game(
         shapes,
         &plan.set,
         plan.k,
@@ -58,7 +57,8 @@ pub fn play(
         game_seed(plan, g),
         plan.max_rounds,
         record,
-    ))
+        progress,
+    )
 }
 
 /// Plays games `range` of `generator` in parallel; `None` when cancelled.
@@ -72,12 +72,12 @@ pub fn run_range(
     let games: Vec<Option<Game>> = range
         .into_par_iter()
         .map(|g| {
-            if progress.cancel.load(Ordering::Relaxed) {
+            if progress.cancelled() {
                 return None;
             }
-            let game = play(plan, &shapes, generator, g, None);
-            progress.done.fetch_add(1, Ordering::Relaxed);
-            game
+            let game = play(plan, &shapes, generator, g, None, progress)?;
+            progress.advance(1);
+            Some(game)
         })
         .collect();
     games.into_iter().collect()
@@ -88,11 +88,11 @@ pub fn run(plan: &Plan, generator: &str, progress: &Progress) -> Option<Vec<Game
     run_range(plan, generator, 0..plan.games, progress)
 }
 
-/// Replays game `g` of `generator` round by round.
-pub fn replay(plan: &Plan, generator: &str, g: usize) -> Option<(Game, Vec<Round>)> {
+/// Replays game `g` of `generator` round by round; `None` when cancelled.
+pub fn replay(plan: &Plan, generator: &str, g: usize, progress: &Progress) -> Option<(Game, Vec<Round>)> {
     let shapes = Shapes::new(&plan.set, plan.shapes_size);
     let mut rounds = Vec::new();
-    let game = play(plan, &shapes, generator, g, Some(&mut rounds))?;
+    let game = play(plan, &shapes, generator, g, Some(&mut rounds), progress)?;
     Some((game, rounds))
 }
 

@@ -20,6 +20,7 @@ use crate::model::board::Bits;
 use crate::model::generator::Generator;
 use crate::model::pieces::{PieceIdx, PieceSet};
 use crate::model::shapes::Shapes;
+use crate::progress::Progress;
 use crate::search::heuristic::{FMatrix, Policy, Reading};
 use crate::search::validator::{Validation, validate};
 
@@ -130,11 +131,27 @@ pub fn repair(
     generator: &mut Generator,
     options: ChangeOptions,
 ) -> Repair {
+    let never = Progress::default();
+    repair_until(shapes, set, board, holder, generator, options, &never)
+        .unwrap_or_else(|| unreachable!("a progress nobody holds is never cancelled"))
+}
+
+/// `repair`, checking `progress` for a cancel before every validation
+/// after the first; `None` when cancelled.
+pub fn repair_until(
+    shapes: &Shapes,
+    set: &PieceSet,
+    board: Bits,
+    holder: &[PieceIdx],
+    generator: &mut Generator,
+    options: ChangeOptions,
+    progress: &Progress,
+) -> Option<Repair> {
     let started = Instant::now();
     let mut attempts = Vec::new();
     let first = timed_validate(shapes, board, holder, Phase::Dealt, &mut attempts);
     if first.solvable {
-        return finish(Outcome::Unchanged, first, attempts, started);
+        return Some(finish(Outcome::Unchanged, first, attempts, started));
     }
     let mut current = holder.to_vec();
     let mut last = first.clone();
@@ -147,6 +164,9 @@ pub fn repair(
     }
     // Equations (4) and (5), then a fresh weighted draw for the chosen slot.
     for _ in 0..options.max_redraws {
+        if progress.cancelled() {
+            return None;
+        }
         let f = FMatrix::with_reading(&last, options.policy, options.reading);
         slot = f.chosen;
         let piece = generator.draw(set);
@@ -157,12 +177,15 @@ pub fn repair(
         }
         last = timed_validate(shapes, board, &current, Phase::Redraw, &mut attempts);
         if last.solvable {
-            return finish(Outcome::Repaired, last, attempts, started);
+            return Some(finish(Outcome::Repaired, last, attempts, started));
         }
     }
     // The fallback, from the dealt holder, skipping every multiset tried.
     let mut tried: HashSet<Vec<PieceIdx>> = attempts.iter().map(|a| sorted(&a.holder)).collect();
     for candidate in fallback_holders(shapes, set, board, holder, slot) {
+        if progress.cancelled() {
+            return None;
+        }
         if !tried.insert(sorted(&candidate)) {
             continue;
         }
@@ -174,12 +197,12 @@ pub fn repair(
         }
         let v = timed_validate(shapes, board, &candidate, Phase::Fallback, &mut attempts);
         if v.solvable {
-            return finish(Outcome::Repaired, v, attempts, started);
+            return Some(finish(Outcome::Repaired, v, attempts, started));
         }
     }
     let mut dead = finish(Outcome::Dead, first, attempts, started);
     dead.holder = holder.to_vec();
-    dead
+    Some(dead)
 }
 
 fn sorted(holder: &[PieceIdx]) -> Vec<PieceIdx> {
