@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 mod common;
-use common::{brute, clear_full, fits, grid_of, place};
+use common::brute::{brute, clear_full, fits, grid_of, place};
 
 use proptest::prelude::*;
 use tenten_engine::model::board::{Bits, BoardSize, MAX_SIDE, MIN_SIDE};

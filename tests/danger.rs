@@ -12,7 +12,7 @@ use tenten_engine::model::pieces::{Piece, PieceIdx, PieceSet};
 use tenten_engine::model::shapes::Shapes;
 
 mod common;
-use common::{Grid, brute, clear_full, grid_of, pool};
+use common::brute::{Grid, brute, clear_full, grid_of, pool};
 
 /// Danger and killers by brute force: every ordered deal of dealable pieces.
 fn brute_danger(set: &PieceSet, start: &Grid, k: usize) -> (f64, BTreeMap<Vec<PieceIdx>, f64>) {

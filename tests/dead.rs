@@ -14,7 +14,7 @@ use tenten_engine::search::changer::{ChangeOptions, Outcome, repair};
 use tenten_engine::search::validator::validate;
 
 mod common;
-use common::{Grid, brute, clear_full, grid_of, pool};
+use common::brute::{Grid, brute, clear_full, grid_of, pool};
 
 /// Every multiset of `k` of `pieces`.
 fn multisets(pieces: &[PieceIdx], k: usize) -> Vec<Vec<PieceIdx>> {

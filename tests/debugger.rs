@@ -3,7 +3,6 @@
 //! exhaustive exploration and the exports.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use tenten_engine::io::export::{self, Extent};
 use tenten_engine::model::board::{Bits, BoardSize, Lines};
@@ -195,11 +194,7 @@ fn the_tree_has_the_shape_of_fig_3() {
 }
 
 fn exhaustive(budget: u64) -> Exhaustive {
-    Exhaustive::new(
-        budget,
-        Arc::new(AtomicBool::new(false)),
-        Arc::new(AtomicU64::new(0)),
-    )
+    Exhaustive::new(budget, Arc::default())
 }
 
 #[test]

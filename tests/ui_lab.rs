@@ -2,6 +2,8 @@
 //! generator that ends with the plots, the table and the headline filled, a
 //! game replayed round by round on the board, and a cancel.
 
+mod common;
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use tenten::app::App;
@@ -177,7 +179,9 @@ fn cancel_stops_the_simulation_and_keeps_the_games_played() {
     let kept = lab.results[0].games.len();
     assert!(kept > 0 && kept < 100_000, "{kept}");
     h.get_by_label_contains("Cancelled: the figures below cover the games finished.");
-    std::thread::sleep(std::time::Duration::from_millis(100));
+    // The worker has returned (joined), so nothing more can arrive.
+    let latency = common::ui::all_jobs_end(&mut h);
+    eprintln!("generator lab: threads ended within {latency:?} of the last frame");
     h.run();
     assert_eq!(h.state().live.lab.results[0].games.len(), kept);
 }

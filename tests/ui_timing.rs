@@ -2,6 +2,8 @@
 //! plots, a cancel that stops the worker, and a slowest deal opened in the
 //! tree tab.
 
+mod common;
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use tenten::app::App;
@@ -99,8 +101,8 @@ fn cancel_stops_the_worker_and_keeps_what_was_measured() {
     let kept = lab.measurements.len();
     assert!(kept < 10_000, "{kept}");
     h.get_by_label_contains("Cancelled after");
-    // The worker is gone: nothing more arrives.
-    std::thread::sleep(std::time::Duration::from_millis(100));
+    // The worker has returned (joined), so nothing more can arrive.
+    common::ui::all_jobs_end(&mut h);
     h.run();
     assert_eq!(h.state().live.timing.measurements.len(), kept);
     assert!(h.query_by_label("Cancel").is_none());

@@ -4,6 +4,7 @@
 use tenten_engine::model::board::{Board, Cell};
 use tenten_engine::model::pieces::PieceSet;
 
+use crate::app::jobs::job::Job;
 use crate::app::shell::app::App;
 use crate::app::shell::files;
 use crate::app::shell::state::Slot;
@@ -37,17 +38,17 @@ impl App {
     pub(crate) fn load(&mut self, path: &std::path::Path, ctx: &egui::Context) {
         const ON_A_THREAD: u64 = 1 << 20;
         if std::fs::metadata(path).is_ok_and(|m| m.len() > ON_A_THREAD) {
-            let (tx, rx) = std::sync::mpsc::channel();
-            let (set, owned, ctx) = (self.state.doc.set.clone(), path.to_path_buf(), ctx.clone());
-            let spawned = std::thread::Builder::new()
-                .name("open-file".to_owned())
-                .spawn(move || {
-                    let _ = tx.send(files::load(&owned, &set));
-                    ctx.request_repaint();
-                });
-            if spawned.is_ok() {
+            let (set, owned) = (self.state.doc.set.clone(), path.to_path_buf());
+            let spawned = Job::spawn("open-file", ctx, move |send, progress| {
+                let loaded = files::load(&owned, &set);
+                // A load cancelled while reading is not applied.
+                if !progress.cancelled() {
+                    send(loaded);
+                }
+            });
+            if let Ok(job) = spawned {
                 self.live.status = format!("Reading {}…", file_name(path));
-                self.live.loading = Some((path.to_path_buf(), rx));
+                self.live.loading = Some((path.to_path_buf(), job));
                 return;
             }
         }
@@ -57,23 +58,21 @@ impl App {
 
     /// Applies a file read on a thread, once it is there.
     pub(crate) fn poll_load(&mut self, ctx: &egui::Context) {
-        let Some((path, rx)) = &self.live.loading else {
+        let Some((path, job)) = &mut self.live.loading else {
             return;
         };
-        match rx.try_recv() {
-            Ok(loaded) => {
-                let path = path.clone();
-                self.live.loading = None;
-                self.finish_load(&path, loaded);
-                ctx.request_repaint();
-            }
-            Err(std::sync::mpsc::TryRecvError::Empty) => {
-                ctx.request_repaint_after(std::time::Duration::from_millis(100));
-            }
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+        let path = path.clone();
+        if let Some(loaded) = job.drain().pop() {
+            self.live.loading = None;
+            self.finish_load(&path, loaded);
+            ctx.request_repaint();
+        } else if job.ended() {
+            if !job.cancelled() {
                 self.live.error = Some(format!("Reading {} stopped unexpectedly.", path.display()));
-                self.live.loading = None;
             }
+            self.live.loading = None;
+        } else {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
     }
 

@@ -34,6 +34,11 @@ impl Watch {
         &self.name
     }
 
+    /// Both watch the same thread.
+    pub fn is(&self, other: &Watch) -> bool {
+        Arc::ptr_eq(&self.handle, &other.handle)
+    }
+
     /// The worker's thread has returned.
     pub fn finished(&self) -> bool {
         let handle = self.handle.lock().unwrap_or_else(|e| e.into_inner());
@@ -62,12 +67,13 @@ impl Watch {
 
 impl<M: Send + 'static> Job<M> {
     /// Runs `work` on a thread named `name`. Each message it sends arrives
-    /// in order and asks for a repaint; `work` reads `Progress::cancelled`
+    /// in order and asks for a repaint (`send` may be called from rayon's
+    /// threads too); `work` reads `Progress::cancelled`
     /// in its inner loops and returns when asked to.
     pub fn spawn(
         name: &str,
         ctx: &egui::Context,
-        work: impl FnOnce(&dyn Fn(M), &Progress) + Send + 'static,
+        work: impl FnOnce(&(dyn Fn(M) + Sync), &Arc<Progress>) + Send + 'static,
     ) -> std::io::Result<Self> {
         let (tx, rx) = channel();
         let progress = Arc::new(Progress::default());
@@ -128,6 +134,11 @@ impl<M: Send + 'static> Job<M> {
 
     pub fn watch(&self) -> Watch {
         self.thread.clone()
+    }
+
+    /// The units of cost done so far, as the worker counts them.
+    pub fn done(&self) -> usize {
+        self.progress.done.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     pub fn seconds(&self) -> f64 {

@@ -5,6 +5,7 @@
 
 pub mod danger;
 pub mod job;
+pub mod judge;
 pub mod lab;
 pub mod repair;
 pub mod timing;

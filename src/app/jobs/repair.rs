@@ -23,7 +23,7 @@ pub struct RepairInput {
 /// How a poll found the repair.
 pub enum RepairPoll {
     Running,
-    Done(Repair),
+    Done(Box<Repair>),
     Cancelled,
     /// The worker ended without an answer (it panicked).
     Failed,
@@ -59,7 +59,7 @@ impl RepairJob {
 
     pub fn poll(&mut self) -> RepairPoll {
         if let Some(r) = self.job.drain().pop() {
-            return RepairPoll::Done(r);
+            return RepairPoll::Done(Box::new(r));
         }
         match (self.job.ended(), self.job.cancelled()) {
             (false, _) => RepairPoll::Running,

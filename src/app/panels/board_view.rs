@@ -590,6 +590,9 @@ fn verdict_banner(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Comman
             {
                 cmds.push(Command::Repair);
             }
+            if live.repair_running && ui.button("Cancel").clicked() {
+                cmds.push(Command::CancelRepair);
+            }
         });
     }
 }

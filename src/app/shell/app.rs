@@ -13,6 +13,7 @@ use tenten_engine::search::changer::{ChangeOptions, Outcome};
 use tenten_engine::search::validator::validate;
 
 use crate::app::jobs::danger::DangerState;
+use crate::app::jobs::job::Watch;
 use crate::app::jobs::repair::{RepairJob, RepairPoll};
 use crate::app::jobs::timing::TimingSweep;
 use crate::app::panels::board_view::BoardView;
@@ -97,6 +98,18 @@ impl App {
     /// Whether Undo has a step to take back (tests check undo-redo pairs).
     pub fn can_undo(&self) -> bool {
         self.undo.can_undo()
+    }
+
+    /// The threads of every job now running or returning after a cancel
+    /// (tests join them to check that Cancel reached the worker).
+    pub fn job_watches(&self) -> Vec<Watch> {
+        let mut w: Vec<Watch> = self.job.iter().map(RepairJob::watch).collect();
+        w.extend(self.live.danger.watch());
+        w.extend(self.live.lab.watches());
+        w.extend(self.live.timing.watch());
+        w.extend(self.live.deals.watch());
+        w.extend(self.live.loading.as_ref().map(|(_, j)| j.watch()));
+        w
     }
 
     /// Queues a command, as a panel would (tests use this too).
@@ -229,7 +242,10 @@ impl App {
                     ),
                     Outcome::Dead => "Repair: the board is dead, no holder of this size fits".to_owned(),
                 };
-                self.live.repair = Some(RepairView { input, result });
+                self.live.repair = Some(RepairView {
+                    input,
+                    result: *result,
+                });
                 self.job = None;
             }
             RepairPoll::Cancelled => {

@@ -296,6 +296,12 @@ impl App {
                 }
             }
             Command::Repair => self.start_repair(ctx),
+            Command::CancelRepair => {
+                if let Some(job) = &self.job {
+                    job.cancel();
+                    self.live.status = "Cancelling the repair…".to_owned();
+                }
+            }
             Command::ApplyRepair => {
                 if let Some(view) = &self.live.repair
                     && view.result.outcome == Outcome::Repaired

@@ -6,20 +6,16 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, channel};
-use std::time::Instant;
-
-use rayon::prelude::*;
 
 use tenten_engine::io::batch::{self, Entry, Filter, Judged, SortKey};
 use tenten_engine::io::formats::Deal;
-use tenten_engine::model::board::BoardSize;
 use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::model::shapes::Shapes;
 use tenten_engine::search::changer::ChangeOptions;
 use tenten_engine::search::heuristic::{Policy, Reading};
 
+use crate::app::jobs::job::{Draining, Job, Watch};
+use crate::app::jobs::judge;
 use crate::app::shell::state::Doc;
 
 /// A batch file as it was read.
@@ -174,14 +170,6 @@ fn set_fingerprint(set: &PieceSet) -> u64 {
     h.finish()
 }
 
-struct JudgeJob {
-    rx: Receiver<(usize, Vec<Judged>)>,
-    cancel: Arc<AtomicBool>,
-    done: Arc<AtomicUsize>,
-    total: usize,
-    started: Instant,
-}
-
 /// The deal list's state: verdicts as they arrive, the filter and the order.
 #[derive(Default)]
 pub struct DealsView {
@@ -190,7 +178,9 @@ pub struct DealsView {
     judged: Vec<Option<Judged>>,
     /// Verdicts of edited and added deals, with the deal they judge.
     edited: HashMap<usize, (Deal, Judged)>,
-    job: Option<JudgeJob>,
+    job: Option<Job<judge::Chunk>>,
+    /// A superseded judging still returning.
+    draining: Vec<Draining>,
     /// The last run was cancelled before it finished.
     pub cancelled: bool,
     pub filter: Filter,
@@ -228,23 +218,26 @@ impl DealsView {
             set: set_fingerprint(&doc.set),
         };
         if self.key != Some(key) {
-            self.cancel();
+            self.draining.extend(self.job.take().map(Draining::of));
             self.key = Some(key);
             self.judged = vec![None; b.source.entries.len()];
             self.edited.clear();
             self.cancelled = false;
             self.version += 1;
-            self.job = spawn(&b.source, &doc.set, options, ctx);
+            self.job = judge::spawn(&b.source, &doc.set, options, ctx);
         }
         self.poll(ctx);
         self.judge_edits(doc, b, options);
         self.rebuild_rows(doc, b);
     }
 
+    /// Takes the verdicts that arrived; the judging ends when its worker
+    /// has returned and every chunk it sent was taken.
     fn poll(&mut self, ctx: &egui::Context) {
-        let Some(job) = &self.job else { return };
+        self.draining.retain_mut(|d| !d.ended());
+        let Some(job) = &mut self.job else { return };
         let mut got = false;
-        while let Ok((start, verdicts)) = job.rx.try_recv() {
+        for (start, verdicts) in job.drain() {
             for (i, j) in verdicts.into_iter().enumerate() {
                 if let Some(slot) = self.judged.get_mut(start + i) {
                     *slot = Some(j);
@@ -255,13 +248,10 @@ impl DealsView {
         if got {
             self.version += 1;
         }
-        if job.done.load(Ordering::Relaxed) >= job.total || job.cancel.load(Ordering::Relaxed) {
-            // Whatever was still in flight has been taken above.
-            if job.done.load(Ordering::Relaxed) >= job.total {
-                self.job = None;
-            }
-        }
-        if self.job.is_some() {
+        if job.ended() {
+            self.cancelled = self.judged.iter().any(Option::is_none);
+            self.job = None;
+        } else {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
     }
@@ -356,17 +346,21 @@ impl DealsView {
     /// (deals judged, deals in all, seconds left) while judging.
     pub fn progress(&self) -> Option<(usize, usize, Option<f64>)> {
         let job = self.job.as_ref()?;
-        let done = job.done.load(Ordering::Relaxed).min(job.total);
-        let elapsed = job.started.elapsed().as_secs_f64();
-        let eta = (done > 0).then(|| elapsed * (job.total - done) as f64 / done as f64);
-        Some((done, job.total, eta))
+        let total = self.judged.len();
+        let (f, eta) = job.progress();
+        Some((((f as f64) * total as f64).round() as usize, total, eta))
     }
 
+    /// Asks the judging to stop; the verdicts so far stay.
     pub fn cancel(&mut self) {
-        if let Some(job) = self.job.take() {
-            job.cancel.store(true, Ordering::Relaxed);
-            self.cancelled = job.done.load(Ordering::Relaxed) < job.total;
+        if let Some(job) = &self.job {
+            job.cancel();
         }
+    }
+
+    /// The judging's thread (tests check that it ends).
+    pub fn watch(&self) -> Option<Watch> {
+        self.job.as_ref().map(Job::watch)
     }
 
     /// Deals per verdict among those judged (edits included).
@@ -380,69 +374,10 @@ impl DealsView {
     }
 }
 
-/// Judges every deal as read on a named thread, chunks in parallel (rayon),
-/// streaming each chunk's verdicts as it finishes.
-fn spawn(
-    source: &Arc<Source>,
-    set: &PieceSet,
-    options: ChangeOptions,
-    ctx: &egui::Context,
-) -> Option<JudgeJob> {
-    let (tx, rx) = channel();
-    let cancel = Arc::new(AtomicBool::new(false));
-    let done = Arc::new(AtomicUsize::new(0));
-    let total = source.entries.len();
-    let (source, set, c, d, ctx) = (
-        source.clone(),
-        set.clone(),
-        cancel.clone(),
-        done.clone(),
-        ctx.clone(),
-    );
-    std::thread::Builder::new()
-        .name("judge-batch".to_owned())
-        .spawn(move || {
-            let mut sizes: Vec<BoardSize> = source.entries.iter().map(|e| e.deal.board.size()).collect();
-            sizes.sort_by_key(|s| (s.w(), s.h()));
-            sizes.dedup();
-            let shapes: HashMap<BoardSize, Shapes> =
-                sizes.into_iter().map(|s| (s, Shapes::new(&set, s))).collect();
-            const CHUNK: usize = 256;
-            source
-                .entries
-                .par_chunks(CHUNK)
-                .enumerate()
-                .for_each_with(tx, |tx, (c_i, chunk)| {
-                    if c.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let verdicts: Vec<Judged> = chunk
-                        .iter()
-                        .enumerate()
-                        .map(|(i, e)| {
-                            let pos = c_i * CHUNK + i;
-                            batch::judge(&shapes[&e.deal.board.size()], &set, &e.deal, options, pos as u64)
-                        })
-                        .collect();
-                    d.fetch_add(verdicts.len(), Ordering::Relaxed);
-                    let _ = tx.send((c_i * CHUNK, verdicts));
-                    ctx.request_repaint();
-                });
-        })
-        .ok()
-        .map(|_| JudgeJob {
-            rx,
-            cancel,
-            done,
-            total,
-            started: Instant::now(),
-        })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tenten_engine::model::board::Board;
+    use tenten_engine::model::board::{Board, BoardSize};
 
     fn deal(cells: usize) -> Deal {
         let mut board = Board::empty(BoardSize::new(4, 4).unwrap());

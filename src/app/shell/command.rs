@@ -88,6 +88,8 @@ pub enum Command {
     ResetPieceSet,
     // Verdict and repair
     Repair,
+    /// Stop a repair that is still running.
+    CancelRepair,
     ApplyRepair,
     SetPolicy(Policy),
     SetReading(tenten_engine::search::heuristic::Reading),

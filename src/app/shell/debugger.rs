@@ -3,8 +3,8 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, channel};
+
+use crate::app::jobs::job::{Job, Watch};
 
 use tenten_engine::model::board::{Bits, BoardSize, Lines};
 use tenten_engine::model::pieces::{PieceIdx, PieceSet};
@@ -337,61 +337,59 @@ impl Session {
     }
 }
 
-/// An exhaustive exploration on its own thread.
+/// An exhaustive exploration on a job; the budget's progress in placements.
 pub struct ExploreJob {
     pub key: DealKey,
     pub budget: u64,
-    pub progress: Arc<AtomicU64>,
-    cancel: Arc<AtomicBool>,
-    rx: Receiver<Session>,
+    job: Job<Session>,
 }
 
 impl ExploreJob {
     pub fn spawn(key: DealKey, budget: u64, ctx: &egui::Context) -> std::io::Result<Self> {
-        let (tx, rx) = channel();
-        let progress = Arc::new(AtomicU64::new(0));
-        let cancel = Arc::new(AtomicBool::new(false));
         let job_key = key.clone();
-        let (p, c, ctx) = (progress.clone(), cancel.clone(), ctx.clone());
-        std::thread::Builder::new()
-            .name("explore".to_owned())
-            .spawn(move || {
-                let shapes = Shapes::new(&job_key.set, job_key.size);
-                let mut rec = Exhaustive::new(budget, c, p);
-                let e = explore(&shapes, job_key.board, &job_key.holder, &mut rec);
-                let k = job_key.holder.len();
-                let stats = ExploreStats {
-                    solutions: e.solutions,
-                    complete: e.complete,
-                    cancelled: rec.cancelled(),
-                    branching: e.branching(),
-                    fails_by_depth: rec.fails_by_depth[..k].to_vec(),
-                    fails_by_order: rec.fails_by_order.clone(),
-                    events_dropped: rec.dropped,
-                };
-                let session = Session::new(job_key, e.validation, e.trace.events, Some(stats));
-                let _ = tx.send(session);
-                ctx.request_repaint();
-            })?;
-        Ok(Self {
-            key,
-            budget,
-            progress,
-            cancel,
-            rx,
-        })
+        let job = Job::spawn("explore", ctx, move |send, progress| {
+            let shapes = Shapes::new(&job_key.set, job_key.size);
+            let mut rec = Exhaustive::new(budget, Arc::clone(progress));
+            let e = explore(&shapes, job_key.board, &job_key.holder, &mut rec);
+            let k = job_key.holder.len();
+            let stats = ExploreStats {
+                solutions: e.solutions,
+                complete: e.complete,
+                cancelled: rec.cancelled(),
+                branching: e.branching(),
+                fails_by_depth: rec.fails_by_depth[..k].to_vec(),
+                fails_by_order: rec.fails_by_order.clone(),
+                events_dropped: rec.dropped,
+            };
+            send(Session::new(job_key, e.validation, e.trace.events, Some(stats)));
+        })?;
+        Ok(Self { key, budget, job })
     }
 
     pub fn cancel(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
+        self.job.cancel();
+    }
+
+    /// Placements explored so far.
+    pub fn done(&self) -> u64 {
+        self.job.done() as u64
     }
 
     pub fn fraction(&self) -> f32 {
-        (self.progress.load(Ordering::Relaxed) as f64 / self.budget.max(1) as f64) as f32
+        self.job.progress().0
     }
 
-    pub fn poll(&self) -> Option<Session> {
-        self.rx.try_recv().ok()
+    pub fn watch(&self) -> Watch {
+        self.job.watch()
+    }
+
+    /// The session, once it has arrived; `Err` when the worker ended
+    /// without one (it panicked).
+    pub fn poll(&mut self) -> Option<Result<Session, ()>> {
+        if let Some(s) = self.job.drain().pop() {
+            return Some(Ok(s));
+        }
+        self.job.ended().then_some(Err(()))
     }
 }
 
@@ -473,11 +471,7 @@ mod tests {
             holder: holder.clone(),
         };
         let shapes = Shapes::new(&set, size);
-        let mut rec = Exhaustive::new(
-            60_000,
-            Arc::new(AtomicBool::new(false)),
-            Arc::new(AtomicU64::new(0)),
-        );
+        let mut rec = Exhaustive::new(60_000, Arc::default());
         let e = explore(&shapes, 0, &holder, &mut rec);
         let mut s = Session::new(key, e.validation, e.trace.events, None);
         assert!(s.events.len() > 2 * CHECKPOINT, "{} events", s.events.len());
@@ -532,11 +526,14 @@ mod tests {
             board: 0,
             holder,
         };
-        let job = ExploreJob::spawn(key.clone(), 50_000_000, &egui::Context::default()).unwrap();
+        let mut job = ExploreJob::spawn(key.clone(), 50_000_000, &egui::Context::default()).unwrap();
         job.cancel();
+        let latency = job.watch().join_within(std::time::Duration::from_secs(30));
+        assert!(latency.is_some(), "the explore thread ended after Cancel");
+        eprintln!("explore: ended {:?} after Cancel", latency.unwrap_or_default());
         let session = loop {
             if let Some(s) = job.poll() {
-                break s;
+                break s.unwrap();
             }
             std::thread::sleep(std::time::Duration::from_millis(5));
         };
@@ -544,10 +541,10 @@ mod tests {
         assert!(!stats.complete);
         assert_eq!(stats.ending(), "cancelled");
         // The budget alone ends one the other way.
-        let job = ExploreJob::spawn(key, 2_000, &egui::Context::default()).unwrap();
+        let mut job = ExploreJob::spawn(key, 2_000, &egui::Context::default()).unwrap();
         let session = loop {
             if let Some(s) = job.poll() {
-                break s;
+                break s.unwrap();
             }
             std::thread::sleep(std::time::Duration::from_millis(5));
         };

@@ -11,6 +11,7 @@ use tenten_engine::search::changer::Repair;
 use tenten_engine::search::validator::Validation;
 
 use crate::app::jobs::danger::DangerState;
+use crate::app::jobs::job::Job;
 use crate::app::jobs::repair::RepairInput;
 use crate::app::jobs::timing::TimingSweep;
 use crate::app::shell::debugger::DebugBoard;
@@ -70,7 +71,7 @@ pub struct Live {
     /// The open batch's deal list: verdicts, filter, order.
     pub deals: crate::app::shell::batch::DealsView,
     /// A large file being read on a thread.
-    pub loading: Option<(PathBuf, std::sync::mpsc::Receiver<Result<files::Loaded, String>>)>,
+    pub loading: Option<(PathBuf, Job<Result<files::Loaded, String>>)>,
 }
 
 impl Live {

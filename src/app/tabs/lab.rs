@@ -112,7 +112,7 @@ impl Tab for LabTab {
             plan.shapes_size,
             plan.k,
             plan.seed,
-            plan.seed + plan.games as u64 - 1,
+            plan.seed.wrapping_add(plan.games.saturating_sub(1) as u64),
             plan.max_rounds,
             if lab.running() {
                 format!(

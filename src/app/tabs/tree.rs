@@ -156,9 +156,12 @@ fn status_name(status: Status) -> &'static str {
 
 impl TreeTab {
     fn sync(&mut self, state: &State, live: &Live, ui: &Ui) {
-        if let Some(job) = &self.job {
-            if let Some(session) = job.poll() {
-                self.session = Some(session);
+        if let Some(job) = &mut self.job {
+            if let Some(polled) = job.poll() {
+                match polled {
+                    Ok(session) => self.session = Some(session),
+                    Err(()) => self.error = Some("the exploration stopped unexpectedly".to_owned()),
+                }
                 self.job = None;
                 self.cancelling = false;
                 self.scroll_to_cursor = true;
@@ -397,7 +400,7 @@ impl Tab for TreeTab {
             }
             match &self.job {
                 Some(job) => {
-                    let done = job.progress.load(std::sync::atomic::Ordering::Relaxed);
+                    let done = job.done();
                     ui.add(
                         egui::ProgressBar::new(job.fraction())
                             .show_percentage()

@@ -51,6 +51,7 @@ pub fn realistic(shapes: &Shapes, set: &PieceSet, k: usize, n: usize, seed: u64)
 /// changer). The player places the repaired holder in a solvable order, each
 /// piece at a random spot that keeps the rest placeable, so a game ends only
 /// on a dead board or at its share of the `n` rounds.
+#[allow(clippy::too_many_arguments)] // the corpus settings, as the CLI names them
 pub fn gameplay(
     shapes: &Shapes,
     set: &PieceSet,

@@ -2,9 +2,10 @@
 //! path uses `NoTrace`, whose `ENABLED = false` compiles every event away.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use crate::model::board::{Bits, Lines};
+use crate::progress::Progress;
 
 /// One step of the search, named after the step of Fig. 4 it performs.
 /// Positions (`depth`) are 1-based like the paper's ub(j).
@@ -85,8 +86,8 @@ pub const MAX_TRACE_EVENTS: usize = 4_000_000;
 pub struct Exhaustive {
     pub trace: Trace,
     pub budget: u64,
-    pub cancel: Arc<AtomicBool>,
-    pub progress: Arc<AtomicU64>,
+    /// Cancel, and nodes done out of the budget.
+    pub progress: Arc<Progress>,
     pub trace_limit: usize,
     /// Events not kept because the trace was full.
     pub dropped: u64,
@@ -97,11 +98,11 @@ pub struct Exhaustive {
 }
 
 impl Exhaustive {
-    pub fn new(budget: u64, cancel: Arc<AtomicBool>, progress: Arc<AtomicU64>) -> Self {
+    pub fn new(budget: u64, progress: Arc<Progress>) -> Self {
+        progress.set_total(usize::try_from(budget).unwrap_or(usize::MAX));
         Self {
             trace: Trace::default(),
             budget,
-            cancel,
             progress,
             trace_limit: MAX_TRACE_EVENTS,
             dropped: 0,
@@ -113,7 +114,7 @@ impl Exhaustive {
 
     /// Whether the user asked the run to stop.
     pub fn cancelled(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed)
+        self.progress.cancelled()
     }
 }
 
@@ -157,8 +158,9 @@ impl Recorder for Exhaustive {
     }
     fn keep_going(&mut self, nodes: u64) -> bool {
         if nodes.is_multiple_of(4096) {
-            self.progress.store(nodes, Ordering::Relaxed);
+            let done = usize::try_from(nodes).unwrap_or(usize::MAX);
+            self.progress.done.store(done, Ordering::Relaxed);
         }
-        nodes < self.budget && !self.cancel.load(Ordering::Relaxed)
+        nodes < self.budget && !self.progress.cancelled()
     }
 }
