@@ -484,12 +484,36 @@ fn table(ui: &mut Ui, results: &[GeneratorResults]) {
     type Cell = fn(&Summary) -> String;
     let rows: [(&str, &str, Cell); 16] = [
         ("games", "", |s| s.games.to_string()),
-        ("rounds, mean", "with the half-width of its 95 % interval", |s| {
-            format!("{:.1} ± {:.1}", s.rounds_mean, s.rounds_ci95)
-        }),
-        ("rounds, median", "with the quartiles", |s| {
-            format!("{:.0} [{:.0}, {:.0}]", s.rounds_median, s.rounds_q1, s.rounds_q3)
-        }),
+        (
+            "rounds, mean",
+            "with the half-width of its 95 % interval (Student's t); with censored games the mean is a lower bound",
+            |s| {
+                let mean = match s.rounds_ci95 {
+                    Some(h) => format!("{:.1} ± {:.1}", s.rounds_mean, h),
+                    None if s.games == 1 => format!("{:.1} (1 game, no interval)", s.rounds_mean),
+                    None => "no games".to_owned(),
+                };
+                if s.censored > 0 {
+                    format!("≥ {mean}")
+                } else {
+                    mean
+                }
+            },
+        ),
+        (
+            "rounds, median",
+            "with the quartiles; with censored games, the Kaplan-Meier median (games cut off by the round cap count as alive)",
+            |s| {
+                if s.censored == 0 {
+                    format!("{:.0} [{:.0}, {:.0}]", s.rounds_median, s.rounds_q1, s.rounds_q3)
+                } else {
+                    match s.rounds_km_median {
+                        Some(m) => format!("{m:.0} (Kaplan-Meier)"),
+                        None => "over the cap (Kaplan-Meier: half the games outlived it)".to_owned(),
+                    }
+                }
+            },
+        ),
         ("censored", "games that reached the round cap", |s| {
             s.censored.to_string()
         }),
@@ -611,12 +635,15 @@ fn paired(ui: &mut Ui, state: &State, lab: &Lab, cmds: &mut Vec<Command>) {
                     p_text(t.p_value)
                 ))
                 .on_hover_text(
-                    "Paired t statistic on the same seeds (normal approximation), two-sided; \
+                    "Paired t test (Student's t) on the same seeds, two-sided; \
                      the differences are per game, game g of both generators on seed S + g.",
                 );
             }
             None => {
-                ui.weak("Needs at least two games of each.");
+                ui.weak(format!(
+                    "Too few games for a paired test: it needs at least {} seeds played by both.",
+                    tenten_engine::stats::inference::MIN_PAIRED
+                ));
             }
         },
         _ => {

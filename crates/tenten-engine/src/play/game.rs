@@ -301,6 +301,10 @@ fn is_dead(shapes: &Shapes, set: &PieceSet, board: Bits, holder: &[PieceIdx]) ->
 /// (pieces of weight 0 left out).
 pub fn chi_square(observed: &[u64], set: &PieceSet) -> f64 {
     let n: u64 = observed.iter().sum();
+    // Nothing dealt yet is no evidence against the weights (not 0/0).
+    if n == 0 {
+        return 0.0;
+    }
     let total = set.total_weight() as f64;
     set.pieces
         .iter()

@@ -13,6 +13,7 @@ use crate::play::game::{self, BANDS, End, Game, Round};
 use crate::progress::Progress;
 use crate::search::changer::ChangeOptions;
 use crate::stats::histogram::TimeHistogram;
+use crate::stats::inference::{self, Paired};
 
 /// What to simulate.
 #[derive(Clone, Debug)]
@@ -135,8 +136,12 @@ pub fn survival(games: &[Game]) -> Vec<f64> {
 pub struct Summary {
     pub games: usize,
     pub rounds_mean: f64,
-    /// Half the width of the 95 % interval of the mean (normal approximation).
-    pub rounds_ci95: f64,
+    /// Half the width of the 95 % interval of the mean (Student's t); `None`
+    /// below two games. A lower bound when games were censored.
+    pub rounds_ci95: Option<f64>,
+    /// The Kaplan-Meier median of rounds, censored games counted as alive
+    /// at the cap; `None` when half the games outlived it (or none ran).
+    pub rounds_km_median: Option<f64>,
     pub rounds_median: f64,
     pub rounds_q1: f64,
     pub rounds_q3: f64,
@@ -175,7 +180,10 @@ pub fn summarize(games: &[Game], set: &PieceSet) -> Summary {
     let mut rounds: Vec<f64> = games.iter().map(|g| f64::from(g.rounds)).collect();
     rounds.sort_by(f64::total_cmp);
     let mean = rounds.iter().sum::<f64>() / n.max(1) as f64;
-    let var = rounds.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (n.max(2) - 1) as f64;
+    let timed: Vec<(f64, bool)> = games
+        .iter()
+        .map(|g| (f64::from(g.rounds), g.end == End::Censored))
+        .collect();
     let count = |e: End| games.iter().filter(|g| g.end == e).count();
     let by_band = dealt_by_band(games, set.pieces.len());
     let overall: Vec<u64> = by_band.iter().map(|b| b.iter().sum()).collect();
@@ -199,7 +207,8 @@ pub fn summarize(games: &[Game], set: &PieceSet) -> Summary {
     Summary {
         games: n,
         rounds_mean: mean,
-        rounds_ci95: 1.96 * (var / n.max(1) as f64).sqrt(),
+        rounds_ci95: inference::mean_interval(&rounds).map(|(_, h)| h),
+        rounds_km_median: inference::kaplan_meier_median(&timed),
         rounds_median: quantile(&rounds, 0.5),
         rounds_q1: quantile(&rounds, 0.25),
         rounds_q3: quantile(&rounds, 0.75),
@@ -222,16 +231,8 @@ pub fn summarize(games: &[Game], set: &PieceSet) -> Summary {
 }
 
 /// A paired comparison of rounds survived by two generators on the same
-/// seeds: the mean difference (a - b), its 95 % interval, and the
-/// two-sided p-value of the paired t statistic (normal approximation, fine
-/// from a few dozen games).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Paired {
-    pub mean_difference: f64,
-    pub ci95: f64,
-    pub p_value: f64,
-}
-
+/// seeds (a - b): Student's t on the per-seed differences; `None` below
+/// `inference::MIN_PAIRED` pairs ("too few games").
 pub fn paired(a: &[Game], b: &[Game]) -> Option<Paired> {
     let d: Vec<f64> = a
         .iter()
@@ -239,35 +240,7 @@ pub fn paired(a: &[Game], b: &[Game]) -> Option<Paired> {
         .filter(|(x, y)| x.seed == y.seed)
         .map(|(x, y)| f64::from(x.rounds) - f64::from(y.rounds))
         .collect();
-    let n = d.len();
-    if n < 2 {
-        return None;
-    }
-    let mean = d.iter().sum::<f64>() / n as f64;
-    let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-    let se = (var / n as f64).sqrt();
-    let p_value = if se == 0.0 {
-        if mean == 0.0 { 1.0 } else { 0.0 }
-    } else {
-        2.0 * (1.0 - normal_cdf((mean / se).abs()))
-    };
-    Some(Paired {
-        mean_difference: mean,
-        ci95: 1.96 * se,
-        p_value,
-    })
-}
-
-/// The standard normal CDF (Abramowitz and Stegun 7.1.26 for erf, error
-/// below 1.5e-7).
-fn normal_cdf(z: f64) -> f64 {
-    let x = z / std::f64::consts::SQRT_2;
-    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
-    let poly = t
-        * (0.254_829_592
-            + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
-    let erf = 1.0 - poly * (-x * x).exp();
-    0.5 * (1.0 + if x >= 0.0 { erf } else { -erf })
+    inference::paired_t(&d)
 }
 
 /// The line `tenten simulate` prints for one generator.
@@ -327,6 +300,42 @@ mod tests {
     }
 
     #[test]
+    fn every_statistic_is_defined_for_no_game_one_game_and_all_censored() {
+        let set = PieceSet::classic();
+        let none = summarize(&[], &set);
+        assert_eq!(
+            (none.games, none.rounds_ci95, none.rounds_km_median),
+            (0, None, None)
+        );
+        for x in [
+            none.rounds_mean,
+            none.rounds_median,
+            none.score_mean,
+            none.chi2,
+            none.kl,
+        ] {
+            assert!(x.is_finite(), "{none:?}");
+        }
+        let mut p = plan(&["random"]);
+        p.games = 1;
+        let one = run(&p, "random", &Progress::default()).unwrap();
+        let s = summarize(&one, &p.set);
+        assert_eq!(s.rounds_ci95, None, "no interval from one game, not ±0.0");
+        assert!(s.chi2.is_finite() && s.kl.is_finite());
+        // A cap of 1 round censors every game: the median is unknown, not 1.
+        p.games = 12;
+        p.max_rounds = 1;
+        let capped = run(&p, "random", &Progress::default()).unwrap();
+        let s = summarize(&capped, &p.set);
+        assert_eq!(s.censored, 12);
+        assert_eq!(s.rounds_km_median, None);
+        assert!(s.rounds_ci95.is_some_and(f64::is_finite));
+        // Two games: too few for a paired test, where the normal law used
+        // to call the generators different.
+        assert_eq!(paired(&one, &one), None);
+    }
+
+    #[test]
     fn summaries_count_every_game_and_a_paired_test_tells_generators_apart() {
         let p = plan(&["random", "repair"]);
         let progress = Progress::default();
@@ -366,12 +375,5 @@ mod tests {
         assert!(random.kl < 0.002, "kl {}", random.kl);
         let repair = summarize(&run(&p, "repair", &Progress::default()).unwrap(), &p.set);
         assert!(repair.chi2 > random.chi2, "{} vs {}", repair.chi2, random.chi2);
-    }
-
-    #[test]
-    fn the_normal_cdf_is_right_where_it_matters() {
-        assert!((normal_cdf(0.0) - 0.5).abs() < 1e-7);
-        assert!((normal_cdf(1.959_964) - 0.975).abs() < 1e-6);
-        assert!((normal_cdf(-2.575_829) - 0.005).abs() < 1e-6);
     }
 }

@@ -1,3 +1,5 @@
-//! Statistics shared by self-play and timing: histograms and summaries.
+//! Statistics shared by self-play and timing: histograms, and the intervals,
+//! tests and survival estimates every comparison uses.
 
 pub mod histogram;
+pub mod inference;
