@@ -182,6 +182,11 @@ impl App {
         doc.sanitize();
         self.live.debug_board = None;
         self.state.settings.inspector_tab = 0;
+        // A generated deal is a new, untitled document: Save asks where,
+        // and never writes it over the file (or batch) opened before.
+        self.state.doc.batch = None;
+        self.state.settings.file = None;
+        self.state.settings.pieces_file = None;
         self.live.status = format!("Opened round {r} of {name} game {game}");
     }
 
@@ -202,6 +207,11 @@ impl App {
         doc.sanitize();
         self.state.settings.inspector_tab = crate::app::tabs::TREE_TAB;
         self.state.settings.show_inspector = true;
+        // A generated deal is a new, untitled document: Save asks where,
+        // and never writes it over the file (or batch) opened before.
+        self.state.doc.batch = None;
+        self.state.settings.file = None;
+        self.state.settings.pieces_file = None;
         self.live.status = format!("Opened deal {i} of the timing sweep");
     }
 }
