@@ -56,7 +56,8 @@ fn a_repair_of_ten_thousand_failing_redraws_stops_on_cancel() {
     assert_eq!(h.state().live.status, "Repair cancelled");
     // Not cancelled, the same repair runs to its verdict.
     h.state_mut().push(Command::Repair);
-    h.run();
+    // Stepped, not run: the spinner repaints while the repair works.
+    h.step();
     step_until(&mut h, "the repair to end", |a| !a.live.repair_running);
     assert!(
         h.state().live.status.contains("dead"),

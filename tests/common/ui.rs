@@ -42,7 +42,9 @@ pub fn step_until(h: &mut Harness<'static, App>, what: &str, done: impl Fn(&App)
     for _ in 0..12_000 {
         h.step();
         if done(h.state()) {
-            h.run();
+            // A few frames to settle, stepped (a job elsewhere may still
+            // show a spinner).
+            h.run_steps(4);
             return;
         }
         std::thread::sleep(Duration::from_millis(5));
