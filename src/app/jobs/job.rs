@@ -154,22 +154,12 @@ impl<M: Send + 'static> Job<M> {
     }
 }
 
-/// A cancelled job whose messages nobody wants any more, kept until its
-/// worker returns so that at most one of a kind runs.
-pub struct Draining(Box<dyn FnMut() -> bool + Send>);
-
-impl Draining {
-    pub fn of<M: Send + 'static>(mut job: Job<M>) -> Self {
-        job.cancel();
-        Self(Box::new(move || {
-            job.drain();
-            job.ended()
-        }))
-    }
-
-    /// True once the worker has returned.
-    pub fn ended(&mut self) -> bool {
-        (self.0)()
+/// A job nobody holds any more (superseded, or its window closed) is
+/// cancelled: its worker returns at its next check, and a `Watch` taken
+/// before can still see that it did.
+impl<M> Drop for Job<M> {
+    fn drop(&mut self) {
+        self.progress.cancel();
     }
 }
 
@@ -218,9 +208,22 @@ mod tests {
         .unwrap();
         let watch = job.watch();
         assert!(!watch.finished(), "the worker spins until cancelled");
-        let mut draining = Draining::of(job);
+        job.cancel();
         assert!(watch.join_within(Duration::from_secs(30)).is_some());
-        assert!(draining.ended());
+    }
+
+    #[test]
+    fn a_dropped_job_is_cancelled_and_its_thread_ends() {
+        let ctx = egui::Context::default();
+        let job = Job::<()>::spawn("test-drop", &ctx, |_, progress| {
+            while !progress.cancelled() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        })
+        .unwrap();
+        let watch = job.watch();
+        drop(job);
+        assert!(watch.join_within(Duration::from_secs(30)).is_some());
     }
 
     #[test]

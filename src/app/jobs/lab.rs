@@ -10,7 +10,7 @@ use tenten_engine::play::game::{Game, Round};
 use tenten_engine::play::runner::{self, Plan, Summary};
 use tenten_engine::search::changer::ChangeOptions;
 
-use crate::app::jobs::job::{Draining, Job, Watch};
+use crate::app::jobs::job::{Job, Watch};
 use crate::app::shell::settings::{LabSettings, LabSize};
 
 /// Seeds per block: small enough to stream often, large enough to keep both
@@ -95,8 +95,6 @@ pub struct Lab {
     pub error: Option<String>,
     pub replay: Option<Replay>,
     job: Option<Job<Block>>,
-    /// A cancelled run still returning (a new run started meanwhile).
-    draining: Vec<Draining>,
     /// Seconds the finished run took.
     pub seconds: f64,
 }
@@ -153,16 +151,13 @@ impl Lab {
                 survival: Vec::new(),
             })
             .collect();
-        let mut draining = std::mem::take(&mut self.draining);
-        draining.extend(self.job.take().map(Draining::of));
-        draining.extend(self.replay.take().and_then(|r| r.job).map(Draining::of));
+        // The last run and its replay, if still going, are dropped: cancelled.
         *self = Lab {
             plan: Some(plan),
             results,
             // A replay belongs to the last run's plan.
             replay: None,
             job: Some(stream),
-            draining,
             ..Lab::default()
         };
         Ok(())
@@ -180,7 +175,6 @@ impl Lab {
     /// run ended (complete or not), in the frame it ends.
     pub fn poll(&mut self) -> Option<bool> {
         self.poll_replay();
-        self.draining.retain_mut(|d| !d.ended());
         let job = self.job.as_mut()?;
         let mut changed = Vec::new();
         for Block { generator, games } in job.drain() {
@@ -229,7 +223,7 @@ impl Lab {
                 return;
             }
         };
-        self.close_replay();
+        // A replay still playing is dropped, so cancelled.
         self.replay = Some(Replay {
             generator: generator.to_owned(),
             game,
@@ -238,13 +232,6 @@ impl Lab {
             steps: Vec::new(),
             job: Some(job),
         });
-    }
-
-    /// Closes the replay, stopping its worker if it is still playing.
-    pub fn close_replay(&mut self) {
-        if let Some(job) = self.replay.take().and_then(|r| r.job) {
-            self.draining.push(Draining::of(job));
-        }
     }
 
     fn poll_replay(&mut self) {

@@ -11,7 +11,7 @@ use tenten_engine::model::shapes::Shapes;
 use tenten_engine::perf::timing::{self, FactorSummary, Measurement, Sweep, SweepDeal};
 use tenten_engine::search::changer::ChangeOptions;
 
-use crate::app::jobs::job::{Draining, Job, Watch};
+use crate::app::jobs::job::{Job, Watch};
 use crate::app::shell::settings::{CorpusChoice, TimingSettings};
 use tenten_engine::progress::Progress;
 
@@ -46,8 +46,6 @@ pub struct TimingSweep {
     pub finished: Option<bool>,
     pub error: Option<String>,
     job: Option<Job<Message>>,
-    /// A cancelled sweep still returning (a new one started meanwhile).
-    draining: Vec<Draining>,
 }
 
 impl TimingSweep {
@@ -91,12 +89,10 @@ impl TimingSweep {
             let complete = timing::run(&sweep, progress, |chunk| send(Message::Chunk(chunk)));
             send(Message::Done { complete });
         })?;
-        let mut draining = std::mem::take(&mut self.draining);
-        draining.extend(self.job.take().map(Draining::of));
+        // The last sweep, if still going, is dropped: cancelled.
         *self = TimingSweep {
             request: Some(request),
             job: Some(stream),
-            draining,
             ..TimingSweep::default()
         };
         Ok(())
@@ -111,7 +107,6 @@ impl TimingSweep {
     /// Takes what arrived; recomputes the summaries when anything did.
     /// Returns how the sweep ended, in the frame it ends.
     pub fn poll(&mut self) -> Option<bool> {
-        self.draining.retain_mut(|d| !d.ended());
         let job = self.job.as_mut()?;
         let mut changed = false;
         let mut complete = false;

@@ -363,7 +363,7 @@ impl App {
                 }
             }
             Command::CloseLabReplay => {
-                self.live.lab.close_replay();
+                self.live.lab.replay = None;
                 self.live.debug_board = None;
             }
             Command::OpenLabReplayDeal => self.open_lab_replay_deal(),

@@ -14,7 +14,7 @@ use tenten_engine::model::shapes::Shapes;
 use tenten_engine::search::changer::ChangeOptions;
 use tenten_engine::search::heuristic::{Policy, Reading};
 
-use crate::app::jobs::job::{Draining, Job, Watch};
+use crate::app::jobs::job::{Job, Watch};
 use crate::app::jobs::judge;
 use crate::app::shell::state::Doc;
 
@@ -179,8 +179,6 @@ pub struct DealsView {
     /// Verdicts of edited and added deals, with the deal they judge.
     edited: HashMap<usize, (Deal, Judged)>,
     job: Option<Job<judge::Chunk>>,
-    /// A superseded judging still returning.
-    draining: Vec<Draining>,
     /// The last run was cancelled before it finished.
     pub cancelled: bool,
     pub filter: Filter,
@@ -218,7 +216,8 @@ impl DealsView {
             set: set_fingerprint(&doc.set),
         };
         if self.key != Some(key) {
-            self.draining.extend(self.job.take().map(Draining::of));
+            // A judging of the old key is dropped, so cancelled.
+            self.job = None;
             self.key = Some(key);
             self.judged = vec![None; b.source.entries.len()];
             self.edited.clear();
@@ -234,7 +233,6 @@ impl DealsView {
     /// Takes the verdicts that arrived; the judging ends when its worker
     /// has returned and every chunk it sent was taken.
     fn poll(&mut self, ctx: &egui::Context) {
-        self.draining.retain_mut(|d| !d.ended());
         let Some(job) = &mut self.job else { return };
         let mut got = false;
         for (start, verdicts) in job.drain() {
@@ -347,8 +345,7 @@ impl DealsView {
     pub fn progress(&self) -> Option<(usize, usize, Option<f64>)> {
         let job = self.job.as_ref()?;
         let total = self.judged.len();
-        let (f, eta) = job.progress();
-        Some((((f as f64) * total as f64).round() as usize, total, eta))
+        Some((job.done().min(total), total, job.progress().1))
     }
 
     /// Asks the judging to stop; the verdicts so far stay.
