@@ -148,12 +148,15 @@ impl App {
                 self.deal_text(deal, folder)
             })
             .collect();
-        let Some(text) = formats::update_batch(&b.source.text, &edits, &added) else {
-            self.live.error = Some(format!(
-                "{} could not be updated safely (its text is not a deal list any more); nothing was written. Use Save as.",
-                b.source.path.display()
-            ));
-            return;
+        let text = match formats::update_batch(&b.source.text, &edits, &added) {
+            Ok(text) => text,
+            Err(why) => {
+                self.live.error = Some(format!(
+                    "{} could not be updated safely ({why}); nothing was written. Use Save as.",
+                    b.source.path.display()
+                ));
+                return;
+            }
         };
         if let Err(e) = formats::write_atomic(path, &text) {
             self.live.error = Some(e.to_string());

@@ -106,12 +106,12 @@ pub fn save_deal(path: &Path, doc: &Doc, pieces: Option<&Path>, seed: u64) -> Re
         && formats::is_batch(&old)
     {
         let n = formats::parse_deals(&old, &path.display().to_string()).map_or(0, |d| d.len());
-        let Some(batch) = formats::replace_first_deal(&old, &text) else {
-            return Err(format!(
-                "{} is a batch this window cannot update safely; nothing was written. Use Save as.",
+        let batch = formats::replace_first_deal(&old, &text).map_err(|why| {
+            format!(
+                "{} is a batch this window cannot update safely ({why}); nothing was written. Use Save as.",
                 path.display()
-            ));
-        };
+            )
+        })?;
         formats::write_atomic(path, &batch).map_err(|e| e.to_string())?;
         return Ok(SaveKind::IntoBatch(n));
     }

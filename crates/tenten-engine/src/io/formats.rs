@@ -39,7 +39,7 @@ impl FormatError {
     }
 }
 
-fn ron_options() -> ron::Options {
+pub(crate) fn ron_options() -> ron::Options {
     ron::Options::default().with_default_extension(Extensions::IMPLICIT_SOME)
 }
 
@@ -230,19 +230,29 @@ pub fn parse_deals_each(text: &str, file: &str) -> Result<Vec<Result<RawDeal, Fo
         .collect())
 }
 
-/// The first character that is not blank or inside a comment.
+/// The first character that is not blank, inside a comment (block
+/// comments nest) or an extension attribute.
 fn first_token(text: &str) -> Option<char> {
-    let mut rest = text;
-    loop {
-        rest = rest.trim_start();
-        if let Some(r) = rest.strip_prefix("//") {
-            rest = r.split_once('\n').map_or("", |(_, after)| after);
-        } else if let Some(r) = rest.strip_prefix("/*") {
-            rest = r.split_once("*/").map_or("", |(_, after)| after);
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i..].starts_with(b"//") {
+            i = crate::io::ron_scan::line_comment_end(bytes, i);
+        } else if bytes[i..].starts_with(b"/*") {
+            i = crate::io::ron_scan::block_comment_end(bytes, i);
+        } else if bytes[i..].starts_with(b"#!") {
+            // An extension attribute, `#![enable(implicit_some)]`.
+            i = bytes[i..]
+                .iter()
+                .position(|&b| b == b']')
+                .map_or(bytes.len(), |p| i + p + 1);
+        } else if bytes[i].is_ascii_whitespace() {
+            i += 1;
         } else {
-            return rest.chars().next();
+            return text[i..].chars().next();
         }
     }
+    None
 }
 
 /// Byte offsets of each deal's `board` key, to point messages at the right deal.

@@ -5,3 +5,4 @@ pub mod batch;
 pub mod batch_file;
 pub mod export;
 pub mod formats;
+pub mod ron_scan;
