@@ -107,7 +107,7 @@ fn random_command(rng: &mut Generator, files: &[PathBuf]) -> Command {
         },
         17 => Command::ToggleLock(any(rng, 6)),
         18 => Command::SetHolderSize(any(rng, MAX_HOLDER + 3)),
-        19 => Command::SetHolder((0..any(rng, 6)).map(|_| piece(rng)).collect()),
+        19 => Command::OpenKillerDeal((0..any(rng, 6)).map(|_| piece(rng)).collect()),
         20..=21 => Command::Deal,
         22 => Command::SetSeed(rng.below(1000) as u64),
         23 => Command::NewSeed,

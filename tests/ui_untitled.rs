@@ -94,3 +94,46 @@ fn a_round_opened_from_a_lab_replay_is_untitled() {
     );
     save_leaves_the_file_alone(&mut h, &path);
 }
+
+#[test]
+fn a_killer_deal_from_the_danger_map_is_untitled() {
+    let (mut h, path) = opened_copy("killer");
+    h.state_mut().push(Command::OpenKillerDeal(vec![2, 2, 2]));
+    h.run();
+    assert!(
+        h.state().live.status.contains("killer deal sq3,sq3,sq3"),
+        "{}",
+        h.state().live.status
+    );
+    save_leaves_the_file_alone(&mut h, &path);
+    // Undo brings back the opened deal and the file it belongs to.
+    h.state_mut().push(Command::Undo);
+    h.run();
+    assert_eq!(h.state().state.settings.file.as_deref(), Some(path.as_path()));
+}
+
+/// Undo after opening a second file must not leave the first file's deal
+/// titled with the second file's name, or Ctrl+S writes it over that file.
+#[test]
+fn undo_past_an_open_restores_the_file_with_the_deal() {
+    let (mut h, first) = opened_copy("undo");
+    let second = first.with_file_name("empty.ron");
+    let rows = vec!["\"..........\""; 10].join(", ");
+    std::fs::write(&second, format!("(board: [{rows}], holder: [\"dot\"])\n")).unwrap();
+    open(&mut h, second.clone());
+    assert_eq!(h.state().state.settings.file.as_deref(), Some(second.as_path()));
+    h.state_mut().push(Command::Undo);
+    h.run();
+    assert_eq!(h.state().state.settings.file.as_deref(), Some(first.as_path()));
+    let before = std::fs::read(&second).unwrap();
+    h.state_mut().push(Command::Save);
+    h.run();
+    assert_eq!(
+        std::fs::read(&second).unwrap(),
+        before,
+        "the first deal was written over the second file"
+    );
+    h.state_mut().push(Command::Redo);
+    h.run();
+    assert_eq!(h.state().state.settings.file.as_deref(), Some(second.as_path()));
+}

@@ -182,12 +182,7 @@ impl App {
         doc.sanitize();
         self.live.debug_board = None;
         self.state.settings.inspector_tab = 0;
-        // A generated deal is a new, untitled document: Save asks where,
-        // and never writes it over the file (or batch) opened before.
-        self.state.doc.batch = None;
-        self.state.settings.file = None;
-        self.state.settings.pieces_file = None;
-        self.live.status = format!("Opened round {r} of {name} game {game}");
+        self.untitled(format!("round {r} of {name} game {game}"));
     }
 
     /// Puts deal `i` of the last sweep on the board and in the holder, with
@@ -207,11 +202,6 @@ impl App {
         doc.sanitize();
         self.state.settings.inspector_tab = crate::app::tabs::TREE_TAB;
         self.state.settings.show_inspector = true;
-        // A generated deal is a new, untitled document: Save asks where,
-        // and never writes it over the file (or batch) opened before.
-        self.state.doc.batch = None;
-        self.state.settings.file = None;
-        self.state.settings.pieces_file = None;
-        self.live.status = format!("Opened deal {i} of the timing sweep");
+        self.untitled(format!("deal {i} of the timing sweep"));
     }
 }

@@ -138,7 +138,7 @@ fn killers(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
             })
             .inner;
         if clicked {
-            cmds.push(Command::SetHolder(killer.pieces.clone()));
+            cmds.push(Command::OpenKillerDeal(killer.pieces.clone()));
         }
     }
     if danger.killers.len() > SHOWN_KILLERS {

@@ -26,12 +26,12 @@ use crate::app::shell::command::Command;
 use crate::app::shell::files;
 use crate::app::shell::live::{Flash, Live, RepairView, Verdict};
 use crate::app::shell::state::{Doc, State};
-use crate::app::shell::undo::{EditKey, Undo};
+use crate::app::shell::undo::{EditKey, Titled, Undo};
 
 pub struct App {
     pub state: State,
     pub live: Live,
-    pub(crate) undo: Undo<Doc>,
+    pub(crate) undo: Undo<Titled>,
     pub(crate) cmds: Vec<Command>,
     pub(crate) job: Option<RepairJob>,
     /// The document the verdict was computed for.
@@ -280,7 +280,35 @@ impl App {
     }
 
     pub(crate) fn edit(&mut self, key: EditKey) {
-        self.undo.record(&self.state.doc, key);
+        self.undo.record(&self.titled(), key);
+    }
+
+    /// The document with the files it was opened from or saved to.
+    pub(crate) fn titled(&self) -> Titled {
+        Titled {
+            doc: self.state.doc.clone(),
+            file: self.state.settings.file.clone(),
+            pieces_file: self.state.settings.pieces_file.clone(),
+        }
+    }
+
+    /// Back to an undo step: the document and the files it belongs to, so
+    /// Save never writes a document over a file it was not read from.
+    pub(crate) fn restore(&mut self, t: Titled) {
+        self.state.doc = t.doc;
+        self.state.settings.file = t.file;
+        self.state.settings.pieces_file = t.pieces_file;
+    }
+
+    /// Makes the document a new, untitled one, for a deal from a generated
+    /// source (a timing sweep, a Lab replay, a killer deal): Save asks where,
+    /// and never writes it over the file (or batch) opened before. Undo
+    /// brings that file back with its document.
+    pub(crate) fn untitled(&mut self, what: String) {
+        self.state.doc.batch = None;
+        self.state.settings.file = None;
+        self.state.settings.pieces_file = None;
+        self.live.status = format!("Opened {what} as a new, untitled deal");
     }
 
     /// Recompiles shapes and re-validates when the document changed.

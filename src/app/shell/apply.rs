@@ -91,14 +91,14 @@ impl App {
                 }
             }
             Command::Undo => {
-                if let Some(prev) = self.undo.undo(&self.state.doc) {
-                    self.state.doc = prev;
+                if let Some(prev) = self.undo.undo(&self.titled()) {
+                    self.restore(prev);
                     self.live.status = "Undo".to_owned();
                 }
             }
             Command::Redo => {
-                if let Some(next) = self.undo.redo(&self.state.doc) {
-                    self.state.doc = next;
+                if let Some(next) = self.undo.redo(&self.titled()) {
+                    self.restore(next);
                     self.live.status = "Redo".to_owned();
                 }
             }
@@ -212,7 +212,7 @@ impl App {
                     self.live.selected_slot = self.live.selected_slot.filter(|&s| s < k);
                 }
             }
-            Command::SetHolder(pieces) => {
+            Command::OpenKillerDeal(pieces) => {
                 let n = self.state.doc.set.pieces.len();
                 if (1..=MAX_HOLDER).contains(&pieces.len()) && pieces.iter().all(|&p| usize::from(p) < n) {
                     self.edit(EditKey::Single);
@@ -220,7 +220,8 @@ impl App {
                     self.live.selected_slot = None;
                     self.state.settings.inspector_tab = crate::app::tabs::TREE_TAB;
                     self.state.settings.show_inspector = true;
-                    self.live.status = format!("Holder {}", self.state.doc.set.ids(&pieces));
+                    let ids = self.state.doc.set.ids(&pieces);
+                    self.untitled(format!("the killer deal {ids} of the danger map"));
                 }
             }
             Command::Deal => self.deal(),

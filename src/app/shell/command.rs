@@ -70,9 +70,10 @@ pub enum Command {
     },
     ToggleLock(usize),
     SetHolderSize(usize),
-    /// Put these pieces in the holder (one per slot, resizing it), as one
-    /// undo step, and open the tree tab on them (a killer deal's click).
-    SetHolder(Vec<PieceIdx>),
+    /// A killer deal's click: the board with these pieces in the holder (one
+    /// per slot, resizing it) as a new, untitled deal, one undo step, and the
+    /// tree tab open on it.
+    OpenKillerDeal(Vec<PieceIdx>),
     Deal,
     SetSeed(u64),
     NewSeed,

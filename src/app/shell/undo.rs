@@ -1,6 +1,14 @@
 //! Undo and redo as whole-document snapshots. Edits that belong together (one
 //! drag stroke, one slider drag) share a key and become a single step.
 
+/// An undo step: the document and the files it came from, restored together.
+#[derive(Clone, PartialEq)]
+pub struct Titled {
+    pub doc: crate::app::shell::state::Doc,
+    pub file: Option<std::path::PathBuf>,
+    pub pieces_file: Option<std::path::PathBuf>,
+}
+
 /// What an edit belongs to; consecutive edits with the same key coalesce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EditKey {
