@@ -118,7 +118,7 @@ fn a_killer_deal_from_the_danger_map_is_untitled() {
 fn undo_past_an_open_restores_the_file_with_the_deal() {
     let (mut h, first) = opened_copy("undo");
     let second = first.with_file_name("empty.ron");
-    let rows = vec!["\"..........\""; 10].join(", ");
+    let rows = ["\"..........\""; 10].join(", ");
     std::fs::write(&second, format!("(board: [{rows}], holder: [\"dot\"])\n")).unwrap();
     open(&mut h, second.clone());
     assert_eq!(h.state().state.settings.file.as_deref(), Some(second.as_path()));
