@@ -1,7 +1,7 @@
 //! The window, driven like a user would: egui_kittest clicks, keys and drags,
 //! plus snapshots under tests/snapshots/.
 
-use std::path::PathBuf;
+mod common;
 
 use egui::{Event, Modifiers, PointerButton, Pos2, Rect};
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -13,31 +13,7 @@ use tenten_engine::model::board::Cell;
 use tenten_engine::model::generator::Generator;
 use tenten_engine::model::pieces::PieceSet;
 
-fn preset(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("presets/deals")
-        .join(name)
-}
-
-fn harness_with(app: App) -> Harness<'static, App> {
-    let mut h = Harness::builder()
-        .with_size([1400.0, 880.0])
-        .with_max_steps(16)
-        .build_ui_state(|ui, app: &mut App| app.show(ui), app);
-    h.run();
-    h
-}
-
-/// The classic preset, as on first launch.
-fn harness() -> Harness<'static, App> {
-    harness_with(App::new(State::default()))
-}
-
-fn open(h: &mut Harness<'static, App>, deal: &str) {
-    h.state_mut().push(Command::Load(preset(deal)));
-    h.run();
-    assert!(h.state().live.error.is_none(), "{:?}", h.state().live.error);
-}
+use common::ui::{harness, harness_sized, open_deal, palette_harness, preset};
 
 fn board_rect(h: &Harness<'static, App>) -> Rect {
     h.get_by_label("board").rect()
@@ -96,7 +72,7 @@ fn first_launch_shows_the_classic_preset_and_a_verdict() {
 #[test]
 fn painting_cells_changes_the_verdict() {
     let mut h = harness();
-    open(&mut h, "unsolvable-no-room-for-sq3.ron");
+    open_deal(&mut h, "unsolvable-no-room-for-sq3.ron");
     assert_eq!(verdict(&h), Some(false));
     h.get_by_label_contains("Unsolvable: no order places dot,sq3,h2");
     // With one end of row 2 painted, the dot completes the row and the
@@ -170,7 +146,7 @@ fn dealing_with_a_fixed_seed_gives_the_expected_pieces() {
 #[test]
 fn an_unsolvable_preset_is_repaired_and_applied() {
     let mut h = harness();
-    open(&mut h, "unsolvable-fit-alone-not-together.ron");
+    open_deal(&mut h, "unsolvable-fit-alone-not-together.ron");
     assert_eq!(verdict(&h), Some(false));
     h.get_all_by_role_and_label(egui::accesskit::Role::Button, "Repair")
         .next()
@@ -223,7 +199,7 @@ fn undo_restores_the_board_and_redo_repeats() {
 #[test]
 fn a_bad_file_shows_an_error_and_changes_nothing() {
     let mut h = harness();
-    open(&mut h, "mid-game.ron");
+    open_deal(&mut h, "mid-game.ron");
     let before = h.state().state.clone();
     let path = std::env::temp_dir().join(format!("tenten-ui-bad-{}.ron", std::process::id()));
     std::fs::write(
@@ -246,7 +222,7 @@ fn a_bad_file_shows_an_error_and_changes_nothing() {
 #[test]
 fn a_holder_piece_dragged_onto_the_board_is_played_and_scores() {
     let mut h = harness();
-    open(&mut h, "solvable-order-matters.ron");
+    open_deal(&mut h, "solvable-order-matters.ron");
     // Drag slot 3 (h5) to row 3, whose free cells it completes.
     let from = h.get_by_label("slot 3 h5").rect().center();
     let to = cell_center(&h, 2, 3);
@@ -272,7 +248,7 @@ fn a_holder_piece_dragged_onto_the_board_is_played_and_scores() {
 #[test]
 fn the_solution_steps_on_the_board() {
     let mut h = harness();
-    open(&mut h, "solvable-order-matters.ron");
+    open_deal(&mut h, "solvable-order-matters.ron");
     h.get_by_label("Show solution").click();
     h.run();
     h.get_by_label_contains("Step 1/3: dot at (1, 0)");
@@ -286,7 +262,7 @@ fn the_solution_steps_on_the_board() {
 
 #[test]
 fn saving_an_opened_batch_keeps_every_deal_and_comment() {
-    let original = std::fs::read_to_string(preset("teaching-batch.ron")).unwrap();
+    let original = std::fs::read_to_string(preset("deals/teaching-batch.ron")).unwrap();
     let dir = std::env::temp_dir().join(format!("tenten-ui-batch-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let copy = dir.join("batch.ron");
@@ -349,7 +325,7 @@ fn danger_now(h: &Harness<'static, App>) -> f64 {
 #[test]
 fn painting_a_cell_changes_the_danger_shown() {
     let mut h = harness();
-    open(&mut h, "unsolvable-no-room-for-sq3.ron");
+    open_deal(&mut h, "unsolvable-no-room-for-sq3.ron");
     wait_for_danger(&mut h);
     let before = danger_now(&h);
     assert!(before > 0.0);
@@ -368,7 +344,7 @@ fn painting_a_cell_changes_the_danger_shown() {
 #[test]
 fn a_killer_deal_goes_to_the_holder_and_the_heatmap_fills_in() {
     let mut h = harness();
-    open(&mut h, "unsolvable-no-room-for-sq3.ron");
+    open_deal(&mut h, "unsolvable-no-room-for-sq3.ron");
     wait_for_danger(&mut h);
     let first = match &h.state().live.danger.summary {
         Some(Ok(s)) => s.danger.killers[0].clone(),
@@ -410,7 +386,7 @@ fn snapshot(h: &mut Harness<'static, App>, name: &str) {
 #[test]
 fn snapshot_solvable_deal() {
     let mut h = harness();
-    open(&mut h, "solvable-order-matters.ron");
+    open_deal(&mut h, "solvable-order-matters.ron");
     h.remove_cursor();
     h.run();
     snapshot(&mut h, "main_window_solvable");
@@ -419,7 +395,7 @@ fn snapshot_solvable_deal() {
 #[test]
 fn snapshot_unsolvable_deal() {
     let mut h = harness();
-    open(&mut h, "unsolvable-no-room-for-sq3.ron");
+    open_deal(&mut h, "unsolvable-no-room-for-sq3.ron");
     h.remove_cursor();
     h.run();
     snapshot(&mut h, "main_window_unsolvable");
@@ -427,12 +403,7 @@ fn snapshot_unsolvable_deal() {
 
 #[test]
 fn snapshot_palette() {
-    let state = State::default();
-    let app = App::new(state);
-    let mut h = Harness::builder()
-        .with_size([280.0, 900.0])
-        .build_ui_state(|ui, app: &mut App| app.show_palette_only(ui), app);
-    h.run();
+    let mut h = palette_harness(App::new(State::default()), 16);
     snapshot(&mut h, "palette");
 }
 
@@ -485,11 +456,7 @@ fn a_typed_weight_is_one_undo_step_and_clamping_is_said() {
     let app = App::new(State::default());
     // Each weight edit restarts the danger job, whose repaints may keep a
     // loaded machine stepping for a while.
-    let mut h = Harness::builder()
-        .with_size([280.0, 900.0])
-        .with_max_steps(500)
-        .build_ui_state(|ui, app: &mut App| app.show_palette_only(ui), app);
-    h.run();
+    let mut h = palette_harness(app, 500);
     let dot = h.state().state.doc.set.index_of("dot").unwrap();
     let type_weight = |h: &mut Harness<'static, App>, text: &str| {
         h.get_all_by_role(egui::accesskit::Role::SpinButton)
@@ -565,7 +532,7 @@ fn an_edited_piece_set_is_marked_and_can_be_reset() {
     h.run();
     h.get_by_label("modified");
     h.get_by_label("Pieces: classic 1010! (modified)");
-    open(&mut h, "mid-game.ron");
+    open_deal(&mut h, "mid-game.ron");
     assert!(
         h.state()
             .live
@@ -594,7 +561,7 @@ fn the_board_stays_put_while_the_inspector_changes() {
         h.run();
         assert_eq!(board_rect(&h), home, "inspector tab {tab}");
     }
-    open(&mut h, "unsolvable-policies-disagree.ron");
+    open_deal(&mut h, "unsolvable-policies-disagree.ron");
     assert_eq!(board_rect(&h).center().x, home.center().x);
 }
 
@@ -603,12 +570,12 @@ fn the_board_stays_put_while_the_inspector_changes() {
 #[test]
 fn every_inspector_tab_fits_its_panel() {
     let mut h = harness();
-    open(&mut h, "unsolvable-policies-disagree.ron");
+    open_deal(&mut h, "unsolvable-policies-disagree.ron");
     let width = 1400.0;
     for tab in [0, 1, 2, 3, 4, 4] {
         // The Deals tab twice: empty, then with a batch open.
         if tab == 4 && h.state().state.settings.inspector_tab == 4 {
-            open(&mut h, "teaching-batch.ron");
+            open_deal(&mut h, "teaching-batch.ron");
         }
         h.state_mut().push(Command::SetInspectorTab(tab));
         h.run();
@@ -630,12 +597,8 @@ fn every_inspector_tab_fits_its_panel() {
 /// the banner's Repair button stays in view beside the inspector at 1280x720.
 #[test]
 fn wide_panels_from_a_large_screen_leave_room_at_1280x720() {
-    let mut h = Harness::builder()
-        .with_size([1920.0, 1080.0])
-        .with_max_steps(16)
-        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(State::default()));
-    h.run();
-    open(&mut h, "unsolvable-policies-disagree.ron");
+    let mut h = harness_sized(App::new(State::default()), [1920.0, 1080.0]);
+    open_deal(&mut h, "unsolvable-policies-disagree.ron");
     // Drag the inspector's left edge far to the left.
     let edge = h
         .get_all_by_role_and_label(egui::accesskit::Role::Button, "Deal")

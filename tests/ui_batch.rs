@@ -2,6 +2,8 @@
 //! unsolvable deals, walk them from the keyboard, fix one, add a painted
 //! deal, save, and reopen with nothing lost.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use egui::{Key, Modifiers};
@@ -13,47 +15,27 @@ use tenten::app::shell::state::State;
 use tenten_engine::io::batch::{Filter, SortKey, Verdict};
 use tenten_engine::model::board::Cell;
 
-fn preset(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("presets/deals")
-        .join(name)
-}
+use common::ui::{harness_built, step_until, temp_copy};
 
+/// The window as on first launch; judging's spinner may repaint a while.
 fn harness() -> Harness<'static, App> {
-    let mut h = Harness::builder()
-        .with_size([1400.0, 880.0])
-        .with_max_steps(64)
-        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(State::default()));
-    h.run();
-    h
+    harness_built(App::new(State::default()), [1400.0, 880.0], 64)
 }
 
-/// A copy of `name` in a fresh temporary folder (so saving is harmless).
+/// A copy of the preset deal `name` in a fresh temporary folder.
 fn copy_of(name: &str, tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tenten-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::copy(preset(name), &path).unwrap();
-    path
+    temp_copy(&format!("deals/{name}"), tag)
 }
 
 fn open(h: &mut Harness<'static, App>, path: &Path) {
-    h.state_mut().push(Command::Load(path.to_path_buf()));
-    h.run();
-    assert!(h.state().live.error.is_none(), "{:?}", h.state().live.error);
+    common::ui::open(h, path.to_path_buf());
 }
 
 fn wait_until_judged(h: &mut Harness<'static, App>) {
-    for _ in 0..2000 {
-        h.step();
-        let n = h.state().state.doc.batch.as_ref().map_or(0, |b| b.len());
-        if h.state().live.deals.settled(n) {
-            h.run();
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    panic!("the batch was never judged");
+    step_until(h, "the batch's judging", |a| {
+        let n = a.state.doc.batch.as_ref().map_or(0, |b| b.len());
+        a.live.deals.settled(n)
+    });
 }
 
 fn key(h: &mut Harness<'static, App>, modifiers: Modifiers, k: Key) {
@@ -230,11 +212,7 @@ fn save_without_the_batch_open_never_rewrites_the_batch_file() {
     let mut state = h.state().state.clone();
     state.doc.batch = None; // as after a restart: not persisted
     let before = std::fs::read_to_string(&path).unwrap();
-    let mut again = Harness::builder()
-        .with_size([1400.0, 880.0])
-        .with_max_steps(64)
-        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(state));
-    again.run();
+    let mut again = harness_built(App::new(state), [1400.0, 880.0], 64);
     again.state_mut().push(Command::Save);
     again.run();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), before);

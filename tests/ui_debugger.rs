@@ -1,25 +1,20 @@
 //! The AND-OR tree debugger and the heuristic tab, driven from the keyboard
 //! and mouse with egui_kittest.
 
-use std::path::PathBuf;
+mod common;
 
 use egui::Key;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::{Harness, SnapshotOptions};
 use tenten::app::App;
 use tenten::app::shell::command::Command;
-use tenten::app::shell::state::State;
 
+use common::ui::open_deal;
+
+/// The window with the preset `deal` open.
 fn harness(deal: &str) -> Harness<'static, App> {
-    let mut h = Harness::builder()
-        .with_size([1400.0, 880.0])
-        .with_max_steps(16)
-        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(State::default()));
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("presets/deals")
-        .join(deal);
-    h.state_mut().push(Command::Load(path));
-    h.run();
+    let mut h = common::ui::harness();
+    open_deal(&mut h, deal);
     h
 }
 

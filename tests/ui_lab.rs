@@ -9,39 +9,18 @@ use egui_kittest::kittest::Queryable;
 use tenten::app::App;
 use tenten::app::shell::command::Command;
 use tenten::app::shell::settings::LabSettings;
-use tenten::app::shell::state::State;
 use tenten_engine::play::game::End;
 
+use common::ui::{harness_on_tab, press, step_until};
+
 fn harness() -> Harness<'static, App> {
-    let mut h = Harness::builder()
-        .with_size([1400.0, 880.0])
-        .with_max_steps(16)
-        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(State::default()));
-    h.run();
-    h.get_by_label("Lab").click();
-    h.run();
+    let h = harness_on_tab("Lab");
     assert_eq!(h.state().state.settings.inspector_tab, 5);
     h
 }
 
-/// Scrolls the widget into view, then clicks it, as a user would.
-fn press(h: &mut Harness<'static, App>, label: &str) {
-    h.get_by_label(label).scroll_to_me();
-    h.run();
-    h.get_by_label(label).click();
-    h.run();
-}
-
 fn wait_until_stopped(h: &mut Harness<'static, App>) {
-    for _ in 0..4000 {
-        h.step();
-        if !h.state().live.lab.running() {
-            h.run();
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    panic!("the simulation never stopped");
+    step_until(h, "the simulation's end", |a| !a.live.lab.running());
 }
 
 #[test]
@@ -184,4 +163,35 @@ fn cancel_stops_the_simulation_and_keeps_the_games_played() {
     eprintln!("generator lab: threads ended within {latency:?} of the last frame");
     h.run();
     assert_eq!(h.state().live.lab.results[0].games.len(), kept);
+}
+
+/// The time warning before a coelho run scales with the holder and the
+/// board: the 16x8 with holders of 4 warns at 4 games, while 10x10
+/// with holders of 3 does not.
+#[test]
+fn the_coelho_warning_scales_with_holder_and_board() {
+    use tenten::app::shell::settings::LabSize;
+    use tenten_engine::model::board::BoardSize;
+    let mut h = harness();
+    let coelho = |size: BoardSize, k: usize| LabSettings {
+        strategy: "coelho".to_owned(),
+        generators: vec!["random".to_owned()],
+        games: 4,
+        max_rounds: 2000,
+        holder_size: k,
+        size: LabSize::Fixed(size),
+        ..LabSettings::default()
+    };
+    h.state_mut().push(Command::SetLab(coelho(BoardSize::CLASSIC, 3)));
+    h.run();
+    assert!(h.query_by_label_contains("this may take up to").is_none());
+    let wide = BoardSize { width: 16, height: 8 };
+    h.state_mut().push(Command::SetLab(coelho(wide, 4)));
+    h.run();
+    let warning = h.get_by_label_contains("this may take up to");
+    let text = format!("{warning:?}");
+    assert!(
+        text.contains("one round every") && text.contains("16x8") && text.contains("holders of 4"),
+        "{text}"
+    );
 }

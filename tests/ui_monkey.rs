@@ -8,11 +8,12 @@
 //! `cargo test` runs 10,000 actions with a fixed seed. For a heavier run:
 //! `TENTEN_MONKEY_ACTIONS=200000 TENTEN_MONKEY_SEED=7 cargo test --release --test ui_monkey`.
 
+mod common;
+
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::PathBuf;
 
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
-use egui_kittest::Harness;
 use tenten::app::App;
 use tenten::app::shell::command::{Command, Line};
 use tenten::app::shell::settings::Tool;
@@ -23,6 +24,8 @@ use tenten_engine::model::generator::Generator;
 use tenten_engine::model::pieces::MAX_HOLDER;
 use tenten_engine::model::pieces::Piece;
 use tenten_engine::search::heuristic::{Policy, Reading};
+
+use common::ui::{harness_sized, preset};
 
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -36,7 +39,7 @@ fn env_or(name: &str, default: u64) -> u64 {
 fn sandbox(seed: u64) -> (PathBuf, Vec<PathBuf>) {
     let dir = std::env::temp_dir().join(format!("tenten-monkey-{}-{seed}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let presets = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("presets/deals");
+    let presets = preset("deals");
     let mut files = Vec::new();
     for name in [
         "teaching-batch.ron",
@@ -259,10 +262,7 @@ fn run_monkey(seed: u64, actions: usize) {
     tenten::app::disable_dialogs();
     let (dir, files) = sandbox(seed);
     let mut rng = Generator::new(seed);
-    let mut h = Harness::builder()
-        .with_size([1280.0, 720.0])
-        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(State::default()));
-    h.step();
+    let mut h = harness_sized(App::new(State::default()), [1280.0, 720.0]);
     let mut log: Vec<String> = Vec::new();
     let result = catch_unwind(AssertUnwindSafe(|| {
         for i in 0..actions {

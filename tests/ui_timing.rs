@@ -9,16 +9,11 @@ use egui_kittest::kittest::Queryable;
 use tenten::app::App;
 use tenten::app::shell::command::Command;
 use tenten::app::shell::settings::TimingSettings;
-use tenten::app::shell::state::State;
+
+use common::ui::{harness_on_tab, step_until};
 
 fn harness() -> Harness<'static, App> {
-    let mut h = Harness::builder()
-        .with_size([1400.0, 880.0])
-        .with_max_steps(16)
-        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(State::default()));
-    h.run();
-    h.get_by_label("Timing").click();
-    h.run();
+    let h = harness_on_tab("Timing");
     assert_eq!(h.state().state.settings.inspector_tab, 3);
     h
 }
@@ -35,15 +30,7 @@ fn settings(deals: usize, factors: &[f64]) -> TimingSettings {
 
 /// Steps frames until the sweep is no longer running.
 fn wait_until_stopped(h: &mut Harness<'static, App>) {
-    for _ in 0..4000 {
-        h.step();
-        if !h.state().live.timing.running() {
-            h.run();
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    panic!("the sweep never stopped");
+    step_until(h, "the sweep's end", |a| !a.live.timing.running());
 }
 
 #[test]

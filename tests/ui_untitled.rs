@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::ui::{harness, open, preset, step_until};
+use common::ui::{harness, open, step_until, temp_copy};
 use tenten::app::shell::command::Command;
 use tenten::app::shell::settings::{LabSettings, TimingSettings};
 
@@ -16,10 +16,7 @@ fn opened_copy(
     std::path::PathBuf,
 ) {
     tenten::app::disable_dialogs();
-    let dir = std::env::temp_dir().join(format!("tenten-untitled-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("mid-game.ron");
-    std::fs::copy(preset("deals/mid-game.ron"), &path).unwrap();
+    let path = temp_copy("deals/mid-game.ron", &format!("untitled-{tag}"));
     let mut h = harness();
     open(&mut h, path.clone());
     assert_eq!(h.state().state.settings.file.as_deref(), Some(path.as_path()));

@@ -1,9 +1,10 @@
 //! The window under egui_kittest, as every UI test drives it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
 use tenten::app::App;
 use tenten::app::shell::command::Command;
 use tenten::app::shell::state::State;
@@ -17,17 +18,72 @@ pub fn preset(path: &str) -> PathBuf {
 
 /// The window at 1400x880 (its default size) around `app`.
 pub fn harness_with(app: App) -> Harness<'static, App> {
+    harness_sized(app, [1400.0, 880.0])
+}
+
+/// The window at `size` around `app`.
+pub fn harness_sized(app: App, size: [f32; 2]) -> Harness<'static, App> {
+    harness_built(app, size, 16)
+}
+
+/// The window at `size` around `app`, settling in at most `max_steps`
+/// frames per run (more where a job's spinner repaints, as batch judging).
+pub fn harness_built(app: App, size: [f32; 2], max_steps: u64) -> Harness<'static, App> {
     let mut h = Harness::builder()
-        .with_size([1400.0, 880.0])
-        .with_max_steps(16)
+        .with_size(size)
+        .with_max_steps(max_steps)
         .build_ui_state(|ui, app: &mut App| app.show(ui), app);
     h.run();
     h
 }
 
+/// A copy of the preset `path` (`deals/mid-game.ron`) in a fresh temporary
+/// folder named after `tag`, so saving over it is harmless.
+pub fn temp_copy(path: &str, tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tenten-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let to = dir.join(Path::new(path).file_name().unwrap());
+    std::fs::copy(preset(path), &to).unwrap();
+    to
+}
+
+/// The palette alone, 280x900, as its snapshot and weight tests see it.
+/// `max_steps`: each weight edit restarts the danger job, whose repaints may
+/// keep a loaded machine stepping for a while.
+pub fn palette_harness(app: App, max_steps: u64) -> Harness<'static, App> {
+    let mut h = Harness::builder()
+        .with_size([280.0, 900.0])
+        .with_max_steps(max_steps)
+        .build_ui_state(|ui, app: &mut App| app.show_palette_only(ui), app);
+    h.run();
+    h
+}
+
+/// The classic preset with the inspector on tab `label` ("Lab", "Timing").
+pub fn harness_on_tab(label: &str) -> Harness<'static, App> {
+    let mut h = harness();
+    h.get_by_label(label).click();
+    h.run();
+    h
+}
+
+/// Scrolls the widget labelled `label` into view, then clicks it, as a
+/// user would.
+pub fn press(h: &mut Harness<'static, App>, label: &str) {
+    h.get_by_label(label).scroll_to_me();
+    h.run();
+    h.get_by_label(label).click();
+    h.run();
+}
+
 /// The classic preset, as on first launch.
 pub fn harness() -> Harness<'static, App> {
     harness_with(App::new(State::default()))
+}
+
+/// Opens a preset deal (`mid-game.ron`) as File > Open would.
+pub fn open_deal(h: &mut Harness<'static, App>, name: &str) {
+    open(h, preset(&format!("deals/{name}")));
 }
 
 /// Opens a file as File > Open would.

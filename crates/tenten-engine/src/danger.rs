@@ -345,14 +345,9 @@ pub fn dead_regions(shapes: &Shapes, set: &PieceSet, board: Bits) -> Vec<Bits> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::classic;
     use crate::model::board::BoardSize;
     use crate::model::pieces::Piece;
-
-    fn classic() -> (PieceSet, Shapes) {
-        let set = PieceSet::classic();
-        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
-        (set, shapes)
-    }
 
     #[test]
     fn multisets_are_counted_like_the_issue_counts_them() {
@@ -533,8 +528,7 @@ mod tests {
 
     #[test]
     fn a_cancelled_danger_stops_before_its_first_deal() {
-        let set = PieceSet::classic();
-        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let (set, shapes) = classic();
         let cancelled = Progress::default();
         cancelled.cancel();
         assert_eq!(

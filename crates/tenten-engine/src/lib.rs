@@ -10,6 +10,8 @@
 //! 4. `perf` (benchmarks, the throttle, the timing sweeps).
 
 pub mod danger;
+#[cfg(test)]
+mod fixtures;
 pub mod io;
 pub mod model;
 pub mod perf;

@@ -141,12 +141,7 @@ pub fn score(cells: usize, lines: Lines) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn classic() -> (PieceSet, Shapes) {
-        let set = PieceSet::classic();
-        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
-        (set, shapes)
-    }
+    use crate::fixtures::classic;
 
     #[test]
     fn every_anchor_keeps_the_piece_inside() {

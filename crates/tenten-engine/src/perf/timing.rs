@@ -430,6 +430,7 @@ pub fn headroom_line(summaries: &[FactorSummary]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::classic;
 
     fn m(deal: usize, factor: f64, empty: usize, v: f64, c: Option<f64>) -> Measurement {
         Measurement {
@@ -540,8 +541,7 @@ mod tests {
 
     #[test]
     fn corpora_have_the_size_asked_and_gameplays_start_empty() {
-        let set = PieceSet::classic();
-        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let (set, shapes) = classic();
         let options = ChangeOptions::default();
         let games = gameplay(&shapes, &set, 3, 60, 3, 7, options, &Progress::default());
         assert_eq!(games.len(), 60);
@@ -561,8 +561,7 @@ mod tests {
 
     #[test]
     fn a_tiny_sweep_measures_every_deal_at_every_factor_and_cancels() {
-        let set = PieceSet::classic();
-        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let (set, shapes) = classic();
         let sweep = Sweep {
             deals: realistic(&shapes, &set, 3, 12, 5),
             set,

@@ -568,6 +568,23 @@ fn piece_lines(shapes: &Shapes) -> Vec<([u8; 5], [u8; 5])> {
         .collect()
 }
 
+/// About how many rounds a second one core plays with the coelho strategy
+/// on a board of `cells` cells and holders of `k`, for warnings before a
+/// long run. The search tries every order and placement of the whole
+/// holder, about k!·cells^k end boards; with pruning and deduplication the
+/// time grows as that count to the power 0.7. Both anchors were measured
+/// with `tenten simulate --strategy coelho --max-rounds 60` on the
+/// development machine: about 300 rounds a second per core over whole games
+/// at 10x10 with holders of 3, and the exponent fitted to 8x8 and 10x10
+/// with holders of 2, 3 and 4 (within a factor of 2 of each).
+pub fn rounds_per_second_estimate(k: usize, cells: usize) -> f64 {
+    let end_boards = |k: usize, cells: usize| {
+        let orders: f64 = (1..=k).map(|i| i as f64).product();
+        orders * (cells.max(1) as f64).powi(k as i32)
+    };
+    300.0 * (end_boards(3, 100) / end_boards(k, cells)).powf(0.7)
+}
+
 /// The analysis's strategy with its weights.
 #[derive(Clone, Debug)]
 pub struct CoelhoStrategy {
@@ -659,22 +676,20 @@ impl CoelhoStrategy {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::model::board::Board;
-    use crate::model::pieces::PieceSet;
-
-    fn board(rows: &[&str]) -> Bits {
-        let size = BoardSize::new(rows[0].len(), rows.len()).unwrap();
-        let mut b = Board::empty(size);
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                if c == '#' {
-                    b.set(x, y, crate::model::board::Cell::Painted);
-                }
-            }
-        }
-        b.bits()
+    use crate::fixtures::{board, classic};
+    #[test]
+    fn the_rate_estimate_falls_with_holder_and_board() {
+        use super::rounds_per_second_estimate as rate;
+        assert!((rate(3, 100) - 300.0).abs() < 1e-9);
+        assert!(rate(4, 100) < rate(3, 100) / 50.0);
+        assert!(rate(3, 128) < rate(3, 100) && rate(3, 64) > rate(3, 100));
+        // The 16x8 with holders of 4: a round or two a second.
+        assert!(rate(4, 128) < 3.0 && rate(4, 128) > 0.5, "{}", rate(4, 128));
     }
+
+    use super::*;
+
+    use crate::model::pieces::PieceSet;
 
     #[test]
     fn weights_read_and_write_as_the_analysis_writes_them() {
@@ -848,8 +863,7 @@ mod tests {
 
     #[test]
     fn skipping_meets_and_evaluates_far_fewer_boards_than_a_plain_search() {
-        let set = PieceSet::classic();
-        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let (set, shapes) = classic();
         let holder: Vec<PieceIdx> = ["sq2", "h3", "v2"]
             .iter()
             .map(|id| set.index_of(id).unwrap())

@@ -218,12 +218,12 @@ impl Dealer for BagDealer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::classic;
     use crate::model::board::BoardSize;
 
     #[test]
     fn a_bag_deals_the_weights_multiset_exactly_once_per_refill() {
-        let set = PieceSet::classic();
-        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let (set, shapes) = classic();
         let table = Table {
             shapes: &shapes,
             set: &set,
@@ -245,8 +245,7 @@ mod tests {
 
     #[test]
     fn reject_and_repair_deal_solvable_holders_on_crowded_boards() {
-        let set = PieceSet::classic();
-        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let (set, shapes) = classic();
         let mut rng = Generator::new(3);
         // Crowded self-play boards, where random holders often fail.
         let boards = crate::play::random_fill::played_deals(&shapes, &set, 3, 400, &mut rng);
@@ -322,8 +321,7 @@ mod tests {
 
     #[test]
     fn reject_falls_back_from_the_holder_it_reports_as_drawn() {
-        let set = PieceSet::classic();
-        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let (set, shapes) = classic();
         let mut rng = Generator::new(11);
         let boards = crate::play::random_fill::played_deals(&shapes, &set, 3, 400, &mut rng);
         let options = ChangeOptions {

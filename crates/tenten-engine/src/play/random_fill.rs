@@ -108,12 +108,12 @@ pub fn played_deals(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::classic;
     use crate::model::board::BoardSize;
 
     #[test]
     fn random_fill_reaches_its_target_by_real_play() {
-        let set = PieceSet::classic();
-        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let (set, shapes) = classic();
         let mut rng = Generator::new(9);
         let board = random_fill(&shapes, &set, 0.4, &mut rng);
         assert!(board.filled() >= 40, "{}", board.filled());
@@ -124,8 +124,7 @@ mod tests {
 
     #[test]
     fn self_play_meets_deals_of_every_fill() {
-        let set = PieceSet::classic();
-        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let (set, shapes) = classic();
         let deals = played_deals(&shapes, &set, 3, 2000, &mut Generator::new(1));
         assert_eq!(deals.len(), 2000);
         let fills: Vec<u32> = deals.iter().map(|d| d.board.count_ones()).collect();
@@ -135,8 +134,7 @@ mod tests {
 
     #[test]
     fn play_colours_the_piece_and_clears_lines() {
-        let set = PieceSet::classic();
-        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let (set, shapes) = classic();
         let h5 = set.index_of("h5").unwrap();
         let mut board = Board::empty(BoardSize::CLASSIC);
         assert!(play(&mut board, &shapes, h5, 0).is_empty());

@@ -338,22 +338,13 @@ fn multisets(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::{classic, holder};
     use crate::model::board::BoardSize;
-
-    fn setup() -> (PieceSet, Shapes) {
-        let set = PieceSet::classic();
-        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
-        (set, shapes)
-    }
-
-    fn idx(set: &PieceSet, names: &[&str]) -> Vec<PieceIdx> {
-        names.iter().map(|n| set.index_of(n).unwrap()).collect()
-    }
 
     #[test]
     fn a_solvable_holder_is_never_changed() {
-        let (set, shapes) = setup();
-        let holder = idx(&set, &["sq3", "h5", "v5"]);
+        let (set, shapes) = classic();
+        let holder = holder(&set, &["sq3", "h5", "v5"]);
         let r = repair(
             &shapes,
             &set,
@@ -369,12 +360,12 @@ mod tests {
 
     #[test]
     fn the_block_f_chooses_is_replaced_until_the_holder_fits() {
-        let (set, shapes) = setup();
+        let (set, shapes) = classic();
         let g = &shapes.geometry;
         // Rows 2, 5 and 8 filled but for their ends: no sq3 fits, and no
         // row can be completed with one dot and an h2.
         let board = (g.rows[2] | g.rows[5] | g.rows[8]) & !g.cols[0] & !g.cols[9];
-        let holder = idx(&set, &["dot", "sq3", "h2"]);
+        let holder = holder(&set, &["dot", "sq3", "h2"]);
         let r = repair(
             &shapes,
             &set,
@@ -396,10 +387,10 @@ mod tests {
 
     #[test]
     fn without_redraws_the_fallback_still_finds_a_holder() {
-        let (set, shapes) = setup();
+        let (set, shapes) = classic();
         let g = &shapes.geometry;
         let board = (g.rows[2] | g.rows[5] | g.rows[8]) & !g.cols[8] & !g.cols[9];
-        let holder = idx(&set, &["sq3", "sq3", "sq3"]);
+        let holder = holder(&set, &["sq3", "sq3", "sq3"]);
         let options = ChangeOptions {
             max_redraws: 0,
             ..ChangeOptions::default()
@@ -421,7 +412,7 @@ mod tests {
 
     #[test]
     fn every_change_recorded_turns_one_attempt_into_the_next() {
-        let (set, shapes) = setup();
+        let (set, shapes) = classic();
         // A checkerboard with one cell of row 0 opened: one h2 fits, never
         // two, no v2, and no line can be completed. The fallback runs
         // through singles, pairs and every multiset before calling it dead,
@@ -433,7 +424,7 @@ mod tests {
                 p.weight = 0;
             }
         }
-        let holder = idx(&set, &["h2", "h2", "h2"]);
+        let holder = holder(&set, &["h2", "h2", "h2"]);
         let options = ChangeOptions {
             max_redraws: 0,
             ..ChangeOptions::default()
@@ -452,7 +443,7 @@ mod tests {
 
     #[test]
     fn a_board_where_no_dealable_piece_fits_is_dead() {
-        let (set, shapes) = setup();
+        let (set, shapes) = classic();
         // No two free cells touch: no h2 fits and no line can be completed.
         let board = crate::model::board::checkerboard(BoardSize::CLASSIC);
         let mut only_h2 = set.clone();
@@ -461,7 +452,7 @@ mod tests {
                 p.weight = 0;
             }
         }
-        let h2 = idx(&set, &["h2", "h2", "h2"]);
+        let h2 = holder(&set, &["h2", "h2", "h2"]);
         let r = repair(
             &shapes,
             &only_h2,
@@ -473,7 +464,7 @@ mod tests {
         assert_eq!(r.outcome, Outcome::Dead);
         assert_eq!(r.holder, h2);
         // With dots dealable it is not dead.
-        let dots = idx(&set, &["dot", "dot", "dot"]);
+        let dots = holder(&set, &["dot", "dot", "dot"]);
         let r = repair(
             &shapes,
             &set,

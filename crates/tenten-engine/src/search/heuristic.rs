@@ -227,9 +227,8 @@ impl FMatrix {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::board::BoardSize;
-    use crate::model::pieces::PieceSet;
-    use crate::model::shapes::Shapes;
+    use crate::fixtures::classic;
+
     use crate::search::validator::validate;
 
     #[test]
@@ -249,8 +248,7 @@ mod tests {
     fn f_follows_equation_4_on_a_hand_made_deal() {
         // Rows 2, 5, 8 filled but for columns 8 and 9: no 3x3 square fits,
         // a dot fits 76 times and can complete nothing.
-        let set = PieceSet::classic();
-        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let (set, shapes) = classic();
         let g = &shapes.geometry;
         let board = (g.rows[2] | g.rows[5] | g.rows[8]) & !g.cols[8] & !g.cols[9];
         let holder = [set.index_of("dot").unwrap(), set.index_of("sq3").unwrap()];
@@ -272,8 +270,7 @@ mod tests {
 
     #[test]
     fn by_piece_every_copy_of_the_failing_piece_is_blamed() {
-        let set = PieceSet::classic();
-        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let (set, shapes) = classic();
         let g = &shapes.geometry;
         let (sq3, dot) = (set.index_of("sq3").unwrap(), set.index_of("dot").unwrap());
         let board = (g.rows[2] | g.rows[5] | g.rows[8]) & !g.cols[8] & !g.cols[9];
@@ -293,8 +290,7 @@ mod tests {
 
     #[test]
     fn ties_choose_the_lowest_slot() {
-        let set = PieceSet::classic();
-        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let (set, shapes) = classic();
         let g = &shapes.geometry;
         let sq3 = set.index_of("sq3").unwrap();
         let board = (g.rows[2] | g.rows[5] | g.rows[8]) & !g.cols[8] & !g.cols[9];

@@ -224,15 +224,14 @@ impl Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::classic;
     use crate::model::board::{BoardSize, checkerboard};
-    use crate::model::pieces::PieceSet;
-    use crate::model::shapes::Shapes;
+
     use crate::search::validator::validate_traced;
 
     #[test]
     fn the_tree_mirrors_the_trace() {
-        let set = PieceSet::classic();
-        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let (set, shapes) = classic();
         let board = checkerboard(BoardSize::CLASSIC) & !(1 << 11) & !(1 << 22) | 1 << 12 | 1 << 21;
         let holder = [set.index_of("sq2").unwrap(), set.index_of("dot").unwrap()];
         let (v, trace) = validate_traced(&shapes, board, &holder);

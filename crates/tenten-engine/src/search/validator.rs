@@ -476,18 +476,8 @@ fn next_permutation(p: &mut [u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::{classic, holder};
     use crate::model::board::BoardSize;
-    use crate::model::pieces::PieceSet;
-
-    fn setup() -> (PieceSet, Shapes) {
-        let set = PieceSet::classic();
-        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
-        (set, shapes)
-    }
-
-    fn ids(set: &PieceSet, names: &[&str]) -> Vec<PieceIdx> {
-        names.iter().map(|n| set.index_of(n).unwrap()).collect()
-    }
 
     #[test]
     fn permutations_follow_the_papers_permute_matrix() {
@@ -504,8 +494,8 @@ mod tests {
 
     #[test]
     fn an_empty_board_is_solved_by_the_first_positions() {
-        let (set, shapes) = setup();
-        let v = validate(&shapes, 0, &ids(&set, &["sq3", "h5", "l3_tl"]));
+        let (set, shapes) = classic();
+        let v = validate(&shapes, 0, &holder(&set, &["sq3", "h5", "l3_tl"]));
         assert!(v.solvable);
         assert_eq!(v.nodes, 3);
         let sol = v.solution.unwrap();
@@ -516,12 +506,12 @@ mod tests {
 
     #[test]
     fn a_board_without_room_for_sq3_fails_every_order_where_sq3_comes() {
-        let (set, shapes) = setup();
+        let (set, shapes) = classic();
         // Rows 2, 5 and 8 filled but for their last two cells: no 3x3 square
         // fits and no dot can complete a row.
         let g = &shapes.geometry;
         let board = (g.rows[2] | g.rows[5] | g.rows[8]) & !g.cols[8] & !g.cols[9];
-        let v = validate(&shapes, board, &ids(&set, &["dot", "sq3"]));
+        let v = validate(&shapes, board, &holder(&set, &["dot", "sq3"]));
         assert!(!v.solvable);
         assert_eq!(v.orders().len(), 2);
         // Order (dot, sq3) fails at position 2, order (sq3, dot) at position 1.
@@ -534,9 +524,9 @@ mod tests {
 
     #[test]
     fn full_lines_on_the_input_are_cleared_first() {
-        let (set, shapes) = setup();
+        let (set, shapes) = classic();
         let g = &shapes.geometry;
-        let v = validate(&shapes, g.full, &ids(&set, &["sq3"]));
+        let v = validate(&shapes, g.full, &holder(&set, &["sq3"]));
         assert!(v.solvable);
         assert_eq!(v.cleared_first.count(), 20);
         assert_eq!(v.start, 0);
@@ -544,9 +534,9 @@ mod tests {
 
     #[test]
     fn repeated_pieces_search_each_sequence_once() {
-        let (set, shapes) = setup();
+        let (set, shapes) = classic();
         let board = crate::model::board::checkerboard(BoardSize::CLASSIC);
-        let v = validate(&shapes, board, &ids(&set, &["h2", "h2", "dot"]));
+        let v = validate(&shapes, board, &holder(&set, &["h2", "h2", "dot"]));
         assert!(!v.solvable);
         let searched = v.orders().iter().filter(|o| o.same_as.is_none()).count();
         assert_eq!(v.orders().len(), 6);

@@ -1,0 +1,119 @@
+//! The Lab tab: self-play games that compare generators (random, repair,
+//! reject, bag) under a strategy, with survival curves, ends by kind, piece
+//! frequencies and the distortion a repair brings, a table with confidence
+//! intervals and a paired test, and a replay of any game on the board.
+
+use egui::{RichText, Ui};
+
+use tenten_engine::play::game::End;
+
+mod replay;
+mod results;
+mod settings;
+
+use super::Tab;
+use crate::app::plots::lab as lab_plots;
+use crate::app::shell::command::Command;
+use crate::app::shell::live::Live;
+use crate::app::shell::state::State;
+use crate::app::widgets::paint;
+use replay::replay;
+use results::{headline, paired, table};
+
+#[derive(Default)]
+pub struct LabTab {
+    /// The weights as typed, until they are five digits.
+    weights_text: Option<String>,
+    /// The games list: which generator, and which ends.
+    list_generator: usize,
+    list_end: Option<End>,
+}
+
+pub fn end_name(e: End) -> &'static str {
+    match e {
+        End::Unfair => "unfair",
+        End::Stuck => "stuck",
+        End::Dead => "dead",
+        End::Censored => "censored",
+    }
+}
+
+impl Tab for LabTab {
+    fn title(&self) -> &'static str {
+        "Lab"
+    }
+
+    fn ui(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
+        ui.label(RichText::new("Generator lab: what a generator and its weights do to play").strong());
+        ui.collapsing("What is measured", |ui| {
+            ui.label(
+                "Self-play: a strategy places every dealt holder until it cannot. Game g of every \
+                 generator is seeded with seed + g, so the generators are compared on the same \
+                 draws (paired) for as long as neither redraws. A game ends unfair when the dealt \
+                 holder could not be placed in any order (no player could have), stuck when it \
+                 could but the strategy failed, dead when no holder of that size fits, and is \
+                 censored at the round cap. Pieces dealt are counted by the board's fill when \
+                 dealt, against the palette's weights.",
+            );
+        });
+        self.settings(ui, state, live, cmds);
+        let lab = &live.lab;
+        if let Some(e) = &lab.error {
+            ui.colored_label(paint::BAD, e);
+        }
+        let Some(plan) = &lab.plan else {
+            ui.weak("Run a simulation to see the plots.");
+            return;
+        };
+        ui.separator();
+        let played: usize = lab.results.iter().map(|r| r.games.len()).sum();
+        if played == 0 {
+            ui.weak("Playing the first games…");
+            return;
+        }
+        ui.weak(format!(
+            "{} strategy{}, {}, {} board, holders of {}, seeds {}..{}, round cap {}{}",
+            plan.strategy,
+            if plan.strategy == "coelho" {
+                format!(" {}", plan.weights)
+            } else {
+                String::new()
+            },
+            plan.set.name,
+            plan.shapes_size,
+            plan.k,
+            plan.seed,
+            plan.seed.wrapping_add(plan.games.saturating_sub(1) as u64),
+            plan.max_rounds,
+            if lab.running() {
+                format!(
+                    "; {played} of {} games so far",
+                    plan.games * plan.generators.len()
+                )
+            } else {
+                format!("; {played} games in {:.1} s", lab.seconds)
+            }
+        ));
+        headline(ui, state, lab, &plan.set);
+        ui.separator();
+        ui.label(RichText::new("Survival").strong());
+        lab_plots::survival_plot(ui, &lab.results);
+        ui.label(RichText::new("How games ended").strong());
+        lab_plots::ends_plot(ui, &lab.results);
+        ui.label(RichText::new("Pieces dealt against the weights").strong());
+        lab_plots::frequency_plot(ui, &lab.results, &plan.set);
+        ui.label(RichText::new("Distortion by board fill").strong());
+        lab_plots::distortion_plot(ui, &lab.results, &plan.set);
+        ui.weak("Bars: the share of pieces of 1-3 cells dealt on boards that full; dashed: the weights' share. Hover for the counts and the KL divergence.");
+        ui.separator();
+        ui.label(RichText::new("Every figure").strong());
+        table(ui, &lab.results);
+        paired(ui, state, lab, cmds);
+        ui.separator();
+        self.games(ui, lab, cmds);
+        if let Some(r) = &lab.replay {
+            ui.separator();
+            replay(ui, state, live, plan, r, cmds);
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! The Lab tab's settings: generators, strategy, board, holder, games, and
+//! the Run, Cancel and Export row with its progress.
+
+use egui::Ui;
+
+use tenten_engine::model::board::BoardSize;
+use tenten_engine::play::coelho::{CoelhoWeights, rounds_per_second_estimate};
+use tenten_engine::play::dealers;
+use tenten_engine::play::game::STRATEGIES;
+use tenten_engine::play::runner;
+
+use super::LabTab;
+use crate::app::shell::command::Command;
+use crate::app::shell::live::Live;
+use crate::app::shell::settings::{LabSettings, LabSize};
+use crate::app::shell::state::State;
+use crate::app::widgets::paint;
+
+impl LabTab {
+    pub(super) fn settings(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
+        let old = &state.settings.lab;
+        let mut s = old.clone();
+        let screen = state.doc.board.size();
+        egui::Grid::new("lab_settings")
+            .num_columns(2)
+            .spacing([8.0, 4.0])
+            .show(ui, |ui| {
+                ui.label("Generators");
+                ui.horizontal_wrapped(|ui| {
+                    for g in dealers::NAMES {
+                        let mut on = s.generators.iter().any(|x| x == g);
+                        if ui.checkbox(&mut on, g).on_hover_text(generator_help(g)).changed() {
+                            s.generators.retain(|x| x != g);
+                            if on {
+                                s.generators.push(g.to_owned());
+                            }
+                        }
+                    }
+                });
+                ui.end_row();
+                let label = ui.label("Strategy");
+                egui::ComboBox::from_id_salt("lab_strategy")
+                    .selected_text(s.strategy.clone())
+                    .show_ui(ui, |ui| {
+                        for st in STRATEGIES {
+                            ui.selectable_value(&mut s.strategy, st.to_owned(), st)
+                                .on_hover_text(strategy_help(st));
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id)
+                    .on_hover_text(strategy_help(&s.strategy));
+                ui.end_row();
+                if s.strategy == "coelho" {
+                    let label = ui.label("Weights");
+                    ui.horizontal(|ui| {
+                        let text = self.weights_text.get_or_insert_with(|| s.weights.to_string());
+                        let r = ui
+                            .add(egui::TextEdit::singleline(text).desired_width(52.0).char_limit(5))
+                            .labelled_by(label.id)
+                            .on_hover_text(
+                                "Five digits, one per criterion: free cells, 5x5 square, large pieces \
+                                 (sq3, h5, v5), alignment, surface. 10025 is the analysis's best.",
+                            );
+                        match CoelhoWeights::parse(text) {
+                            Ok(w) => s.weights = w,
+                            Err(_) if r.has_focus() => {}
+                            Err(_) => {
+                                ui.colored_label(paint::BAD, "five digits, like 10025");
+                            }
+                        }
+                        if ui
+                            .small_button("10025")
+                            .on_hover_text("The analysis's best weights")
+                            .clicked()
+                        {
+                            s.weights = CoelhoWeights::BEST;
+                            self.weights_text = Some(s.weights.to_string());
+                        }
+                    });
+                    ui.end_row();
+                }
+                let label = ui.label("Board");
+                let name = |z: LabSize| match z {
+                    LabSize::OnScreen => format!("as on screen ({screen})"),
+                    LabSize::Fixed(b) => b.to_string(),
+                };
+                egui::ComboBox::from_id_salt("lab_size")
+                    .selected_text(name(s.size))
+                    .show_ui(ui, |ui| {
+                        // Block Blast's 8x8 and 1010!'s 10x10; other sizes as on screen.
+                        let eight = BoardSize { width: 8, height: 8 };
+                        for c in [
+                            LabSize::OnScreen,
+                            LabSize::Fixed(eight),
+                            LabSize::Fixed(BoardSize::CLASSIC),
+                        ] {
+                            ui.selectable_value(&mut s.size, c, name(c));
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+                ui.end_row();
+                let label = ui.label("Holder");
+                ui.horizontal(|ui| {
+                    ui.add(
+                        egui::DragValue::new(&mut s.holder_size)
+                            .range(1..=tenten_engine::model::pieces::MAX_HOLDER)
+                            .suffix(" pieces"),
+                    )
+                    .labelled_by(label.id);
+                });
+                ui.end_row();
+                let label = ui.label("Games");
+                ui.horizontal(|ui| {
+                    ui.add(egui::DragValue::new(&mut s.games).range(1..=100_000).speed(10.0))
+                        .labelled_by(label.id)
+                        .on_hover_text("Games per generator");
+                    let label = ui.label("round cap");
+                    ui.add(
+                        egui::DragValue::new(&mut s.max_rounds)
+                            .range(1..=1_000_000)
+                            .speed(10.0),
+                    )
+                    .labelled_by(label.id)
+                    .on_hover_text("A game reaching it is censored");
+                    let label = ui.label("seed");
+                    ui.add(egui::DragValue::new(&mut s.seed)).labelled_by(label.id);
+                });
+                ui.end_row();
+            });
+        if s.strategy == "coelho" {
+            coelho_warning(ui, &s, screen);
+        }
+        if &s != old {
+            cmds.push(Command::SetLab(s));
+        }
+        let doc = &state.doc;
+        ui.weak(format!(
+            "Pieces and weights from the palette ({}); repair uses policy {} and {} redraws",
+            doc.set.name, state.settings.policy, state.settings.max_redraws
+        ));
+        let lab = &live.lab;
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(!lab.running(), egui::Button::new("Run"))
+                .on_hover_text("Play the games on all cores in the background")
+                .clicked()
+            {
+                cmds.push(Command::StartLab);
+            }
+            if lab.running() && ui.button("Cancel").clicked() {
+                cmds.push(Command::CancelLab);
+            }
+            if let Some(plan) = &lab.plan
+                && lab.results.iter().any(|r| !r.games.is_empty())
+                && ui
+                    .button("Export CSV…")
+                    .on_hover_text("One row per game")
+                    .clicked()
+            {
+                let rows: Vec<(String, Vec<_>)> = lab
+                    .results
+                    .iter()
+                    .map(|r| (r.name.clone(), r.games.clone()))
+                    .collect();
+                cmds.push(Command::SaveText {
+                    title: "Export games",
+                    name: "games.csv",
+                    text: runner::csv(&rows, &plan.strategy),
+                });
+            }
+        });
+        if let Some(p) = lab.progress() {
+            crate::app::jobs::progress_bar(ui, p);
+        } else if lab.finished == Some(false) && lab.error.is_none() {
+            ui.weak("Cancelled: the figures below cover the games finished.");
+        }
+    }
+}
+
+fn strategy_help(s: &str) -> &'static str {
+    match s {
+        "random" => "Each piece in dealt order at a random spot where it fits",
+        "greedy" => {
+            "Each piece in dealt order where it leaves the most free cells (ties: more lines cleared)"
+        }
+        "coelho" => {
+            "The 1010! analysis: every order and placement of the whole holder, keeping the end board with \
+             the best weighted sum of free cells, 5x5 square, large pieces, alignment and surface. \
+             Thorough and about 300 rounds/s per core: use a round cap"
+        }
+        _ => "",
+    }
+}
+
+fn generator_help(g: &str) -> &'static str {
+    match g {
+        "random" => "Weighted draws, never checked",
+        "repair" => "The paper: validate, and let the F matrix pick the block to replace",
+        "reject" => "Redraw the whole holder until it is solvable",
+        "bag" => "Deal from a shuffled bag holding the weights' multiset, refilled when empty",
+        _ => "",
+    }
+}
+
+/// Before a coelho run: how long it may take at worst (every game to the
+/// round cap), from the measured rate for this holder and board size, when
+/// that is more than two minutes.
+fn coelho_warning(ui: &mut Ui, s: &LabSettings, screen: BoardSize) {
+    let size = match s.size {
+        LabSize::OnScreen => screen,
+        LabSize::Fixed(b) => b,
+    };
+    let per_core = rounds_per_second_estimate(s.holder_size, size.cells());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    let worst = s.games as f64 * s.generators.len() as f64 * f64::from(s.max_rounds) / (per_core * cores);
+    if worst <= 120.0 {
+        return;
+    }
+    let rate = if per_core >= 10.0 {
+        format!("about {per_core:.0} rounds a second")
+    } else {
+        format!("about one round every {:.1} s", 1.0 / per_core)
+    };
+    let up_to = match worst {
+        w if w > 2.0 * 86_400.0 => format!("{:.0} days", w / 86_400.0),
+        w if w > 7200.0 => format!("{:.0} hours", w / 3600.0),
+        w => format!("{:.0} minutes", w / 60.0),
+    };
+    ui.colored_label(
+        paint::WARN,
+        format!(
+            "coelho plays {rate} per core on a {size} board with holders of {} (estimated), and \
+             its games last thousands of rounds: this may take up to {up_to}. Lower the games or \
+             the round cap.",
+            s.holder_size
+        ),
+    );
+}
