@@ -8,7 +8,8 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::ui::{all_jobs_end, harness, harness_with, open, preset, step_until};
+use common::ui::{harness, harness_with, jobs_end, open, preset, step_until};
+use egui_kittest::kittest::Queryable;
 use tenten::app::App;
 use tenten::app::shell::command::Command;
 use tenten::app::shell::settings::{LabSettings, LabSize};
@@ -17,10 +18,15 @@ use tenten_engine::model::board::{BoardSize, Cell};
 
 /// Cancels, then joins every job's thread; prints how long that took.
 fn cancel_and_join(h: &mut egui_kittest::Harness<'static, App>, what: &str, cancel: Command) {
+    // Watches taken before (a Cancel may drop its job at once) and after
+    // (a job started in the same frame as its Cancel).
+    let mut watches = h.state().job_watches();
     let started = Instant::now();
     h.state_mut().push(cancel);
     h.step();
-    let slowest = all_jobs_end(h);
+    watches.extend(h.state().job_watches());
+    assert!(!watches.is_empty(), "{what}: no job was running");
+    let slowest = jobs_end(h, watches);
     eprintln!(
         "{what}: every thread ended {:.1} ms after Cancel (slowest join {:.1} ms)",
         started.elapsed().as_secs_f64() * 1e3,
@@ -144,7 +150,12 @@ fn an_edit_cancels_the_running_danger_job_before_the_next_starts() {
 #[test]
 fn judging_a_batch_stops_on_cancel_and_every_chunk_sent_is_kept() {
     let mut h = harness();
-    open(&mut h, preset("deals/playtest-1000.ron"));
+    // Stepped, not run: judging starts in the frame the batch opens, and
+    // is cancelled in the next, before it can finish.
+    h.state_mut()
+        .push(Command::Load(preset("deals/playtest-1000.ron")));
+    h.step();
+    assert!(h.state().live.deals.watch().is_some(), "judging started");
     cancel_and_join(&mut h, "batch judging (1,000 deals)", Command::CancelJudging);
     let judged = (0..1000)
         .filter(|&p| h.state().live.deals.judged_at(p).is_some())
@@ -154,4 +165,85 @@ fn judging_a_batch_stops_on_cancel_and_every_chunk_sent_is_kept() {
     let mut h = harness();
     open(&mut h, preset("deals/playtest-1000.ron"));
     step_until(&mut h, "every deal judged", |a| a.live.deals.settled(1000));
+}
+
+/// A large log is read on a thread; Cancel in the status bar stops it, the
+/// thread ends, and the document is as it was (nothing applied later).
+#[test]
+fn reading_a_large_file_stops_on_cancel_and_changes_nothing() {
+    let dir = std::env::temp_dir().join(format!("tenten-load-cancel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("big.ron");
+    let deal = std::fs::read_to_string(preset("deals/mid-game.ron")).unwrap();
+    let deals: Vec<String> = (0..8_000).map(|_| deal.clone()).collect();
+    std::fs::write(
+        &path,
+        tenten_engine::io::formats::batch_to_ron(&deals, "a big log"),
+    )
+    .unwrap();
+    assert!(
+        std::fs::metadata(&path).unwrap().len() > 1 << 20,
+        "read on a thread"
+    );
+    let mut h = harness();
+    let before = h.state().state.doc.clone();
+    h.state_mut().push(Command::Load(path.clone()));
+    h.step();
+    assert!(h.state().live.loading.is_some(), "the file is read on a thread");
+    h.step();
+    h.get_by_label("Cancel"); // the status bar offers it while reading
+    cancel_and_join(&mut h, "reading an 8,000-deal file", Command::CancelLoad);
+    for _ in 0..5 {
+        h.step();
+    }
+    assert!(h.state().live.loading.is_none());
+    assert!(h.state().live.error.is_none(), "{:?}", h.state().live.error);
+    assert!(
+        h.state().state.doc == before,
+        "a cancelled load changed the document"
+    );
+    assert_eq!(h.state().state.settings.file, None);
+    assert!(
+        h.state().live.status.starts_with("Stopped reading"),
+        "{}",
+        h.state().live.status
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Closing a replay that is still playing its game again stops it.
+#[test]
+fn a_replay_closed_while_it_plays_stops() {
+    let mut h = harness();
+    h.state_mut().push(Command::SetLab(LabSettings {
+        generators: vec!["random".to_owned()],
+        strategy: "coelho".to_owned(),
+        games: 1,
+        max_rounds: 400,
+        ..LabSettings::default()
+    }));
+    h.state_mut().push(Command::StartLab);
+    h.run();
+    step_until(&mut h, "the coelho game", |a| !a.live.lab.running());
+    let rounds = h.state().live.lab.results[0].games[0].rounds;
+    h.state_mut().push(Command::ReplayLabGame {
+        generator: "random".to_owned(),
+        game: 0,
+    });
+    h.step();
+    assert!(
+        h.state()
+            .live
+            .lab
+            .replay
+            .as_ref()
+            .is_some_and(|r| r.rounds.is_none()),
+        "the replay of {rounds} coelho rounds is still playing"
+    );
+    cancel_and_join(
+        &mut h,
+        &format!("replay ({rounds} coelho rounds)"),
+        Command::CloseLabReplay,
+    );
+    assert!(h.state().live.lab.replay.is_none());
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use tenten::app::App;
+use tenten::app::jobs::job::Watch;
 use tenten::app::shell::command::Command;
 use tenten::app::shell::state::State;
 
@@ -112,6 +113,12 @@ pub fn step_until(h: &mut Harness<'static, App>, what: &str, done: impl Fn(&App)
 /// (the test is not a timing test); returns the slowest latency seen.
 pub fn all_jobs_end(h: &mut Harness<'static, App>) -> Duration {
     let watches = h.state().job_watches();
+    jobs_end(h, watches)
+}
+
+/// Each of `watches` (taken before a Cancel that may drop its job) has
+/// returned within a generous 30 s; returns the slowest latency seen.
+pub fn jobs_end(h: &mut Harness<'static, App>, watches: Vec<Watch>) -> Duration {
     let mut slowest = Duration::ZERO;
     for w in watches {
         let took = w.join_within(Duration::from_secs(30));

@@ -1,15 +1,25 @@
-//! The status bar: the last action, and the live validation's time and nodes.
+//! The status bar: the last action, a file being read (with Cancel), and the
+//! live validation's time and nodes.
 
 use egui::Ui;
 
+use crate::app::shell::command::Command;
 use crate::app::shell::live::Live;
 use crate::app::shell::settings::TimingSettings;
 use crate::app::tabs::timing::at_selected;
 
-pub fn ui(ui: &mut Ui, live: &Live, timing: &TimingSettings) {
+pub fn ui(ui: &mut Ui, live: &Live, timing: &TimingSettings, cmds: &mut Vec<Command>) {
     egui::Panel::bottom("status_bar").show(ui, |ui| {
         ui.horizontal(|ui| {
             ui.label(&live.status);
+            if live.loading.is_some()
+                && ui
+                    .small_button("Cancel")
+                    .on_hover_text("Stop reading the file; the document stays as it is")
+                    .clicked()
+            {
+                cmds.push(Command::CancelLoad);
+            }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if let Some(v) = &live.verdict {
                     ui.monospace(format!(

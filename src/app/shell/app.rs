@@ -146,7 +146,7 @@ impl App {
         }
 
         top_bar::ui(ui, &self.state, &self.live, &mut self.cmds);
-        status_bar::ui(ui, &self.live, &self.state.settings.timing);
+        status_bar::ui(ui, &self.live, &self.state.settings.timing, &mut self.cmds);
         if self.state.settings.show_palette {
             // Restored widths may come from a larger screen: the board and
             // the banner keep at least about half of this one.

@@ -297,6 +297,12 @@ impl App {
                 }
             }
             Command::Repair => self.start_repair(ctx),
+            Command::CancelLoad => {
+                if let Some((path, job)) = self.live.loading.take() {
+                    job.cancel();
+                    self.live.status = format!("Stopped reading {}; nothing changed", path.display());
+                }
+            }
             Command::CancelRepair => {
                 if let Some(job) = &self.job {
                     job.cancel();

@@ -91,6 +91,8 @@ pub enum Command {
     Repair,
     /// Stop a repair that is still running.
     CancelRepair,
+    /// Stop reading a large file; the document stays as it was.
+    CancelLoad,
     ApplyRepair,
     SetPolicy(Policy),
     SetReading(tenten_engine::search::heuristic::Reading),
