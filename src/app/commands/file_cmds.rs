@@ -88,19 +88,21 @@ impl App {
                 batch,
             }) => {
                 self.edit(EditKey::Single);
-                let doc = &mut self.state.doc;
-                let kept = match set {
-                    Some(set) => {
-                        doc.set_origin = set.clone();
-                        doc.set = set;
-                        self.state.settings.pieces_file = pieces_file;
-                        String::new()
-                    }
-                    // No pieces: line: the active set stays, and the user
-                    // should know when it is not the one its file holds.
-                    None if doc.set_modified() => format!(" with the active set {}", doc.set_title()),
-                    None => String::new(),
+                // The file's set (its `pieces:` file, else the classic set)
+                // replaces the active one, edits included: Ctrl+Z brings
+                // them back.
+                let edited = self.state.doc.set_modified();
+                let set = set.unwrap_or_else(PieceSet::classic);
+                let named = format!(" with the {} set", set.name);
+                self.state.doc.set_origin = set.clone();
+                self.switch_set(set);
+                self.state.settings.pieces_file = pieces_file;
+                let kept = if edited {
+                    format!("{named} (your edited set was replaced; Ctrl+Z brings it back)")
+                } else {
+                    named
                 };
+                let doc = &mut self.state.doc;
                 doc.board = board;
                 doc.score = 0;
                 if let Some(holder) = holder {

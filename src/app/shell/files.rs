@@ -18,7 +18,7 @@ pub enum Loaded {
         board: Board,
         /// `None` for a board file (no holder): the holder stays as it is.
         holder: Option<Vec<PieceIdx>>,
-        /// The deal's own piece set, when it names one.
+        /// The deal's piece set: its `pieces:` file, else the classic set.
         set: Option<PieceSet>,
         pieces_file: Option<PathBuf>,
         seed: Option<u64>,
@@ -32,7 +32,7 @@ pub enum Loaded {
 }
 
 /// Reads a deal, board, batch (its first deal) or piece set. The holder's ids
-/// refer to the deal's own `pieces` file, else to `current`.
+/// refer to the deal's own `pieces` file, else to the classic set.
 pub fn load(path: &Path, current: &PieceSet) -> Result<Loaded, String> {
     let text = formats::read_text(path).map_err(|e| e.to_string())?;
     let name = path.display().to_string();
@@ -53,7 +53,9 @@ pub fn load(path: &Path, current: &PieceSet) -> Result<Loaded, String> {
             let (set, file) = formats::load_pieces_of(path, p).map_err(|e| e.to_string())?;
             (Some(set), Some(file))
         }
-        None => (None, None),
+        // No `pieces:` line means the classic set, as in the CLI: a file
+        // means the same thing whatever set the window had before.
+        None => (Some(PieceSet::classic()), None),
     };
     let active = set.as_ref().unwrap_or(current);
     if formats::is_batch(&text) {
