@@ -82,20 +82,15 @@ fn a_playtest_log_is_filtered_walked_fixed_extended_saved_and_reopened() {
     key(&mut h, Modifiers::COMMAND, Key::PageUp);
     assert_eq!(pos(&h), rows[2]);
 
-    // Fix it: repair and apply. The row is marked modified.
+    // Fix it from the Deals tab: repair and apply. The row is marked modified.
     let fixed = pos(&h);
-    h.state_mut().push(Command::Repair);
+    assert_eq!(h.state().state.settings.inspector_tab, 4, "the Deals tab is open");
+    h.get_by_label("Repair this deal").click();
     h.run();
-    for _ in 0..500 {
-        h.step();
-        if h.state().live.repair.is_some() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    step_until(&mut h, "the repair", |a| a.live.repair.is_some());
+    h.get_by_label("Apply the repaired holder").click();
     h.run();
-    h.state_mut().push(Command::ApplyRepair);
-    h.run();
+    h.get_by_label_contains("Repaired and applied");
     let repaired = h.state().state.doc.holder();
     assert!(h.state().live.verdict.as_ref().unwrap().validation.solvable);
     let current = h.state().state.doc.current_deal();
@@ -117,8 +112,19 @@ fn a_playtest_log_is_filtered_walked_fixed_extended_saved_and_reopened() {
     h.run();
     assert_eq!(h.state().state.doc.holder(), repaired);
 
-    // Walk away (the fix stays in the batch), then paint and add a deal.
+    // The fixed deal has left the "unsolvable" list, yet the walk keeps its
+    // place: the next is the row after it, the previous the row before.
+    assert!(!h.state().live.deals.rows().contains(&fixed));
     key(&mut h, Modifiers::COMMAND, Key::PageDown);
+    assert_eq!(pos(&h), rows[3], "the deal after the fixed one, not the first");
+    h.state_mut().push(Command::SelectDeal(fixed));
+    h.run();
+    key(&mut h, Modifiers::COMMAND, Key::PageUp);
+    assert_eq!(pos(&h), rows[1], "the deal before the fixed one, not the last");
+    key(&mut h, Modifiers::COMMAND, Key::PageDown);
+    assert_eq!(pos(&h), rows[3]);
+
+    // Walk away (the fix stays in the batch), then paint and add a deal.
     assert_ne!(pos(&h), fixed);
     h.state_mut().push(Command::ClearBoard);
     h.state_mut().push(Command::Paint {

@@ -329,15 +329,24 @@ impl DealsView {
         &self.rows
     }
 
-    /// The row after (or before) `pos` in the list as filtered and sorted;
-    /// the first (or last) row when `pos` is not in it.
+    /// The row after (or before) `pos` in the list as filtered and sorted.
+    /// When `pos` is not in the list (a fix changed its verdict, say), the
+    /// rows that would be around it in the list's order: after deal 22 of
+    /// the unsolvable ones comes 72, not the first row again.
     pub fn step(&self, pos: usize, forward: bool) -> Option<usize> {
         let rows = &self.rows;
-        match rows.iter().position(|&p| p == pos) {
-            Some(i) if forward => rows.get(i + 1).copied(),
-            Some(i) => i.checked_sub(1).map(|i| rows[i]),
-            None if forward => rows.first().copied(),
-            None => rows.last().copied(),
+        let at = match rows.iter().position(|&p| p == pos) {
+            Some(i) if forward => i + 1,
+            Some(i) => i,
+            None => rows.partition_point(|&r| {
+                let judged = |i| self.judged_at(i);
+                batch::compare(judged, self.sort, self.descending, r, pos).is_lt()
+            }),
+        };
+        if forward {
+            rows.get(at).copied()
+        } else {
+            at.checked_sub(1).map(|i| rows[i])
         }
     }
 

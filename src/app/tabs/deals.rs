@@ -7,6 +7,7 @@ use egui::{Color32, CornerRadius, Rect, RichText, Sense, Ui, Vec2, vec2};
 
 use tenten_engine::io::batch::{Filter, SortKey, Verdict};
 use tenten_engine::io::formats::Deal;
+use tenten_engine::search::changer::Outcome;
 
 use super::Tab;
 use crate::app::shell::batch::DocBatch;
@@ -43,6 +44,58 @@ impl Tab for DealsTab {
         ui.separator();
         list(ui, state, live, b, cmds);
     }
+}
+
+/// Fixing the deal on screen without leaving the list: Repair, then Apply
+/// the holder the changer found (the Deal tab shows the whole history).
+fn repair_row(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
+    let Some(verdict) = &live.verdict else { return };
+    let repaired = live
+        .repair
+        .as_ref()
+        .filter(|r| r.result.outcome == Outcome::Repaired)
+        .map(|r| {
+            (
+                r.input.set.ids(&r.result.holder),
+                state.doc.holder() == r.result.holder,
+            )
+        });
+    if verdict.validation.solvable && repaired.is_none() {
+        return;
+    }
+    ui.horizontal_wrapped(|ui| {
+        if !verdict.validation.solvable {
+            ui.colored_label(paint::BAD, "The deal on screen is unsolvable");
+            let label = if live.repair_running {
+                "Repairing…"
+            } else {
+                "Repair this deal"
+            };
+            if ui
+                .add_enabled(!live.repair_running, egui::Button::new(label))
+                .on_hover_text("Let F pick the block to replace (Ctrl+R); the Deal tab shows each change")
+                .clicked()
+            {
+                cmds.push(Command::Repair);
+            }
+        }
+        match repaired {
+            Some((ids, false)) => {
+                ui.label(format!("repaired holder {ids}"));
+                if ui
+                    .button("Apply the repaired holder")
+                    .on_hover_text("Put it in the slots: the deal is then modified in the batch")
+                    .clicked()
+                {
+                    cmds.push(Command::ApplyRepair);
+                }
+            }
+            Some((ids, true)) => {
+                ui.colored_label(paint::OK, format!("Repaired and applied: {ids}"));
+            }
+            None => {}
+        }
+    });
 }
 
 fn verdict_color(v: Verdict) -> Color32 {
@@ -184,6 +237,7 @@ fn header(ui: &mut Ui, state: &State, live: &Live, b: &DocBatch, cmds: &mut Vec<
             cmds.push(Command::AddToBatch);
         }
     });
+    repair_row(ui, state, live, cmds);
     ui.horizontal_wrapped(|ui| {
         if ui.button(Command::SaveFilteredAs.label()).clicked() {
             cmds.push(Command::SaveFilteredAs);

@@ -201,26 +201,41 @@ pub fn view(
         })
         .collect();
     if sort != SortKey::Index || descending {
-        let key = |i: usize| -> Option<f64> {
-            let j = judged[i].as_ref()?;
-            Some(match sort {
-                SortKey::Index => i as f64,
-                SortKey::Placements => j.placements as f64,
-                SortKey::Time => j.micros,
-                SortKey::EmptyCells => j.empty_cells as f64,
-            })
-        };
-        rows.sort_by(|&a, &b| match (key(a), key(b)) {
-            (Some(x), Some(y)) => {
-                let o = x.total_cmp(&y);
-                (if descending { o.reverse() } else { o }).then(a.cmp(&b))
-            }
-            (Some(_), None) => std::cmp::Ordering::Less,
-            (None, Some(_)) => std::cmp::Ordering::Greater,
-            (None, None) => a.cmp(&b),
-        });
+        rows.sort_by(|&a, &b| compare(|i| judged[i].as_ref(), sort, descending, a, b));
     }
     rows
+}
+
+/// The list's order between deals `a` and `b`: by `sort`'s key (largest
+/// first when `descending`), ties and unjudged deals by index, unjudged last.
+pub fn compare<'a>(
+    judged: impl Fn(usize) -> Option<&'a Judged>,
+    sort: SortKey,
+    descending: bool,
+    a: usize,
+    b: usize,
+) -> std::cmp::Ordering {
+    let key = |i: usize| -> Option<f64> {
+        let j = judged(i)?;
+        Some(match sort {
+            SortKey::Index => i as f64,
+            SortKey::Placements => j.placements as f64,
+            SortKey::Time => j.micros,
+            SortKey::EmptyCells => j.empty_cells as f64,
+        })
+    };
+    if sort == SortKey::Index {
+        return if descending { b.cmp(&a) } else { a.cmp(&b) };
+    }
+    match (key(a), key(b)) {
+        (Some(x), Some(y)) => {
+            let o = x.total_cmp(&y);
+            (if descending { o.reverse() } else { o }).then(a.cmp(&b))
+        }
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.cmp(&b),
+    }
 }
 
 /// The verdicts as CSV, one row per (index in the file, deal, verdict):
