@@ -594,9 +594,9 @@ fn cmd_sweep(
         ),
     };
     eprintln!(
-        "timing {} deals at {} throttle factor(s) (seed {seed})...",
-        corpus.len(),
-        factors.len()
+        "timing {} at {} (seed {seed})...",
+        tenten_engine::text::count(corpus.len() as u64, "deal", "deals"),
+        tenten_engine::text::count(factors.len() as u64, "throttle factor", "throttle factors")
     );
     let sweep = timing::Sweep {
         set,

@@ -195,3 +195,34 @@ fn the_coelho_warning_scales_with_holder_and_board() {
         "{text}"
     );
 }
+
+/// A whole-number box says what it did with what was typed: 2.7 games is
+/// rounded to 3, -5 is brought to 1, letters keep the old value; each with
+/// a note beside the box.
+#[test]
+fn typed_numbers_that_are_not_whole_are_explained() {
+    use egui::{Event, Modifiers};
+    let mut h = harness();
+    let type_games = |h: &mut Harness<'static, App>, text: &str| {
+        h.get_by_label("Games").click();
+        h.run();
+        h.key_press_modifiers(Modifiers::COMMAND, egui::Key::A);
+        h.run();
+        for c in text.chars() {
+            h.event(Event::Text(c.to_string()));
+            h.run();
+        }
+        h.key_press(egui::Key::Enter);
+        h.run();
+        h.run();
+    };
+    type_games(&mut h, "2.7");
+    assert_eq!(h.state().state.settings.lab.games, 3);
+    h.get_by_label("Games is a whole number: 2.7 was rounded to 3.");
+    type_games(&mut h, "-5");
+    assert_eq!(h.state().state.settings.lab.games, 1);
+    h.get_by_label("Games is at least 1: -5 was set to 1.");
+    type_games(&mut h, "ten");
+    assert_eq!(h.state().state.settings.lab.games, 1);
+    h.get_by_label("Games takes a whole number; \"ten\" is not one, so it stays 1.");
+}

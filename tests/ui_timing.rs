@@ -88,6 +88,9 @@ fn cancel_stops_the_worker_and_keeps_what_was_measured() {
     let kept = lab.measurements.len();
     assert!(kept < 10_000, "{kept}");
     h.get_by_label_contains("Cancelled after");
+    // The header says how much of the run was measured, not the corpus size.
+    h.get_by_label_contains(" of 5,000 deals measured");
+    h.get_by_label_contains("; cancelled");
     // The worker has returned (joined), so nothing more can arrive.
     common::ui::all_jobs_end(&mut h);
     h.run();

@@ -51,9 +51,9 @@ pub(super) fn explain_danger(
             .collect();
         let _ = writeln!(
             out,
-            "  dead region {}: {} cell(s) where no dealable piece fits: {}",
+            "  dead region {}: {} where no dealable piece fits: {}",
             n + 1,
-            cells.len(),
+            tenten_engine::text::count(cells.len() as u64, "cell", "cells"),
             cells.join(" ")
         );
     }

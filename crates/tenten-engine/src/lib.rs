@@ -19,3 +19,4 @@ pub mod play;
 pub mod progress;
 pub mod search;
 pub mod stats;
+pub mod text;

@@ -221,7 +221,13 @@ impl App {
             self.live.deals.sort.name()
         );
         match formats::write_atomic(&path, &formats::batch_to_ron(&texts, &comment)) {
-            Ok(()) => self.live.status = format!("Saved {} deals to {}", texts.len(), file_name(&path)),
+            Ok(()) => {
+                self.live.status = format!(
+                    "Saved {} to {}",
+                    tenten_engine::text::count(texts.len() as u64, "deal", "deals"),
+                    file_name(&path)
+                )
+            }
             Err(e) => self.live.error = Some(e.to_string()),
         }
     }

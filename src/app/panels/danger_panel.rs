@@ -187,8 +187,11 @@ fn overlays(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
     };
     let text = match regions {
         0 => "Dead regions (hatched): none".to_owned(),
-        1 => format!("Dead regions (hatched): 1 region, {cells} cell(s)"),
-        n => format!("Dead regions (hatched): {n} regions, {cells} cells"),
+        n => format!(
+            "Dead regions (hatched): {}, {}",
+            tenten_engine::text::count(n as u64, "region", "regions"),
+            tenten_engine::text::count(cells as u64, "cell", "cells")
+        ),
     };
     if ui
         .checkbox(&mut dead, text)

@@ -26,7 +26,7 @@ impl HolderPanel {
                 ui.label(RichText::new("Holder").strong());
                 let label = ui.label("slots");
                 let mut n = k;
-                ui.add(egui::DragValue::new(&mut n).range(1..=MAX_HOLDER))
+                crate::app::widgets::fields::whole(ui, &mut n, 1..=MAX_HOLDER, "Slots", |d| d)
                     .labelled_by(label.id);
                 if n != k {
                     cmds.push(Command::SetHolderSize(n));

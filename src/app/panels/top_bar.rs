@@ -83,8 +83,12 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
                 check(ui, Command::TogglePalette, state.settings.show_palette, cmds);
                 check(ui, Command::ToggleInspector, state.settings.show_inspector, cmds);
                 ui.separator();
-                for i in 0..5 {
-                    item(ui, Command::SetInspectorTab(i), true, cmds);
+                // Every tab with its Alt+digit, the Lab's Alt+6 included.
+                for tab in Command::with_shortcuts()
+                    .into_iter()
+                    .filter(|c| matches!(c, Command::SetInspectorTab(_)))
+                {
+                    item(ui, tab, true, cmds);
                 }
                 let batch = state.doc.batch.is_some();
                 item(ui, Command::NextDeal, batch, cmds);

@@ -236,8 +236,8 @@ impl App {
                 self.live.status = match result.outcome {
                     Outcome::Unchanged => "Repair: the holder was already solvable".to_owned(),
                     Outcome::Repaired => format!(
-                        "Repair: solvable after {} change(s): {}",
-                        result.changes(),
+                        "Repair: solvable after {}: {}",
+                        tenten_engine::text::count(result.changes() as u64, "change", "changes"),
                         input.set.ids(&result.holder)
                     ),
                     Outcome::Dead => "Repair: the board is dead, no holder of this size fits".to_owned(),

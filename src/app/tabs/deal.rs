@@ -172,8 +172,7 @@ fn repair(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
     ui.horizontal(|ui| {
         let label = ui.label("Redraws before the fallback");
         let mut n = state.settings.max_redraws;
-        if ui
-            .add(egui::DragValue::new(&mut n).range(0..=10_000))
+        if crate::app::widgets::fields::whole(ui, &mut n, 0..=10_000, "Redraws", |d| d)
             .labelled_by(label.id)
             .changed()
         {
@@ -198,7 +197,11 @@ fn repair(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
     let set = &view.input.set;
     let summary = match r.outcome {
         Outcome::Unchanged => "Unchanged: the holder was already solvable".to_owned(),
-        Outcome::Repaired => format!("Repaired after {} change(s): {}", r.changes(), set.ids(&r.holder)),
+        Outcome::Repaired => format!(
+            "Repaired after {}: {}",
+            tenten_engine::text::count(r.changes() as u64, "change", "changes"),
+            set.ids(&r.holder)
+        ),
         Outcome::Dead => "Dead: no holder of this size can be placed on this board".to_owned(),
     };
     ui.label(RichText::new(summary).strong());

@@ -14,7 +14,7 @@ use crate::app::shell::batch::DocBatch;
 use crate::app::shell::command::Command;
 use crate::app::shell::live::Live;
 use crate::app::shell::state::State;
-use crate::app::widgets::fields::grouped;
+use crate::app::widgets::fields::{count, grouped};
 use crate::app::widgets::paint;
 
 const ROW: f32 = 44.0;
@@ -116,7 +116,7 @@ fn header(ui: &mut Ui, state: &State, live: &Live, b: &DocBatch, cmds: &mut Vec<
         .path
         .file_name()
         .map_or("a new batch".to_owned(), |n| n.to_string_lossy().into_owned());
-    ui.label(RichText::new(format!("{name}: {} deals", grouped(b.len() as u64))).strong());
+    ui.label(RichText::new(format!("{name}: {}", count(b.len() as u64, "deal", "deals"))).strong());
     if modified > 0 {
         ui.colored_label(
             paint::WARN,
@@ -125,7 +125,11 @@ fn header(ui: &mut Ui, state: &State, live: &Live, b: &DocBatch, cmds: &mut Vec<
     }
     if !b.source.bad.is_empty() {
         egui::CollapsingHeader::new(
-            RichText::new(format!("{} deals could not be read", b.source.bad.len())).color(paint::BAD),
+            RichText::new(format!(
+                "{} could not be read",
+                count(b.source.bad.len() as u64, "deal", "deals")
+            ))
+            .color(paint::BAD),
         )
         .id_salt("bad_deals")
         .show(ui, |ui| {

@@ -15,6 +15,7 @@ use crate::app::shell::command::Command;
 use crate::app::shell::live::Live;
 use crate::app::shell::settings::{CorpusChoice, TimingSettings};
 use crate::app::shell::state::State;
+use crate::app::widgets::fields::{count, grouped, whole};
 use crate::app::widgets::paint;
 
 #[derive(Default)]
@@ -76,15 +77,13 @@ impl TimingTab {
                 ui.end_row();
                 let label = ui.label("Deals");
                 ui.horizontal(|ui| {
-                    ui.add(egui::DragValue::new(&mut s.deals).range(1..=100_000).speed(10.0))
-                        .labelled_by(label.id);
+                    whole(ui, &mut s.deals, 1..=100_000, "Deals", |d| d.speed(10.0)).labelled_by(label.id);
                     if s.corpus == CorpusChoice::Gameplay {
                         let label = ui.label("in games");
-                        ui.add(egui::DragValue::new(&mut s.games).range(1..=1_000))
-                            .labelled_by(label.id);
+                        whole(ui, &mut s.games, 1..=1_000, "Games", |d| d).labelled_by(label.id);
                     }
                     let label = ui.label("seed");
-                    ui.add(egui::DragValue::new(&mut s.seed)).labelled_by(label.id);
+                    whole(ui, &mut s.seed, 0..=u64::MAX, "The seed", |d| d).labelled_by(label.id);
                 });
                 ui.end_row();
                 ui.label("Sweep");
@@ -207,15 +206,32 @@ fn results(ui: &mut Ui, state: &State, lab: &TimingSweep, cmds: &mut Vec<Command
     let n = summaries.first().map_or(0, |s| s.validate.n);
     let changed = summaries.first().map_or(0, |s| s.change.n);
     if let Some(r) = &lab.request {
+        let total = lab.deals.len() as u64;
+        // A run stopped early says how much of it was measured.
+        let deals = if lab.finished == Some(false) || lab.running() {
+            format!(
+                "{} of {} measured",
+                grouped(n as u64),
+                count(total, "deal", "deals")
+            )
+        } else {
+            count(total, "deal", "deals")
+        };
         ui.weak(format!(
-            "{} deals ({}, seed {}), {}, {} board, holders of {}; {changed} needed the changer{}",
-            lab.deals.len(),
+            "{deals} ({}, seed {}), {}, {} board, holders of {}; {} needed the changer{}",
             r.settings.corpus.name(),
             r.settings.seed,
             r.set.name,
             r.size,
             r.k,
-            if lab.running() { "; still measuring" } else { "" }
+            grouped(changed as u64),
+            if lab.running() {
+                "; still measuring"
+            } else if lab.finished == Some(false) {
+                "; cancelled"
+            } else {
+                ""
+            }
         ));
     }
     // The headline: where p95 and p99 of validate + change cross the budgets.

@@ -46,8 +46,36 @@ pub(crate) fn ron_options() -> ron::Options {
 fn parse_ron<T: for<'de> Deserialize<'de>>(text: &str, file: &str) -> Result<T, FormatError> {
     ron_options().from_str(text).map_err(|e| {
         let at = (e.span.start.line > 0).then_some((e.span.start.line, e.span.start.col));
-        FormatError::new(file, at, e.code.to_string())
+        FormatError::new(file, at, in_our_words(&e.code.to_string()))
     })
+}
+
+/// RON's message with the file kinds named as a user writes them, not by
+/// the types that read them ("Expected struct `DealFile`" says nothing to
+/// someone who wrote a deal).
+fn in_our_words(message: &str) -> String {
+    const KINDS: [(&str, &str); 3] = [
+        (
+            "DealFile",
+            "a deal, written (board: [\"..#..\", ...], holder: [\"sq2\", ...])",
+        ),
+        (
+            "PieceSetDef",
+            "a piece set, written (name: \"...\", pieces: [(id: \"dot\", label: \"b(0,0)\", weight: 2, rows: [\"#\"]), ...])",
+        ),
+        (
+            "PieceDef",
+            "a piece, written (id: \"dot\", label: \"b(0,0)\", weight: 2, rows: [\"#\"])",
+        ),
+    ];
+    let mut out = message.to_owned();
+    for (name, kind) in KINDS {
+        out = out.replace(&format!("struct `{name}`"), kind).replace(
+            &format!("in `{name}`"),
+            &format!("in {}", kind.split(',').next().unwrap_or(kind)),
+        );
+    }
+    out
 }
 
 /// Reads a file as UTF-8 text.
@@ -480,6 +508,21 @@ mod tests {
         assert_eq!(e.file, "bad.ron");
         assert_eq!(e.at.map(|a| a.0), Some(3), "{e}");
         assert!(e.to_string().starts_with("bad.ron:3:"), "{e}");
+    }
+
+    #[test]
+    fn messages_name_what_a_file_looks_like_not_an_internal_type() {
+        let e = parse_deals("hello", "h.ron").unwrap_err().to_string();
+        assert!(e.contains("Expected a deal, written (board: ["), "{e}");
+        assert!(!e.contains("DealFile"), "{e}");
+        let e = parse_deals("(board: [\"#\"], holdr: [])", "h.ron")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`holdr` in a deal"), "{e}");
+        let e = parse_piece_set("(name: \"x\", pieces: [5])", "p.ron")
+            .unwrap_err()
+            .to_string();
+        assert!(!e.contains("PieceDef") && e.contains("a piece, written"), "{e}");
     }
 
     #[test]

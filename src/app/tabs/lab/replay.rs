@@ -55,8 +55,8 @@ impl LabTab {
             .filter(|(_, g)| self.list_end.is_none_or(|e| g.end == e))
             .collect();
         ui.weak(format!(
-            "{} games; click one to replay it on the board",
-            shown.len()
+            "{}; click one to replay it on the board",
+            tenten_engine::text::count(shown.len() as u64, "game", "games")
         ));
         let row = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
         egui::ScrollArea::vertical()

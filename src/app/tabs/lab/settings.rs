@@ -14,6 +14,7 @@ use crate::app::shell::command::Command;
 use crate::app::shell::live::Live;
 use crate::app::shell::settings::{LabSettings, LabSize};
 use crate::app::shell::state::State;
+use crate::app::widgets::fields::{count, whole};
 use crate::app::widgets::paint;
 
 impl LabTab {
@@ -101,31 +102,33 @@ impl LabTab {
                     .response
                     .labelled_by(label.id);
                 ui.end_row();
+                // A drop-down, not a drag chip that reads like a label.
                 let label = ui.label("Holder");
-                ui.horizontal(|ui| {
-                    ui.add(
-                        egui::DragValue::new(&mut s.holder_size)
-                            .range(1..=tenten_engine::model::pieces::MAX_HOLDER)
-                            .suffix(" pieces"),
-                    )
-                    .labelled_by(label.id);
-                });
+                let pieces = |k: usize| count(k as u64, "piece", "pieces");
+                egui::ComboBox::from_id_salt("lab_holder")
+                    .selected_text(pieces(s.holder_size))
+                    .show_ui(ui, |ui| {
+                        for k in 1..=tenten_engine::model::pieces::MAX_HOLDER {
+                            ui.selectable_value(&mut s.holder_size, k, pieces(k));
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id)
+                    .on_hover_text("Pieces per holder in every game");
                 ui.end_row();
                 let label = ui.label("Games");
                 ui.horizontal(|ui| {
-                    ui.add(egui::DragValue::new(&mut s.games).range(1..=100_000).speed(10.0))
+                    whole(ui, &mut s.games, 1..=100_000, "Games", |d| d.speed(10.0))
                         .labelled_by(label.id)
                         .on_hover_text("Games per generator");
                     let label = ui.label("round cap");
-                    ui.add(
-                        egui::DragValue::new(&mut s.max_rounds)
-                            .range(1..=1_000_000)
-                            .speed(10.0),
-                    )
+                    whole(ui, &mut s.max_rounds, 1..=1_000_000, "The round cap", |d| {
+                        d.speed(10.0)
+                    })
                     .labelled_by(label.id)
                     .on_hover_text("A game reaching it is censored");
                     let label = ui.label("seed");
-                    ui.add(egui::DragValue::new(&mut s.seed)).labelled_by(label.id);
+                    whole(ui, &mut s.seed, 0..=u64::MAX, "The seed", |d| d).labelled_by(label.id);
                 });
                 ui.end_row();
             });
