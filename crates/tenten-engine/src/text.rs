@@ -40,6 +40,28 @@ pub fn rounded(x: f64, digits: u32) -> String {
     }
 }
 
+/// `rounded` without trailing zeros: "100", "16.7", "0.84".
+pub fn figure(x: f64, digits: u32) -> String {
+    let r = rounded(x, digits);
+    if r.contains('.') {
+        r.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        r
+    }
+}
+
+/// A time in microseconds with its unit, three significant digits and no
+/// spurious decimals: "0.12 µs", "34.5 µs", "1.23 ms", "100 ms", "2 s".
+pub fn time(us: f64) -> String {
+    if us < 1_000.0 {
+        format!("{} µs", figure(us, 3))
+    } else if us < 1_000_000.0 {
+        format!("{} ms", figure(us / 1e3, 3))
+    } else {
+        format!("{} s", figure(us / 1e6, 3))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,5 +79,12 @@ mod tests {
         assert_eq!(rounded(99.96, 2), "100");
         assert_eq!(rounded(-5.0, 2), "-5.0");
         assert_eq!(rounded(0.0, 2), "0");
+        assert_eq!(figure(100.0, 3), "100");
+        assert_eq!(figure(0.840, 3), "0.84");
+        assert_eq!(time(100_000.0), "100 ms");
+        assert_eq!(time(16_666.7), "16.7 ms");
+        assert_eq!(time(0.123_4), "0.123 µs");
+        assert_eq!(time(1.0), "1 µs");
+        assert_eq!(time(2_000_000.0), "2 s");
     }
 }

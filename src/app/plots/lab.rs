@@ -5,7 +5,7 @@
 
 use egui::{Color32, Ui};
 use egui_plot::{
-    AxisHints, Bar, BarChart, Corner, HoverPosition, Legend, Line, Plot, PlotPoints, uniform_grid_spacer,
+    AxisHints, Bar, BarChart, HoverPosition, Line, LineStyle, Plot, PlotPoints, uniform_grid_spacer,
 };
 
 use tenten_engine::model::pieces::PieceSet;
@@ -13,6 +13,8 @@ use tenten_engine::play::game::BANDS;
 use tenten_engine::play::runner;
 
 use crate::app::jobs::lab::GeneratorResults;
+use crate::app::plots::legend::{self, Entry};
+use crate::app::widgets::fields::count;
 use crate::app::widgets::paint;
 
 /// One colour per generator, by name, the same in every plot and the table.
@@ -28,12 +30,6 @@ pub fn generator_color(name: &str) -> Color32 {
 
 /// The band names of `game::BANDS`.
 pub const BAND_NAMES: [&str; BANDS] = ["0-20 %", "20-40 %", "40-60 %", "60-80 %", "80-100 %"];
-
-fn legend(corner: Corner) -> Legend {
-    Legend::default()
-        .position(corner)
-        .text_style(egui::TextStyle::Small)
-}
 
 /// An axis with a name at each whole number (generators, pieces, bands).
 fn named_axis(axis: AxisHints<'static>, label: &'static str, names: Vec<String>) -> AxisHints<'static> {
@@ -52,9 +48,16 @@ fn named_axis(axis: AxisHints<'static>, label: &'static str, names: Vec<String>)
 /// Plot 1: the fraction of games still going after each round, per
 /// generator. Games censored at the round cap stay alive to the cap.
 pub fn survival_plot(ui: &mut Ui, results: &[GeneratorResults]) {
+    let played: Vec<&GeneratorResults> = results.iter().filter(|r| !r.games.is_empty()).collect();
+    let name =
+        |r: &GeneratorResults| format!("{} ({})", r.name, count(r.games.len() as u64, "game", "games"));
+    let entries: Vec<Entry> = played
+        .iter()
+        .map(|r| Entry::line(name(r), generator_color(&r.name), LineStyle::Solid, None))
+        .collect();
+    let hidden = legend::show(ui, "lab_survival", &entries);
     Plot::new("lab_survival")
         .height(220.0)
-        .legend(legend(Corner::RightTop))
         .custom_x_axes(vec![
             AxisHints::new_x()
                 .label("rounds survived")
@@ -81,7 +84,7 @@ pub fn survival_plot(ui: &mut Ui, results: &[GeneratorResults]) {
             }
         })
         .show(ui, |plot| {
-            for r in results.iter().filter(|r| !r.games.is_empty()) {
+            for r in played.iter().filter(|r| !hidden.contains(&name(r))) {
                 let curve = &r.survival;
                 // A step curve: alive until the round a game ends.
                 let mut points = Vec::with_capacity(curve.len() * 2);
@@ -92,12 +95,9 @@ pub fn survival_plot(ui: &mut Ui, results: &[GeneratorResults]) {
                     points.push([round as f64, f * 100.0]);
                 }
                 plot.line(
-                    Line::new(
-                        format!("{} ({} games)", r.name, r.games.len()),
-                        PlotPoints::from(points),
-                    )
-                    .color(generator_color(&r.name))
-                    .width(2.0),
+                    Line::new(name(r), PlotPoints::from(points))
+                        .color(generator_color(&r.name))
+                        .width(2.0),
                 );
             }
         });
@@ -118,21 +118,27 @@ pub fn ends_plot(ui: &mut Ui, results: &[GeneratorResults]) {
             |s| s.censored,
         ),
     ];
-    // Room above the tallest bar for the legend.
     let most = results.iter().map(|r| r.summary.games).max().unwrap_or(1) as f64;
+    let entries: Vec<Entry> = kinds
+        .iter()
+        .map(|(kind, color, _)| Entry::block(*kind, *color))
+        .collect();
+    let hidden = legend::show(ui, "lab_ends", &entries);
     Plot::new("lab_ends")
         .height(220.0)
-        .legend(legend(Corner::LeftTop))
         .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
         .custom_x_axes(vec![named_axis(AxisHints::new_x(), "generator", names)])
         .custom_y_axes(vec![AxisHints::new_y().label("games").label_spacing(14.0..=20.0)])
         .include_x(-0.5)
         .include_x(results.len() as f64 - 0.5)
         .include_y(0.0)
-        .include_y(most * 1.75)
+        .include_y(most * 1.05)
         .allow_scroll(false)
         .show(ui, |plot| {
             for (k, (kind, color, count)) in kinds.iter().enumerate() {
+                if hidden.contains(*kind) {
+                    continue;
+                }
                 let bars: Vec<Bar> = results
                     .iter()
                     .enumerate()
@@ -168,19 +174,29 @@ pub fn frequency_plot(ui: &mut Ui, results: &[GeneratorResults], set: &PieceSet)
         .iter()
         .map(|p| f64::from(p.weight) / total_weight * 100.0)
         .fold(0.0, f64::max);
+    let played: Vec<&GeneratorResults> = results
+        .iter()
+        .filter(|r| r.summary.dealt.iter().flatten().sum::<u64>() > 0)
+        .collect();
+    let mut entries = vec![Entry::block("target (the weights)", Color32::from_gray(160))];
+    entries.extend(
+        played
+            .iter()
+            .map(|r| Entry::block(format!("{} observed", r.name), generator_color(&r.name))),
+    );
+    let hidden = legend::show(ui, "lab_frequencies", &entries);
     Plot::new("lab_frequencies")
         .height(30.0 + 19.0 * n_pieces as f32)
-        .legend(legend(Corner::RightBottom))
         .y_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
         .custom_y_axes(vec![named_axis(AxisHints::new_y(), "piece", names)])
         .x_axis_label("share of pieces dealt (%)")
         .include_x(0.0)
-        .include_x(most * 1.6)
+        .include_x(most * 1.1)
         .include_y(-0.5)
         .include_y(n_pieces as f64 - 0.5)
         .allow_scroll(false)
         .show(ui, |plot| {
-            let target: Vec<Bar> = set
+            let mut target: Vec<Bar> = set
                 .pieces
                 .iter()
                 .enumerate()
@@ -190,6 +206,9 @@ pub fn frequency_plot(ui: &mut Ui, results: &[GeneratorResults], set: &PieceSet)
                         .name(format!("{}: target (weight {})", p.id, p.weight))
                 })
                 .collect();
+            if hidden.contains("target (the weights)") {
+                target.clear();
+            }
             plot.bar_chart(
                 BarChart::new("target (the weights)", target)
                     .horizontal()
@@ -199,7 +218,7 @@ pub fn frequency_plot(ui: &mut Ui, results: &[GeneratorResults], set: &PieceSet)
             for (j, r) in results.iter().enumerate() {
                 let by_band = &r.summary.dealt;
                 let n: u64 = by_band.iter().flatten().sum();
-                if n == 0 {
+                if n == 0 || hidden.contains(&format!("{} observed", r.name)) {
                     continue;
                 }
                 let bars: Vec<Bar> = by_band
@@ -264,9 +283,21 @@ pub fn distortion_plot(ui: &mut Ui, results: &[GeneratorResults], set: &PieceSet
         .collect();
     let width = 0.8 / results.len().max(1) as f64;
     let target = small_target(set);
+    let weights = format!("the weights: {target:.1} %");
+    let mut entries = vec![Entry::line(
+        weights.clone(),
+        Color32::from_gray(150),
+        egui_plot::LineStyle::dashed_dense(),
+        None,
+    )];
+    entries.extend(
+        results
+            .iter()
+            .map(|r| Entry::block(r.name.clone(), generator_color(&r.name))),
+    );
+    let hidden = legend::show(ui, "lab_distortion", &entries);
     Plot::new("lab_distortion")
         .height(200.0)
-        .legend(legend(Corner::LeftTop))
         .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
         .custom_x_axes(vec![named_axis(
             AxisHints::new_x(),
@@ -280,12 +311,17 @@ pub fn distortion_plot(ui: &mut Ui, results: &[GeneratorResults], set: &PieceSet
         .include_x(BANDS as f64 - 0.5)
         .allow_scroll(false)
         .show(ui, |plot| {
-            plot.hline(
-                egui_plot::HLine::new(format!("the weights: {target:.1} %"), target)
-                    .color(Color32::from_gray(150))
-                    .style(egui_plot::LineStyle::dashed_dense()),
-            );
+            if !hidden.contains(&weights) {
+                plot.hline(
+                    egui_plot::HLine::new(weights.clone(), target)
+                        .color(Color32::from_gray(150))
+                        .style(egui_plot::LineStyle::dashed_dense()),
+                );
+            }
             for (j, r) in results.iter().enumerate() {
+                if hidden.contains(&r.name) {
+                    continue;
+                }
                 let kl = r.summary.kl_by_band;
                 let dealt = r.summary.dealt_by_band;
                 let bars: Vec<Bar> = small_share(r, set)

@@ -1,4 +1,5 @@
 //! The egui_plot figures of the labs.
 
 pub mod lab;
+pub mod legend;
 pub mod timing;

@@ -5,14 +5,15 @@
 
 use egui::{Color32, Ui};
 use egui_plot::{
-    AxisHints, Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Corner, GridMark, HLine, HoverPosition, Legend,
-    Line, LineStyle, Plot, PlotPoint, Points, VLine, log_grid_spacer, uniform_grid_spacer,
+    AxisHints, Bar, BarChart, BoxElem, BoxPlot, BoxSpread, GridMark, HLine, HoverPosition, Line, LineStyle,
+    MarkerShape, Plot, PlotPoint, Points, VLine, log_grid_spacer, uniform_grid_spacer,
 };
 
 use tenten_engine::perf::bench::Stats;
 use tenten_engine::perf::throttle::short;
 use tenten_engine::perf::timing::{BucketRow, FRAME_US, FactorSummary, Headroom, PHONE_US};
 
+use crate::app::plots::legend::{self, Entry};
 use crate::app::shell::command::Command;
 
 const VALIDATE: Color32 = Color32::from_rgb(0x31, 0x7b, 0xd6);
@@ -24,31 +25,16 @@ pub fn y_of(us: f64) -> f64 {
     (us.max(1e-3) * 1e3).log10()
 }
 
-/// "0.12 µs", "34.5 µs", "1.23 ms", "2.0 s".
+/// "0.12 µs", "34.5 µs", "1.23 ms", "100 ms": one style for every time.
 pub fn fmt_time(us: f64) -> String {
-    if us < 1.0 {
-        format!("{us:.3} µs")
-    } else if us < 1_000.0 {
-        format!("{us:.1} µs")
-    } else if us < 1_000_000.0 {
-        format!("{:.2} ms", us / 1e3)
-    } else {
-        format!("{:.2} s", us / 1e6)
-    }
+    tenten_engine::text::time(us)
 }
 
 fn fmt_y(y: f64) -> String {
     fmt_time(10f64.powf(y) / 1e3)
 }
 
-/// The legend, small, in a gutter left of x = 0 that the data never uses.
-fn legend() -> Legend {
-    Legend::default()
-        .position(Corner::LeftTop)
-        .text_style(egui::TextStyle::Small)
-}
-
-/// No tick labels in the legend's gutter.
+/// No tick labels left of the data.
 fn non_negative(mark: GridMark, _range: &std::ops::RangeInclusive<f64>) -> String {
     if mark.value < 0.0 {
         String::new()
@@ -106,6 +92,44 @@ fn budget_lines(ui: &mut egui_plot::PlotUi<'_>) {
     ui.hline(HLine::new("100 ms: the paper's budget", y_of(PHONE_US)).color(BUDGET));
 }
 
+type Pick = fn(&Stats) -> f64;
+
+/// The throttle plot's series within one operation: a line style and a
+/// marker per percentile (the operation gives the colour).
+const PERCENTILES: [(&str, Pick, f32, LineStyle, MarkerShape); 4] = [
+    ("p50", |s| s.p50, 1.5, LineStyle::Solid, MarkerShape::Circle),
+    (
+        "p95",
+        |s| s.p95,
+        1.5,
+        LineStyle::Dashed { length: 10.0 },
+        MarkerShape::Square,
+    ),
+    ("p99", |s| s.p99, 2.5, LineStyle::Solid, MarkerShape::Diamond),
+    (
+        "max",
+        |s| s.max,
+        1.0,
+        LineStyle::Dotted { spacing: 5.0 },
+        MarkerShape::Up,
+    ),
+];
+
+const OPERATIONS: [(&str, Color32); 2] = [("validate", VALIDATE), ("validate + change", CHANGE)];
+
+/// The throttle plot's legend: every series with its colour, line style and
+/// marker.
+fn throttle_entries() -> Vec<Entry> {
+    OPERATIONS
+        .iter()
+        .flat_map(|&(what, color)| {
+            PERCENTILES.iter().map(move |&(name, _, _, style, marker)| {
+                Entry::line(format!("{what} {name}"), color, style, Some(marker))
+            })
+        })
+        .collect()
+}
+
 /// Plot 1: p50, p95, p99 and max against the factor, for validate and for
 /// validate + change, with the budgets and the p99 headroom marked. A click
 /// on a max point opens its deal (the slowest at that factor).
@@ -115,51 +139,47 @@ pub fn throttle_plot(
     headroom: (Option<Headroom>, Option<Headroom>),
     cmds: &mut Vec<Command>,
 ) {
-    type Pick = fn(&Stats) -> f64;
-    let percentiles: [(&str, Pick, f32, LineStyle); 4] = [
-        ("p50", |s| s.p50, 1.5, LineStyle::Solid),
-        ("p95", |s| s.p95, 1.5, LineStyle::dashed_dense()),
-        ("p99", |s| s.p99, 2.5, LineStyle::Solid),
-        ("max", |s| s.max, 1.0, LineStyle::dotted_dense()),
-    ];
+    let percentiles = PERCENTILES;
+    let entries = throttle_entries();
+    let hidden = legend::show(ui, "timing_throttle", &entries);
     let response = Plot::new("timing_throttle")
         .height(280.0)
-        .legend(legend())
         .x_axis_label("CPU throttle factor (x)")
         .x_axis_formatter(non_negative)
         .y_axis_label("time per deal (log)")
         .y_grid_spacer(log_grid_spacer(10))
         .y_axis_formatter(decade_label)
         .label_formatter(hover_label)
-        .include_x(-9.0)
-        .include_x(20.5)
         .include_y(y_of(PHONE_US) + 0.3)
         .include_y(1.0)
         .show(ui, |plot| {
-            for (what, color, stats) in [
-                (
-                    "validate",
-                    VALIDATE,
-                    (|s: &FactorSummary| s.validate) as fn(&FactorSummary) -> Stats,
-                ),
-                ("validate + change", CHANGE, |s: &FactorSummary| s.change),
-            ] {
-                for (name, pick, width, style) in percentiles {
+            for ((what, color), stats) in OPERATIONS.into_iter().zip([
+                (|s: &FactorSummary| s.validate) as fn(&FactorSummary) -> Stats,
+                |s: &FactorSummary| s.change,
+            ]) {
+                for (name, pick, width, style, marker) in percentiles {
+                    let label = format!("{what} {name}");
+                    if hidden.contains(&label) {
+                        continue;
+                    }
                     let points: Vec<[f64; 2]> = summaries
                         .iter()
                         .filter(|s| stats(s).n > 0)
                         .map(|s| [s.factor, y_of(pick(&stats(s)))])
                         .collect();
-                    let label = format!("{what} {name}");
                     plot.line(
                         Line::new(label.clone(), points.clone())
                             .color(color)
                             .width(width)
                             .style(style),
                     );
-                    if name == "max" {
-                        plot.points(Points::new(label, points).color(color).radius(3.5));
-                    }
+                    plot.points(
+                        Points::new(label, points)
+                            .color(color)
+                            .shape(marker)
+                            .filled(true)
+                            .radius(if name == "max" { 4.0 } else { 3.0 }),
+                    );
                 }
             }
             budget_lines(plot);
@@ -169,9 +189,12 @@ pub fn throttle_plot(
             ] {
                 if let Some(h) = h.filter(|h| h.factor <= 25.0) {
                     plot.vline(
-                        VLine::new(format!("{name} {:.1}x", h.factor), h.factor)
-                            .color(BUDGET.gamma_multiply(0.8))
-                            .style(LineStyle::dotted_loose()),
+                        VLine::new(
+                            format!("{name} {}x", tenten_engine::text::figure(h.factor, 2)),
+                            h.factor,
+                        )
+                        .color(BUDGET.gamma_multiply(0.8))
+                        .style(LineStyle::dotted_loose()),
                     );
                 }
             }
@@ -221,9 +244,19 @@ pub fn table_ii_plot(ui: &mut Ui, rows: &[BucketRow], factor: f64) {
     };
     let formatter = |bar: &Bar, _: &BarChart| format!("{}: {}", bar.name, fmt_y(bar.value + 1.0));
     let names: Vec<&'static str> = rows.iter().map(|r| r.name).collect();
+    let ours = format!("at {}x", short(factor));
+    let hidden = legend::show(
+        ui,
+        "timing_table_ii",
+        &[
+            Entry::block(format!("validate, ours {ours}"), VALIDATE),
+            Entry::block("validate, paper", VALIDATE.gamma_multiply(0.45)),
+            Entry::block(format!("validate + change, ours {ours}"), CHANGE),
+            Entry::block("validate + change, paper", CHANGE.gamma_multiply(0.45)),
+        ],
+    );
     Plot::new("timing_table_ii")
         .height(240.0)
-        .legend(legend())
         .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
         .y_axis_label("mean time (log)")
         .y_grid_spacer(log_grid_spacer(10))
@@ -231,11 +264,10 @@ pub fn table_ii_plot(ui: &mut Ui, rows: &[BucketRow], factor: f64) {
         .custom_x_axes(vec![bucket_axis(names)])
         .include_y(y_of(PHONE_US) + 0.3)
         .include_y(1.0)
-        .include_x(-3.6)
-        .include_x(7.5)
+        .include_x(-0.5)
+        .include_x(rows.len() as f64 - 0.5)
         .allow_scroll(false)
         .show(ui, |plot| {
-            let ours = format!("at {}x", short(factor));
             type Mean = fn(&BucketRow) -> Option<f64>;
             let series: [(String, Color32, f64, Mean); 4] = [
                 (format!("validate, ours {ours}"), VALIDATE, -0.3, |r| {
@@ -258,6 +290,9 @@ pub fn table_ii_plot(ui: &mut Ui, rows: &[BucketRow], factor: f64) {
                 ),
             ];
             for (name, color, offset, value) in series {
+                if hidden.contains(&name) {
+                    continue;
+                }
                 plot.bar_chart(
                     BarChart::new(name.clone(), bars(&name, offset, &value))
                         .color(color)
@@ -283,9 +318,16 @@ fn spread(samples: &[f64]) -> Option<BoxSpread> {
 /// and median) at the chosen factor, and the change attempts per deal.
 pub fn distribution_plots(ui: &mut Ui, rows: &[BucketRow], attempts: &[usize]) {
     let names: Vec<&'static str> = rows.iter().map(|r| r.name).collect();
+    let hidden = legend::show(
+        ui,
+        "timing_distribution",
+        &[
+            Entry::block("validate", VALIDATE),
+            Entry::block("validate + change", CHANGE),
+        ],
+    );
     Plot::new("timing_distribution")
         .height(220.0)
-        .legend(legend())
         .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
         .y_axis_label("time per deal (log)")
         .y_grid_spacer(log_grid_spacer(10))
@@ -293,8 +335,8 @@ pub fn distribution_plots(ui: &mut Ui, rows: &[BucketRow], attempts: &[usize]) {
         .custom_x_axes(vec![bucket_axis(names)])
         .include_y(y_of(FRAME_US) + 0.3)
         .include_y(1.0)
-        .include_x(-2.2)
-        .include_x(7.5)
+        .include_x(-0.5)
+        .include_x(rows.len() as f64 - 0.5)
         .allow_scroll(false)
         .show(ui, |plot| {
             for (name, color, offset, samples) in [
@@ -308,6 +350,9 @@ pub fn distribution_plots(ui: &mut Ui, rows: &[BucketRow], attempts: &[usize]) {
                     &r.change_samples
                 }),
             ] {
+                if hidden.contains(name) {
+                    continue;
+                }
                 let boxes: Vec<BoxElem> = rows
                     .iter()
                     .enumerate()
@@ -360,7 +405,6 @@ pub fn distribution_plots(ui: &mut Ui, rows: &[BucketRow], attempts: &[usize]) {
         .collect();
     Plot::new("timing_attempts")
         .height(150.0)
-        .legend(legend().position(Corner::RightTop))
         .x_axis_label("holders the changer tried after the dealt one")
         .y_axis_label("unsolvable deals")
         .include_y(0.0)
@@ -368,4 +412,34 @@ pub fn distribution_plots(ui: &mut Ui, rows: &[BucketRow], attempts: &[usize]) {
         .show(ui, |plot| {
             plot.bar_chart(BarChart::new("change attempts per unsolvable deal", bars).color(CHANGE));
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::plots::legend::Swatch;
+
+    #[test]
+    fn every_throttle_series_looks_different_in_the_legend() {
+        let entries = throttle_entries();
+        assert_eq!(entries.len(), 8);
+        for (i, a) in entries.iter().enumerate() {
+            for b in &entries[i + 1..] {
+                assert!(
+                    (a.color, a.swatch) != (b.color, b.swatch),
+                    "{} and {} are drawn alike",
+                    a.name,
+                    b.name
+                );
+                // Within one colour, the markers alone tell the percentiles apart.
+                if a.color == b.color {
+                    let marker = |e: &Entry| match e.swatch {
+                        Swatch::Line(_, m) => m,
+                        Swatch::Block => None,
+                    };
+                    assert_ne!(marker(a), marker(b), "{} and {}", a.name, b.name);
+                }
+            }
+        }
+    }
 }

@@ -15,7 +15,7 @@ use crate::app::shell::command::Command;
 use crate::app::shell::live::Live;
 use crate::app::shell::settings::{CorpusChoice, TimingSettings};
 use crate::app::shell::state::State;
-use crate::app::widgets::fields::{count, grouped, whole};
+use crate::app::widgets::fields::{count, grouped, rounded, whole};
 use crate::app::widgets::paint;
 
 #[derive(Default)]
@@ -260,7 +260,14 @@ fn results(ui: &mut Ui, state: &State, lab: &TimingSweep, cmds: &mut Vec<Command
                     match h {
                         Some(h) => {
                             reaches.push(h.reach);
-                            ui.label(RichText::new(format!("{:.1}x", h.factor)).strong())
+                            // Two significant digits; "about" where scaled
+                            // past the sweep ("about 1,300x", not "1332.7x").
+                            let about = if h.reach == timing::Reach::Interpolated {
+                                ""
+                            } else {
+                                "about "
+                            };
+                            ui.label(RichText::new(format!("{about}{}x", rounded(h.factor, 2))).strong())
                                 .on_hover_text(h.describe());
                         }
                         None => {
@@ -281,6 +288,14 @@ fn results(ui: &mut Ui, state: &State, lab: &TimingSweep, cmds: &mut Vec<Command
         ));
     } else {
         ui.weak("Interpolated between the measured factors.");
+    }
+    // The designer's question, answered at the factor chosen below.
+    if let Some(at) = nearest(lab, settings.selected).and_then(|f| summaries.iter().find(|s| s.factor == f)) {
+        ui.label(RichText::new(timing::frame_sentence(at)).strong());
+    }
+    let fewest = summaries.iter().map(|s| s.improver().n).min().unwrap_or(0);
+    if let Some(note) = timing::small_sample_note(fewest) {
+        ui.colored_label(paint::WARN, note);
     }
     timing_plots::throttle_plot(ui, summaries, p99, cmds);
     ui.weak(format!(

@@ -209,7 +209,10 @@ pub fn run(sweep: &Sweep, progress: &Progress, mut emit: impl FnMut(Vec<Measurem
     const CHUNK: usize = 50;
     let shapes = Shapes::new(&sweep.set, sweep.size);
     let n = sweep.deals.len();
-    progress.total.store(n * sweep.factors.len(), Ordering::Relaxed);
+    // Progress counts cost, not deals: a deal at 20x takes 20 times as long
+    // as at 1x, so an ETA from the fraction done holds across factors.
+    let total: usize = sweep.factors.iter().map(|&f| cost(f)).sum();
+    progress.total.store(n * total, Ordering::Relaxed);
     for &factor in &sweep.factors {
         for start in (0..n).step_by(CHUNK) {
             if progress.cancelled() {
@@ -218,7 +221,7 @@ pub fn run(sweep: &Sweep, progress: &Progress, mut emit: impl FnMut(Vec<Measurem
             let chunk: Vec<Measurement> = (start..(start + CHUNK).min(n))
                 .map(|i| {
                     let m = measure(&shapes, sweep, i, factor);
-                    progress.done.fetch_add(1, Ordering::Relaxed);
+                    progress.done.fetch_add(cost(factor), Ordering::Relaxed);
                     m
                 })
                 .collect();
@@ -226,6 +229,12 @@ pub fn run(sweep: &Sweep, progress: &Progress, mut emit: impl FnMut(Vec<Measurem
         }
     }
     true
+}
+
+/// What one deal costs to measure at `factor`, in hundredths of a 1x deal:
+/// the throttle stretches every measurement by the factor.
+pub fn cost(factor: f64) -> usize {
+    (factor * 100.0).round().max(1.0) as usize
 }
 
 /// The percentiles at one factor, with the slowest deals.
@@ -337,6 +346,51 @@ pub fn headroom(points: &[(f64, f64)], budget: f64) -> Option<Headroom> {
 pub fn headroom_of(summaries: &[FactorSummary], pick: fn(&Stats) -> f64, budget: f64) -> Option<Headroom> {
     let points: Vec<(f64, f64)> = summaries.iter().map(|s| (s.factor, pick(s.improver()))).collect();
     headroom(&points, budget)
+}
+
+/// The designer's question answered in one sentence for one factor: "At 6x
+/// (low-tier mobile) the slowest deal takes 0.84 ms: fits a 16.7 ms frame."
+/// The slowest is validate + change where the changer ran, else validate.
+pub fn frame_sentence(s: &FactorSummary) -> String {
+    let stats = s.improver();
+    let at = crate::perf::throttle::describe(s.factor);
+    let at = match at.split_once(' ') {
+        Some((factor, name)) => format!("{factor} ({name})"),
+        None => at,
+    };
+    if stats.n == 0 {
+        return format!("At {at} nothing was measured yet.");
+    }
+    let slowest = crate::text::time(stats.max);
+    let verdict = if stats.max <= FRAME_US {
+        "fits a 16.7 ms frame".to_owned()
+    } else if stats.max <= PHONE_US {
+        "misses a 16.7 ms frame but fits the paper's 100 ms budget".to_owned()
+    } else {
+        "misses even the paper's 100 ms budget".to_owned()
+    };
+    format!(
+        "At {at} the slowest of {} takes {slowest}: {verdict}.",
+        crate::text::count(stats.n as u64, "deal", "deals")
+    )
+}
+
+/// A warning when a percentile rests on too few deals to differ from the
+/// maximum: p99 needs at least 100, p95 at least 20. `None` when enough.
+pub fn small_sample_note(n: usize) -> Option<String> {
+    let deals = crate::text::count(n as u64, "deal", "deals");
+    if n < 20 {
+        Some(format!(
+            "p95 and p99 rest on {deals}: with fewer than 20 both are about the slowest deal. \
+             Measure more deals for a tail that means something."
+        ))
+    } else if n < 100 {
+        Some(format!(
+            "p99 rests on {deals}: with fewer than 100 it is the slowest deal, not a percentile."
+        ))
+    } else {
+        None
+    }
 }
 
 /// One row of Table II at one factor, beside the paper's figures.
@@ -560,6 +614,40 @@ mod tests {
     }
 
     #[test]
+    fn the_designers_question_is_answered_in_one_sentence() {
+        let stats = |max: f64, n: usize| Stats {
+            n,
+            max,
+            ..Stats::default()
+        };
+        let summary = |factor, max, n| FactorSummary {
+            factor,
+            validate: stats(max, n),
+            change: stats(0.0, 0),
+            slowest_validate: None,
+            slowest_change: None,
+        };
+        assert_eq!(
+            frame_sentence(&summary(6.0, 840.0, 500)),
+            "At 6x (low-tier mobile) the slowest of 500 deals takes 840 µs: fits a 16.7 ms frame."
+        );
+        assert!(frame_sentence(&summary(20.0, 50_000.0, 9)).contains("misses a 16.7 ms frame but fits"));
+        assert!(frame_sentence(&summary(3.0, 200_000.0, 1)).starts_with("At 3x the slowest of 1 deal"));
+        assert!(frame_sentence(&summary(3.0, 0.0, 0)).contains("nothing was measured"));
+        assert!(
+            small_sample_note(9)
+                .unwrap()
+                .contains("p95 and p99 rest on 9 deals")
+        );
+        assert!(
+            small_sample_note(50)
+                .unwrap()
+                .starts_with("p99 rests on 50 deals")
+        );
+        assert_eq!(small_sample_note(100), None);
+    }
+
+    #[test]
     fn a_tiny_sweep_measures_every_deal_at_every_factor_and_cancels() {
         let (set, shapes) = classic();
         let sweep = Sweep {
@@ -572,9 +660,17 @@ mod tests {
         };
         let progress = Progress::default();
         let mut got = Vec::new();
-        assert!(run(&sweep, &progress, |chunk| got.extend(chunk)));
+        // The fraction done after each chunk: weighted by cost, the 12 deals
+        // at 1x are a third of the work and the 12 at 2x the rest.
+        let mut fractions = Vec::new();
+        assert!(run(&sweep, &progress, |chunk| {
+            got.extend(chunk);
+            fractions.push(progress.fraction());
+        }));
         assert_eq!(got.len(), 24);
-        assert_eq!(progress.done.load(Ordering::Relaxed), 24);
+        assert!((fractions[0] - 1.0 / 3.0).abs() < 1e-6, "{fractions:?}");
+        assert_eq!(fractions[1], 1.0);
+        assert_eq!(progress.done.load(Ordering::Relaxed), 12 * 100 + 12 * 200);
         assert!(got.iter().all(|m| m.validate_us > 0.0));
         let cancelled = Progress::default();
         cancelled.cancel.store(true, Ordering::Relaxed);
