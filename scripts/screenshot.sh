@@ -7,6 +7,7 @@
 # SCREEN=WxH sets the virtual screen (default 1400x900), e.g. SCREEN=1280x720.
 # SCROLL="x,y,n" turns the mouse wheel n notches down at x,y before the picture.
 # DRAG="x1,y1,x2,y2" drags from one point to the other first (a panel's edge).
+# WAIT=s waits s seconds after CLICKS, before the picture.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 deal=${1:-presets/deals/unsolvable-fit-alone-not-together.ron}
@@ -52,6 +53,8 @@ for click in ${CLICKS:-}; do
     DISPLAY=$display xdotool mousemove "${click%,*}" "${click#*,}" click 1
     sleep 1
 done
+# WAIT=s waits that long after the clicks (a sweep or a simulation to end).
+sleep "${WAIT:-0}"
 # SCROLL="x,y,n" turns the wheel n notches down there (n < 0: up).
 if [ -n "${SCROLL:-}" ]; then
     IFS=, read -r sx sy sn <<<"$SCROLL"

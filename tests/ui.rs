@@ -644,3 +644,63 @@ fn wide_panels_from_a_large_screen_leave_room_at_1280x720() {
         "inspector restored at most 40% wide: {inspector}"
     );
 }
+
+/// Side panels narrowed by a small window come back when it grows: resize
+/// to 800x600 and back to 1400x880, and the palette and the inspector have
+/// their width again (and the palette its weight boxes).
+#[test]
+fn side_panels_grow_back_after_a_small_window() {
+    let mut h = harness();
+    let palette = |h: &Harness<'static, App>| {
+        // The palette's right edge: its weight boxes sit against it.
+        h.get_all_by_role(egui::accesskit::Role::SpinButton)
+            .map(|n| n.rect().max.x)
+            .fold(0.0, f32::max)
+    };
+    let inspector = |h: &Harness<'static, App>| {
+        h.get_all_by_role_and_label(egui::accesskit::Role::Button, "Deal")
+            .map(|n| n.rect().min.x)
+            .fold(0.0, f32::max)
+    };
+    let (p0, i0) = (palette(&h), 1400.0 - inspector(&h));
+    h.set_size(egui::vec2(800.0, 600.0));
+    h.run();
+    let (p1, i1) = (palette(&h), 800.0 - inspector(&h));
+    assert!(
+        p1 < p0 - 20.0 || i1 < i0 - 20.0,
+        "the small window narrowed a panel: {p0}->{p1}, {i0}->{i1}"
+    );
+    h.set_size(egui::vec2(1400.0, 880.0));
+    h.run();
+    h.run();
+    let (p2, i2) = (palette(&h), 1400.0 - inspector(&h));
+    assert!(
+        (p2 - p0).abs() < 2.0,
+        "the palette came back: {p0} -> {p1} -> {p2}"
+    );
+    assert!(
+        (i2 - i0).abs() < 2.0,
+        "the inspector came back: {i0} -> {i1} -> {i2}"
+    );
+}
+
+/// The inspector's tab can take the whole window (the board hidden) and go
+/// back; the choice is saved with the session.
+#[test]
+fn a_tab_can_take_the_whole_window_and_come_back() {
+    let mut h = harness();
+    assert!(h.query_by_label("board").is_some());
+    h.get_by_label("Large view").click();
+    h.run();
+    assert!(h.state().state.settings.inspector_large);
+    assert!(h.query_by_label("board").is_none(), "the board is hidden");
+    let tabs = h
+        .get_all_by_role_and_label(egui::accesskit::Role::Button, "Deal")
+        .map(|n| n.rect().min.x)
+        .fold(f32::MAX, f32::min);
+    assert!(tabs < 700.0, "the tabs start in the middle of the window: {tabs}");
+    h.get_by_label("Beside the board").click();
+    h.run();
+    assert!(!h.state().state.settings.inspector_large);
+    assert!(h.query_by_label("board").is_some());
+}

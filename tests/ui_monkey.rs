@@ -150,7 +150,8 @@ fn random_command(rng: &mut Generator, files: &[PathBuf]) -> Command {
             Command::ToggleInspector,
             Command::ToggleHeatmap,
             Command::ToggleDeadRegions,
-        ][rng.below(4)]
+            Command::ToggleLargeInspector,
+        ][rng.below(5)]
         .clone(),
         35..=36 => [Command::Undo, Command::Redo][rng.below(2)].clone(),
         37 => Command::Load(files[rng.below(files.len())].clone()),

@@ -40,6 +40,27 @@ impl Inspector {
                     cmds.push(Command::SetInspectorTab(i));
                 }
             }
+            // The labs' plots and tables want room: the tab can take the
+            // whole central area, and come back beside the board.
+            let large = state.settings.inspector_large;
+            let (text, tip) = if large {
+                ("Beside the board", "Put the tab back beside the board")
+            } else {
+                (
+                    "Large view",
+                    "Give the tab the whole window: the board is hidden meanwhile",
+                )
+            };
+            let key = Command::ToggleLargeInspector
+                .shortcut()
+                .map_or(String::new(), |s| format!(" ({})", ui.ctx().format_shortcut(&s)));
+            if ui
+                .small_button(text)
+                .on_hover_text(format!("{tip}{key}"))
+                .clicked()
+            {
+                cmds.push(Command::ToggleLargeInspector);
+            }
         });
         ui.separator();
         if let Some(tab) = self.tabs.get_mut(current) {

@@ -82,6 +82,12 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
             ui.menu_button("View", |ui| {
                 check(ui, Command::TogglePalette, state.settings.show_palette, cmds);
                 check(ui, Command::ToggleInspector, state.settings.show_inspector, cmds);
+                check(
+                    ui,
+                    Command::ToggleLargeInspector,
+                    state.settings.inspector_large,
+                    cmds,
+                );
                 ui.separator();
                 // Every tab with its Alt+digit, the Lab's Alt+6 included.
                 for tab in Command::with_shortcuts()

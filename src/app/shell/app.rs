@@ -147,35 +147,54 @@ impl App {
 
         top_bar::ui(ui, &self.state, &self.live, &mut self.cmds);
         status_bar::ui(ui, &self.live, &self.state.settings.timing, &mut self.cmds);
+        let width = ctx.content_rect().width();
         if self.state.settings.show_palette {
             // Restored widths may come from a larger screen: the board and
             // the banner keep at least about half of this one.
-            let width = ctx.content_rect().width();
-            egui::Panel::left("palette")
-                .resizable(true)
-                .default_size(250.0)
-                .size_range(200.0..=(0.25 * width).max(200.0))
-                .show(ui, |ui| {
+            let range = 200.0..=(0.25 * width).max(200.0);
+            let mut preferred = self.state.settings.palette_width;
+            side_panel(
+                ui,
+                egui::Panel::left("palette"),
+                "palette",
+                250.0,
+                range,
+                &mut preferred,
+                |ui| {
                     fixed_width(ui, |ui| {
                         self.palette.ui(ui, &self.state, &self.live, &mut self.cmds)
                     })
-                });
+                },
+            );
+            self.state.settings.palette_width = preferred;
         }
-        if self.state.settings.show_inspector {
-            let width = ctx.content_rect().width();
-            egui::Panel::right("inspector")
-                .resizable(true)
-                .default_size(360.0)
-                .size_range(280.0..=(0.4 * width).max(280.0))
-                .show(ui, |ui| {
+        let large = self.state.settings.show_inspector && self.state.settings.inspector_large;
+        if self.state.settings.show_inspector && !large {
+            let range = 280.0..=(0.4 * width).max(280.0);
+            let mut preferred = self.state.settings.inspector_width;
+            side_panel(
+                ui,
+                egui::Panel::right("inspector"),
+                "inspector",
+                360.0,
+                range,
+                &mut preferred,
+                |ui| {
                     fixed_width(ui, |ui| {
                         self.inspector.ui(ui, &self.state, &self.live, &mut self.cmds)
                     })
-                });
+                },
+            );
+            self.state.settings.inspector_width = preferred;
         }
         egui::CentralPanel::default().show(ui, |ui| {
-            self.board_view.ui(ui, &self.state, &self.live, &mut self.cmds);
-            self.holder.ui(ui, &self.state, &self.live, &mut self.cmds);
+            if large {
+                // The tab with room: plots and tables take the whole width.
+                self.inspector.ui(ui, &self.state, &self.live, &mut self.cmds);
+            } else {
+                self.board_view.ui(ui, &self.state, &self.live, &mut self.cmds);
+                self.holder.ui(ui, &self.state, &self.live, &mut self.cmds);
+            }
         });
         if let Some(message) = &self.live.error {
             files::error_dialog(&ctx, message, &mut self.cmds);
@@ -357,6 +376,43 @@ impl App {
 /// space, however wide or narrow the content is. A side panel otherwise
 /// takes its content's width, so the board beside it would shift whenever a
 /// tab's content changes; content too wide for the panel is clipped instead.
+/// A resizable side panel that remembers the width the user dragged it to
+/// (`preferred`): a small window narrows it to `range`, and it comes back
+/// when the window grows, instead of keeping the narrow width for good.
+fn side_panel(
+    ui: &mut egui::Ui,
+    panel: egui::Panel,
+    salt: &str,
+    default: f32,
+    range: std::ops::RangeInclusive<f32>,
+    preferred: &mut Option<f32>,
+    add: impl FnOnce(&mut egui::Ui),
+) {
+    let (lo, hi) = (*range.start(), *range.end());
+    let dragging = ui.input(|i| i.pointer.primary_down());
+    let want = preferred.unwrap_or(default);
+    let expected = want.clamp(lo, hi);
+    // The id egui stores the panel's state under.
+    let id = ui.scope_id().with_salt(egui::IdSalt::new(salt));
+    if !dragging && let Some(mut state) = egui::containers::panel::PanelState::load(ui.ctx(), id) {
+        // egui keeps the width it last drew (clamped by a small window);
+        // give it the preferred one, which it clamps to this frame's range.
+        state.outer_rect.set_width(want);
+        ui.ctx().data_mut(|d| d.insert_persisted(id, state));
+    }
+    let shown = panel
+        .resizable(true)
+        .default_size(default)
+        .size_range(range)
+        .show(ui, add)
+        .response
+        .rect
+        .width();
+    if dragging && (shown - expected).abs() > 1.0 {
+        *preferred = Some(shown);
+    }
+}
+
 fn fixed_width(ui: &mut egui::Ui, add: impl FnOnce(&mut egui::Ui)) {
     let rect = ui.available_rect_before_wrap();
     let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect).layout(*ui.layout()));

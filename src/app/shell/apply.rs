@@ -103,6 +103,12 @@ impl App {
                 }
             }
             Command::TogglePalette => self.state.settings.show_palette ^= true,
+            Command::ToggleLargeInspector => {
+                let s = &mut self.state.settings;
+                s.inspector_large ^= true;
+                s.show_inspector |= s.inspector_large;
+                self.live.debug_board = None;
+            }
             Command::ToggleInspector => {
                 self.state.settings.show_inspector ^= true;
                 self.live.debug_board = None;

@@ -38,6 +38,9 @@ pub enum Command {
     // View
     TogglePalette,
     ToggleInspector,
+    /// The inspector's tab takes the whole central area (or goes back
+    /// beside the board).
+    ToggleLargeInspector,
     SetInspectorTab(usize),
     // Board
     Paint {
@@ -167,7 +170,7 @@ const fn ctrl_shift(key: Key) -> KeyboardShortcut {
 impl Command {
     /// Commands reachable by a keyboard shortcut, checked in this order (the
     /// shifted ones first, so Ctrl+Shift+S is not taken for Ctrl+S).
-    pub fn with_shortcuts() -> [Command; 26] {
+    pub fn with_shortcuts() -> [Command; 27] {
         [
             Command::SetInspectorTab(0),
             Command::SetInspectorTab(1),
@@ -195,6 +198,7 @@ impl Command {
             Command::NewSeed,
             Command::TogglePalette,
             Command::ToggleInspector,
+            Command::ToggleLargeInspector,
         ]
     }
 
@@ -214,6 +218,7 @@ impl Command {
             Command::NewSeed => ctrl(Key::G),
             Command::TogglePalette => ctrl(Key::Num1),
             Command::ToggleInspector => ctrl(Key::Num2),
+            Command::ToggleLargeInspector => ctrl(Key::Num3),
             Command::SetInspectorTab(0) => alt(Key::Num1),
             Command::SetInspectorTab(1) => alt(Key::Num2),
             Command::SetInspectorTab(2) => alt(Key::Num3),
@@ -248,6 +253,7 @@ impl Command {
             Command::Redo => "Redo",
             Command::TogglePalette => "Piece palette",
             Command::ToggleInspector => "Inspector",
+            Command::ToggleLargeInspector => "Tab takes the whole window",
             Command::ClearBoard => "Clear board",
             Command::InvertBoard => "Invert",
             Command::RandomFill => "Random fill",

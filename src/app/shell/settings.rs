@@ -44,7 +44,14 @@ pub struct Settings {
     pub recent: Vec<PathBuf>,
     pub show_palette: bool,
     pub show_inspector: bool,
+    /// The inspector's tab takes the whole central area (the board hidden),
+    /// for the labs' plots and tables.
+    pub inspector_large: bool,
     pub inspector_tab: usize,
+    /// The side panels' widths as the user last dragged them; a small
+    /// window narrows them for a while, but they come back when it grows.
+    pub palette_width: Option<f32>,
+    pub inspector_width: Option<f32>,
     /// Board overlays of the danger panel: the per-cell influence heatmap
     /// and the hatched dead regions.
     pub danger_heatmap: bool,
@@ -67,7 +74,10 @@ impl Default for Settings {
             recent: Vec::new(),
             show_palette: true,
             show_inspector: true,
+            inspector_large: false,
             inspector_tab: 0,
+            palette_width: None,
+            inspector_width: None,
             danger_heatmap: false,
             danger_dead_regions: true,
             timing: Default::default(),
