@@ -150,8 +150,9 @@ pub fn throttle_plot(
         .y_grid_spacer(log_grid_spacer(10))
         .y_axis_formatter(decade_label)
         .label_formatter(hover_label)
+        // A tick at every whole factor, labelled where there is room.
+        .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 5.0, 10.0]))
         .include_y(y_of(PHONE_US) + 0.3)
-        .include_y(1.0)
         .show(ui, |plot| {
             for ((what, color), stats) in OPERATIONS.into_iter().zip([
                 (|s: &FactorSummary| s.validate) as fn(&FactorSummary) -> Stats,
@@ -334,7 +335,6 @@ pub fn distribution_plots(ui: &mut Ui, rows: &[BucketRow], attempts: &[usize]) {
         .y_axis_formatter(decade_label)
         .custom_x_axes(vec![bucket_axis(names)])
         .include_y(y_of(FRAME_US) + 0.3)
-        .include_y(1.0)
         .include_x(-0.5)
         .include_x(rows.len() as f64 - 0.5)
         .allow_scroll(false)

@@ -350,9 +350,14 @@ pub fn headroom_of(summaries: &[FactorSummary], pick: fn(&Stats) -> f64, budget:
 
 /// The designer's question answered in one sentence for one factor: "At 6x
 /// (low-tier mobile) the slowest deal takes 0.84 ms: fits a 16.7 ms frame."
-/// The slowest is validate + change where the changer ran, else validate.
 pub fn frame_sentence(s: &FactorSummary) -> String {
-    let stats = s.improver();
+    // The slowest deal of all: validate alone where the deal was solvable,
+    // validate + change where the changer ran.
+    let stats = Stats {
+        n: s.validate.n,
+        max: s.validate.max.max(s.change.max),
+        ..s.validate
+    };
     let at = crate::perf::throttle::describe(s.factor);
     let at = match at.split_once(' ') {
         Some((factor, name)) => format!("{factor} ({name})"),
@@ -634,6 +639,16 @@ mod tests {
         assert!(frame_sentence(&summary(20.0, 50_000.0, 9)).contains("misses a 16.7 ms frame but fits"));
         assert!(frame_sentence(&summary(3.0, 200_000.0, 1)).starts_with("At 3x the slowest of 1 deal"));
         assert!(frame_sentence(&summary(3.0, 0.0, 0)).contains("nothing was measured"));
+        // The slowest of all deals: the changer's where it ran and took longer.
+        let mixed = FactorSummary {
+            change: stats(900.0, 117),
+            ..summary(6.0, 100.0, 2000)
+        };
+        assert!(
+            frame_sentence(&mixed).contains("the slowest of 2,000 deals takes 900 µs"),
+            "{}",
+            frame_sentence(&mixed)
+        );
         assert!(
             small_sample_note(9)
                 .unwrap()
