@@ -704,3 +704,25 @@ fn a_tab_can_take_the_whole_window_and_come_back() {
     assert!(!h.state().state.settings.inspector_large);
     assert!(h.query_by_label("board").is_some());
 }
+
+/// A long set name does not push the palette's weight boxes past its edge.
+#[test]
+fn a_long_set_name_keeps_the_palettes_numbers_in_view() {
+    let mut h = harness();
+    open_deal(&mut h, "danger-pockets-no-dot.ron");
+    assert_eq!(h.state().state.doc.set.name, "classic 1010! without the dot");
+    let central = h.get_by_label("Brush").rect().min.x;
+    let boxes: Vec<f32> = h
+        .get_all_by_role(egui::accesskit::Role::SpinButton)
+        .map(|n| n.rect())
+        .filter(|r| r.min.x < central)
+        .map(|r| r.max.x)
+        .collect();
+    assert!(boxes.len() >= 5, "the palette's weight boxes: {boxes:?}");
+    for x in boxes {
+        assert!(
+            x < central,
+            "a weight box ends at {x}, past the palette's edge at {central}"
+        );
+    }
+}

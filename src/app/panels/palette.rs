@@ -40,10 +40,12 @@ impl Palette {
         let set = &state.doc.set;
         let k = state.doc.slots.len();
         ui.add_space(4.0);
-        ui.heading(&set.name);
+        // A long set name wraps rather than widening the panel's content,
+        // which would push the weight boxes past its right edge.
+        ui.add(egui::Label::new(RichText::new(&set.name).heading()).wrap());
         // Always drawn, so the rows below do not move (and a weight box being
         // typed into keeps its focus) when the set becomes modified.
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let modified = state.doc.set_modified();
             if modified {
                 ui.colored_label(paint::WARN, "modified")
@@ -53,7 +55,12 @@ impl Palette {
             }
             let origin = &state.doc.set_origin.name;
             if ui
-                .add_enabled(modified, egui::Button::new(format!("Reset to {origin}")).small())
+                .add_enabled(
+                    modified,
+                    egui::Button::new(format!("Reset to {origin}"))
+                        .small()
+                        .wrap_mode(egui::TextWrapMode::Wrap),
+                )
                 .on_hover_text("Back to the set as it was opened (undo with Ctrl+Z)")
                 .clicked()
             {
@@ -82,6 +89,9 @@ impl Palette {
         ui.separator();
         // Explicit ids: the rows above come and go ("modified"), and a weight
         // box being typed into must keep its focus when they do.
+        // A scrollbar of its own width, beside the rows: floating over them,
+        // it covered the probabilities' % signs.
+        ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
         egui::ScrollArea::vertical()
             .id_salt("palette_pieces")
             .auto_shrink([false, false])

@@ -127,9 +127,7 @@ fn f_table(ui: &mut Ui, set: &PieceSet, holder: &[PieceIdx], f: &FMatrix, id: &s
     let ub: Vec<String> = f.unfit_block.iter().map(u8::to_string).collect();
     ui.label(format!("unfitBlock = [{}]", ub.join(", ")));
     // Scrolls sideways when wider than the panel (a holder of 4 has 24 orders).
-    egui::ScrollArea::horizontal()
-        .id_salt(id)
-        .show(ui, |ui| f_grid(ui, set, holder, f, id));
+    crate::app::widgets::scroll::sideways(ui, id, |ui| f_grid(ui, set, holder, f, id));
     ui.weak(format!(
         "argmax (equation 5): b{}, ties go to the lowest slot",
         f.chosen + 1

@@ -89,9 +89,9 @@ pub fn heatmap(ui: &mut Ui, set: &PieceSet, holder: &[PieceIdx], f: &FMatrix) {
     // Cells share the panel's width; past 24 px each (a holder of 4 has 24
     // orders) the map scrolls sideways instead of overflowing the panel.
     let width = ((ui.available_width() - 110.0) / f.orders.max(1) as f32 - 3.0).clamp(24.0, 44.0);
-    egui::ScrollArea::horizontal()
-        .id_salt(("heatmap_scroll", f.policy.name()))
-        .show(ui, |ui| heatmap_grid(ui, set, holder, f, vec2(width, 24.0)));
+    crate::app::widgets::scroll::sideways(ui, ("heatmap_scroll", f.policy.name()), |ui| {
+        heatmap_grid(ui, set, holder, f, vec2(width, 24.0))
+    });
 }
 
 fn heatmap_grid(ui: &mut Ui, set: &PieceSet, holder: &[PieceIdx], f: &FMatrix, cell: egui::Vec2) {

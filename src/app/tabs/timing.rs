@@ -243,41 +243,43 @@ fn results(ui: &mut Ui, state: &State, lab: &TimingSweep, cmds: &mut Vec<Command
     ui.label(RichText::new("Fits a phone up to N x slower than this machine").strong())
         .on_hover_text("The largest throttle factor at which validate + change stays within the budget");
     let mut reaches = Vec::new();
-    egui::Grid::new("timing_headroom")
-        .spacing([14.0, 2.0])
-        .show(ui, |ui| {
-            for t in [
-                "validate + change",
-                "16.7 ms (one frame)",
-                "100 ms (the paper's budget)",
-            ] {
-                ui.label(RichText::new(t).weak());
-            }
-            ui.end_row();
-            for (label, (frame, phone)) in [("p99", p99), ("p95", p95)] {
-                ui.label(label);
-                for h in [frame, phone] {
-                    match h {
-                        Some(h) => {
-                            reaches.push(h.reach);
-                            // Two significant digits; "about" where scaled
-                            // past the sweep ("about 1,300x", not "1332.7x").
-                            let about = if h.reach == timing::Reach::Interpolated {
-                                ""
-                            } else {
-                                "about "
-                            };
-                            ui.label(RichText::new(format!("{about}{}x", rounded(h.factor, 2))).strong())
-                                .on_hover_text(h.describe());
-                        }
-                        None => {
-                            ui.label("-");
-                        }
-                    }
+    crate::app::widgets::scroll::sideways(ui, "timing_headroom_scroll", |ui| {
+        egui::Grid::new("timing_headroom")
+            .spacing([14.0, 2.0])
+            .show(ui, |ui| {
+                for t in [
+                    "validate + change",
+                    "16.7 ms (one frame)",
+                    "100 ms (the paper's budget)",
+                ] {
+                    ui.label(RichText::new(t).weak());
                 }
                 ui.end_row();
-            }
-        });
+                for (label, (frame, phone)) in [("p99", p99), ("p95", p95)] {
+                    ui.label(label);
+                    for h in [frame, phone] {
+                        match h {
+                            Some(h) => {
+                                reaches.push(h.reach);
+                                // Two significant digits; "about" where scaled
+                                // past the sweep ("about 1,300x", not "1332.7x").
+                                let about = if h.reach == timing::Reach::Interpolated {
+                                    ""
+                                } else {
+                                    "about "
+                                };
+                                ui.label(RichText::new(format!("{about}{}x", rounded(h.factor, 2))).strong())
+                                    .on_hover_text(h.describe());
+                            }
+                            None => {
+                                ui.label("-");
+                            }
+                        }
+                    }
+                    ui.end_row();
+                }
+            })
+    });
     let largest = summaries.last().map_or(0.0, |s| s.factor);
     if reaches.contains(&timing::Reach::Extrapolated) {
         ui.weak(format!(
@@ -315,44 +317,46 @@ fn results(ui: &mut Ui, state: &State, lab: &TimingSweep, cmds: &mut Vec<Command
     }
     let rows = timing::table_ii(&lab.measurements, factor);
     timing_plots::table_ii_plot(ui, &rows, factor);
-    egui::Grid::new("timing_table")
-        .striped(true)
-        .spacing([10.0, 2.0])
-        .show(ui, |ui| {
-            for h in [
-                "empty cells",
-                "deals",
-                "validate",
-                "paper",
-                "changed",
-                "validate + change",
-                "paper",
-            ] {
-                ui.label(RichText::new(h).weak());
-            }
-            ui.end_row();
-            for (row, (_, _, _)) in rows.iter().zip(TABLE_II) {
-                ui.label(row.name);
-                ui.label(row.validate.n.to_string());
-                ui.monospace(if row.validate.n > 0 {
-                    fmt_time(row.validate.mean)
-                } else {
-                    "-".into()
-                });
-                ui.monospace(format!("{:.3} ms", row.paper_validate_ms));
-                ui.label(row.change.n.to_string());
-                ui.monospace(if row.change.n > 0 {
-                    fmt_time(row.change.mean)
-                } else {
-                    "-".into()
-                });
-                ui.monospace(
-                    row.paper_change_ms
-                        .map_or("-".to_owned(), |ms| format!("{ms:.3} ms")),
-                );
+    crate::app::widgets::scroll::sideways(ui, "timing_table_scroll", |ui| {
+        egui::Grid::new("timing_table")
+            .striped(true)
+            .spacing([10.0, 2.0])
+            .show(ui, |ui| {
+                for h in [
+                    "empty cells",
+                    "deals",
+                    "validate",
+                    "paper",
+                    "changed",
+                    "validate + change",
+                    "paper",
+                ] {
+                    ui.label(RichText::new(h).weak());
+                }
                 ui.end_row();
-            }
-        });
+                for (row, (_, _, _)) in rows.iter().zip(TABLE_II) {
+                    ui.label(row.name);
+                    ui.label(row.validate.n.to_string());
+                    ui.monospace(if row.validate.n > 0 {
+                        fmt_time(row.validate.mean)
+                    } else {
+                        "-".into()
+                    });
+                    ui.monospace(format!("{:.3} ms", row.paper_validate_ms));
+                    ui.label(row.change.n.to_string());
+                    ui.monospace(if row.change.n > 0 {
+                        fmt_time(row.change.mean)
+                    } else {
+                        "-".into()
+                    });
+                    ui.monospace(
+                        row.paper_change_ms
+                            .map_or("-".to_owned(), |ms| format!("{ms:.3} ms")),
+                    );
+                    ui.end_row();
+                }
+            })
+    });
     ui.weak("Means per deal; the paper's are milliseconds on a 1-core Android emulator, unthrottled.");
     ui.separator();
     ui.label(RichText::new(format!("Distribution at {}", describe(factor))).strong());

@@ -2,3 +2,4 @@
 
 pub mod fields;
 pub mod paint;
+pub mod scroll;

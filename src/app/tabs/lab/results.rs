@@ -173,30 +173,28 @@ pub(super) fn table(ui: &mut Ui, results: &[GeneratorResults]) {
         ),
         ("KL divergence", "nats", |s| format!("{:.5}", s.kl)),
     ];
-    egui::ScrollArea::horizontal()
-        .id_salt("lab_table")
-        .show(ui, |ui| {
-            egui::Grid::new("lab_table_grid")
-                .striped(true)
-                .spacing([10.0, 2.0])
-                .show(ui, |ui| {
-                    ui.label("");
+    crate::app::widgets::scroll::sideways(ui, "lab_table", |ui| {
+        egui::Grid::new("lab_table_grid")
+            .striped(true)
+            .spacing([10.0, 2.0])
+            .show(ui, |ui| {
+                ui.label("");
+                for r in results {
+                    ui.label(RichText::new(&r.name).color(generator_color(&r.name)).strong());
+                }
+                ui.end_row();
+                for (name, help, cell) in rows {
+                    let l = ui.label(RichText::new(name).weak());
+                    if !help.is_empty() {
+                        l.on_hover_text(help);
+                    }
                     for r in results {
-                        ui.label(RichText::new(&r.name).color(generator_color(&r.name)).strong());
+                        ui.monospace(cell(&r.summary));
                     }
                     ui.end_row();
-                    for (name, help, cell) in rows {
-                        let l = ui.label(RichText::new(name).weak());
-                        if !help.is_empty() {
-                            l.on_hover_text(help);
-                        }
-                        for r in results {
-                            ui.monospace(cell(&r.summary));
-                        }
-                        ui.end_row();
-                    }
-                });
-        });
+                }
+            });
+    });
 }
 
 /// The paired test between two chosen generators.
