@@ -48,6 +48,8 @@ fn stepping_explains_each_event_and_steps_back() {
         h.get_by_label(sentence);
     }
     h.get_by_label_contains("unfitBlock (deepest) = [3,");
+    // Mid-walk, the root's counts are those so far, and say so.
+    h.get_by_label_contains("root (OR over orders)  [1 tried; failures 0/0/1 so far]");
     // F9 steps back to the previous event.
     press(&mut h, Key::F9);
     h.get_by_label(expected[3]);
@@ -67,6 +69,8 @@ fn stepping_explains_each_event_and_steps_back() {
     h.get_by_label(expected[0]);
     press(&mut h, Key::F5);
     h.get_by_label("2: no permutation left: return FAILURE, the deal is unsolvable");
+    // At the end, the whole search's counts, without "so far".
+    h.get_by_label_contains("root (OR over orders)  [6 tried; failures 0/4/10]");
 }
 
 #[test]

@@ -572,18 +572,37 @@ impl TreeTab {
                     ui.painter()
                         .circle_filled(dot.center(), 4.0, status_color(status));
                     let label = export::node_label(&s.tree, n, &s.events, set, holder);
-                    let counts = if node.children > 0 {
+                    // Counts as of the event shown: "so far" until the
+                    // node's subtree is finished, then the whole search's.
+                    let (tried, fails) = s.tree.counts_at(n, &s.events, s.cursor);
+                    let done = node.close as usize <= s.cursor;
+                    let counts = if tried > 0 {
                         // Failures noted below, by position 1..=k.
                         let by_depth: Vec<String> =
-                            node.fails[..holder.len()].iter().map(u32::to_string).collect();
-                        format!("  [{} tried; failures {}]", node.children, by_depth.join("/"))
+                            fails[..holder.len()].iter().map(u32::to_string).collect();
+                        let so_far = if done { "" } else { " so far" };
+                        format!("  [{tried} tried; failures {}{so_far}]", by_depth.join("/"))
                     } else {
                         String::new()
                     };
                     let text = RichText::new(format!("{label}{counts}")).color(status_color(status));
-                    let r = ui
-                        .selectable_label(n == current, text)
-                        .on_hover_text(status_name(status));
+                    let hover = if tried > 0 {
+                        format!(
+                            "{}. {} tried: the children searched {}. Failures a/b/c: the dead ends noted \
+                             in this subtree where the block at position 1, 2, 3 of the order had no \
+                             place; they are what F counts (equation 4).",
+                            status_name(status),
+                            tried,
+                            if done {
+                                "in the whole search"
+                            } else {
+                                "up to this event"
+                            }
+                        )
+                    } else {
+                        status_name(status).to_owned()
+                    };
+                    let r = ui.selectable_label(n == current, text).on_hover_text(hover);
                     if r.clicked() && n != Tree::ROOT {
                         goto = Some(node.event as usize);
                     }

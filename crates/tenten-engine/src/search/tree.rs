@@ -215,6 +215,32 @@ impl Tree {
         }
     }
 
+    /// Node `id`'s counts as of event `cursor`: the children tried so far
+    /// and the failures noted so far in its subtree, by position 1..=k.
+    /// Once the node is closed these are its final `children` and `fails`.
+    pub fn counts_at(&self, id: NodeId, events: &[Event], cursor: usize) -> (u32, [u32; MAX_HOLDER]) {
+        let n = self.node(id);
+        let cursor = cursor as u32;
+        if n.close <= cursor {
+            return (n.children, n.fails);
+        }
+        let mut tried = 0;
+        let mut fails = [0; MAX_HOLDER];
+        for c in (id + 1)..n.end.max(id + 1) {
+            let child = self.node(c);
+            if child.event > cursor {
+                continue;
+            }
+            if child.parent == id {
+                tried += 1;
+            }
+            if let Event::NoFit { depth, .. } = events[child.event as usize] {
+                fails[usize::from(depth) - 1] += 1;
+            }
+        }
+        (tried, fails)
+    }
+
     /// Whether `a` is `b` or one of its ancestors.
     pub fn is_ancestor(&self, a: NodeId, b: NodeId) -> bool {
         a <= b && b < self.node(a).end.max(a + 1)
@@ -260,6 +286,39 @@ mod tests {
         for &o in &orders {
             assert_eq!(tree.node(o).parent, Tree::ROOT);
             assert_eq!(tree.path(o), vec![Tree::ROOT, o]);
+        }
+    }
+
+    /// While stepping, a node's counts are those of the events so far; they
+    /// grow one event at a time to the whole search's.
+    #[test]
+    fn counts_so_far_grow_to_the_whole_searchs() {
+        let (set, shapes) = classic();
+        let board = checkerboard(BoardSize::CLASSIC);
+        let holder = [
+            set.index_of("v3").unwrap(),
+            set.index_of("h5").unwrap(),
+            set.index_of("v5").unwrap(),
+        ];
+        let (_, trace) = validate_traced(&shapes, board, &holder);
+        let tree = Tree::build(&trace.events);
+        let root = tree.node(Tree::ROOT);
+        let last = trace.events.len() - 1;
+        assert_eq!(
+            tree.counts_at(Tree::ROOT, &trace.events, last),
+            (root.children, root.fails)
+        );
+        let (tried0, fails0) = tree.counts_at(Tree::ROOT, &trace.events, 0);
+        assert_eq!(tried0, 1, "the first event opens the first order");
+        assert_eq!(fails0.iter().sum::<u32>(), 0);
+        let mut before = 0;
+        for at in 0..=last {
+            let (tried, fails) = tree.counts_at(Tree::ROOT, &trace.events, at);
+            let noted: u32 = fails.iter().sum();
+            assert!(tried <= root.children && noted >= before, "event {at}");
+            let new_fail = matches!(trace.events[at], Event::NoFit { .. });
+            assert_eq!(noted, before + u32::from(new_fail), "event {at}");
+            before = noted;
         }
     }
 }
