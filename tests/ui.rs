@@ -366,7 +366,9 @@ fn a_killer_deal_goes_to_the_holder_and_the_heatmap_fills_in() {
     let map = h.state().live.danger.map.clone().expect("the per-cell map");
     assert_eq!(map.len(), 100);
     assert!(map.iter().any(|d| *d > 0.0) && map.iter().any(|d| *d < 0.0));
-    h.get_by_label_contains("green: flipping the cell lowers the danger");
+    h.get_by_label_contains("a green ring with − where it lowers it");
+    // The key sits on the board while the map is on.
+    h.get_by_label("Danger map:");
 }
 
 /// One place for snapshot settings: software renderers differ by a few pixels.

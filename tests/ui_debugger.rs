@@ -49,7 +49,7 @@ fn stepping_explains_each_event_and_steps_back() {
     }
     h.get_by_label_contains("unfitBlock (deepest) = [3,");
     // Mid-walk, the root's counts are those so far, and say so.
-    h.get_by_label_contains("root (OR over orders)  [1 tried; failures 0/0/1 so far]");
+    h.get_by_label_contains("root (OR over orders)  [so far: 1 tried, 0/0/1]");
     // F9 steps back to the previous event.
     press(&mut h, Key::F9);
     h.get_by_label(expected[3]);
@@ -199,4 +199,21 @@ fn the_whole_walk_works_from_the_keyboard() {
         h.run();
         h.get_by_label_contains(&format!("The changer replaces {expected}"));
     }
+}
+
+/// Under the frequency policy the tab prints equation (4) as that policy
+/// reads it, so F's sums do not contradict the equation above them.
+#[test]
+fn the_frequency_policy_shows_its_reading_of_equation_4() {
+    use tenten_engine::search::heuristic::Policy;
+    let mut h = harness(DEAL);
+    open_tab(&mut h, "Heuristic F");
+    assert!(h.query_by_label("as the frequency policy reads it").is_none());
+    h.state_mut().push(Command::SetPolicy(Policy::Frequency));
+    h.run();
+    h.get_by_label("as the frequency policy reads it");
+    h.get_by_label_contains("n(j,d): failures noted at position d of order j");
+    // The unfitBlock labels are body text now, not the 7 px small style.
+    let ub = h.get_all_by_label_contains("ub ").next().expect("an ub label");
+    assert!(ub.rect().height() >= 12.0, "{:?}", ub.rect());
 }

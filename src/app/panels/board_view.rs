@@ -240,6 +240,7 @@ impl BoardView {
         if shown.is_none() && live.debug_board.is_none() {
             crate::app::panels::danger_overlay::draw(&painter, &grid, state, live);
             crate::app::panels::danger_overlay::hover(&response, &grid, state, live);
+            crate::app::panels::danger_overlay::board_legend(ui, state, live);
         }
 
         // Full lines on a painted board: validation clears them first.

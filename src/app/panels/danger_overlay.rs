@@ -1,6 +1,7 @@
-//! The danger panel's board overlays: the per-cell influence heatmap (red
-//! where flipping a cell raises the danger, green where it lowers it) with
-//! its legend and hover values, and the dead regions, hatched.
+//! The danger panel's board overlays: the per-cell influence map (a red ring
+//! with + where flipping a cell raises the danger, a green one with − where
+//! it lowers it) with its key under the board and hover values, and the dead
+//! regions, hatched.
 
 use egui::{Color32, CornerRadius, Painter, Rect, Sense, Stroke, Ui, pos2, vec2};
 
@@ -40,14 +41,8 @@ pub(crate) fn draw(painter: &Painter, grid: &Grid, state: &State, live: &Live) {
         for y in 0..size.h() {
             for x in 0..size.w() {
                 let delta = map[size.bit(x, y) as usize];
-                // An inner square, so the cell's own colour (empty or
-                // filled) still shows around it.
                 if delta.abs() > 1e-12 {
-                    painter.rect_filled(
-                        grid.cell_rect(x, y).shrink(grid.cell * 0.2),
-                        CornerRadius::same((grid.cell * 0.1) as u8),
-                        heat_color(delta, max),
-                    );
+                    mark(painter, grid.cell_rect(x, y).center(), grid.cell, delta, max);
                 }
             }
         }
@@ -64,6 +59,47 @@ pub(crate) fn draw(painter: &Painter, grid: &Grid, state: &State, live: &Live) {
             }
         }
     }
+}
+
+/// One cell's mark: a ring with a + (flipping raises the danger, red) or a
+/// − (lowers it, green), thicker and stronger the larger the change. Rings
+/// and signs, not filled squares, so a mark is never taken for a piece.
+fn mark(painter: &Painter, center: egui::Pos2, cell: f32, delta: f64, max: f64) {
+    let t = (delta.abs() / max).clamp(0.0, 1.0) as f32;
+    let color = heat_color(delta, max);
+    let radius = cell * 0.3;
+    painter.circle_stroke(center, radius, Stroke::new(1.0 + 3.0 * t, color));
+    let arm = radius * 0.5;
+    let stroke = Stroke::new(1.0 + 1.5 * t, color);
+    painter.line_segment([center - vec2(arm, 0.0), center + vec2(arm, 0.0)], stroke);
+    if delta > 0.0 {
+        painter.line_segment([center - vec2(0.0, arm), center + vec2(0.0, arm)], stroke);
+    }
+}
+
+/// The heatmap's key under the board while it is on: what a ring with + or
+/// − means, so nobody reads the marks as pieces.
+pub(crate) fn board_legend(ui: &mut Ui, state: &State, live: &Live) {
+    let d = &live.danger;
+    if !state.settings.danger_heatmap || d.stale(state) {
+        return;
+    }
+    let Some(max) = d.map.as_deref().and_then(scale) else {
+        return;
+    };
+    ui.horizontal(|ui| {
+        ui.add_space(((ui.available_width() - 520.0) / 2.0).max(0.0));
+        ui.weak("Danger map:");
+        for (delta, text) in [
+            (max, "filling or emptying raises the danger"),
+            (-max, "lowers it"),
+        ] {
+            let (rect, _) = ui.allocate_exact_size(vec2(22.0, 18.0), Sense::hover());
+            mark(ui.painter(), rect.center(), 22.0, delta, max);
+            ui.weak(text);
+        }
+        ui.weak(format!("(largest {:.2} points; hover a cell)", max * 100.0));
+    });
 }
 
 /// Diagonal hatching inside `rect`.
@@ -143,5 +179,5 @@ pub fn legend(ui: &mut Ui, live: &Live) {
         }
         ui.weak(format!("{:+.2} pt", max * 100.0));
     });
-    ui.weak("green: flipping the cell lowers the danger · red: raises it (hover a cell for its value)");
+    ui.weak("On the board: a red ring with + where flipping the cell raises the danger, a green ring with − where it lowers it; thicker is more (hover a cell for its value)");
 }

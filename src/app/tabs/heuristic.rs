@@ -25,6 +25,14 @@ impl Tab for HeuristicTab {
         let set = &state.doc.set;
         ui.label(RichText::new("Equation (4)").strong());
         ui.monospace("fail(i,j) = 5·ub(j)  if p(j, ub(j)) = b_i\n           0        otherwise");
+        // The frequency policy reads (4) differently: every failure noted in
+        // order j counts, not only ub(j)'s, so its F shows sums such as 45.
+        if state.settings.policy == Policy::Frequency {
+            ui.label(RichText::new("as the frequency policy reads it").weak());
+            ui.monospace(
+                "fail(i,j) = Σ_d 5·d·n(j,d)  over d with p(j, d) = b_i\nn(j,d): failures noted at position d of order j",
+            );
+        }
         ui.label(RichText::new("Equation (5)").strong());
         ui.monospace("b* = argmax_i Σ_j fail(i,j)   (ties: lowest slot)");
         ui.add_space(4.0);
@@ -107,7 +115,9 @@ fn heatmap_grid(ui: &mut Ui, set: &PieceSet, holder: &[PieceIdx], f: &FMatrix, c
             ui.end_row();
             ui.label("");
             for &u in &f.unfit_block {
-                ui.label(RichText::new(format!("ub {u}")).weak().small());
+                // Body size: at Small the label was about 7 px tall.
+                ui.label(RichText::new(format!("ub {u}")).weak())
+                    .on_hover_text("unfitBlock(j): the position the policy blames in order j");
             }
             ui.end_row();
             for (i, &piece) in holder.iter().enumerate().take(f.k) {

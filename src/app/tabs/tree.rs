@@ -580,8 +580,12 @@ impl TreeTab {
                         // Failures noted below, by position 1..=k.
                         let by_depth: Vec<String> =
                             fails[..holder.len()].iter().map(u32::to_string).collect();
-                        let so_far = if done { "" } else { " so far" };
-                        format!("  [{tried} tried; failures {}{so_far}]", by_depth.join("/"))
+                        let by_depth = by_depth.join("/");
+                        if done {
+                            format!("  [{tried} tried; failures {by_depth}]")
+                        } else {
+                            format!("  [so far: {tried} tried, {by_depth}]")
+                        }
                     } else {
                         String::new()
                     };
