@@ -56,8 +56,10 @@ fn a_tiny_sweep_fills_the_plots_and_the_table() {
     h.get_by_label("5.736 ms");
     // The slowest deal opens on the board and in the tree tab.
     h.get_by_label_contains("Slowest deals at 4x");
-    let first = h.query_all_by_label("Open").next().unwrap();
-    first.click();
+    // Scrolled into view first, as a user would.
+    h.query_all_by_label("Open").next().unwrap().scroll_to_me();
+    h.run();
+    h.query_all_by_label("Open").next().unwrap().click();
     h.run();
     assert_eq!(h.state().state.settings.inspector_tab, 1);
     assert!(!h.state().state.doc.holder().is_empty());
