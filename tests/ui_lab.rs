@@ -226,3 +226,43 @@ fn typed_numbers_that_are_not_whole_are_explained() {
     assert_eq!(h.state().state.settings.lab.games, 1);
     h.get_by_label("Games takes a whole number; \"ten\" is not one, so it stays 1.");
 }
+
+/// The results name the set as the top bar does, go stale (and say what
+/// changed) when the settings move on, and a run can be pinned to compare
+/// with the next one.
+#[test]
+fn results_name_their_set_go_stale_and_can_be_pinned() {
+    let mut h = harness();
+    let dot = h.state().state.doc.set.index_of("dot").unwrap();
+    h.state_mut().push(Command::SetWeight {
+        piece: dot,
+        weight: 0,
+        stroke: 1,
+    });
+    h.state_mut().push(Command::SetLab(LabSettings {
+        games: 20,
+        generators: vec!["random".to_owned(), "repair".to_owned()],
+        ..LabSettings::default()
+    }));
+    h.run();
+    press(&mut h, "Run");
+    wait_until_stopped(&mut h);
+    h.get_by_label_contains("greedy strategy, classic 1010! (modified), 10x10 board");
+    assert!(h.query_by_label_contains("Stale:").is_none());
+    // Pin it, then change the seeds: the results are stale and say why.
+    press(&mut h, "Pin this run");
+    h.get_by_label_contains("Pinned: greedy strategy, classic 1010! (modified)");
+    let mut moved = h.state().state.settings.lab.clone();
+    moved.seed = 77;
+    h.state_mut().push(Command::SetLab(moved));
+    h.run();
+    h.get_by_label_contains("Stale: the seeds changed since this run");
+    // The next run keeps the pinned one, drawn beside it in the legend.
+    press(&mut h, "Run");
+    wait_until_stopped(&mut h);
+    assert!(h.query_by_label_contains("Stale:").is_none());
+    assert!(h.state().live.lab.pinned.is_some());
+    h.get_by_label("pinned random (20 games)");
+    press(&mut h, "Unpin");
+    assert!(h.state().live.lab.pinned.is_none());
+}

@@ -113,7 +113,13 @@ fn random_command(rng: &mut Generator, files: &[PathBuf]) -> Command {
         19 => Command::OpenKillerDeal((0..any(rng, 6)).map(|_| piece(rng)).collect()),
         20..=21 => Command::Deal,
         22 => Command::SetSeed(rng.below(1000) as u64),
-        23 => [Command::NewSeed, Command::CancelLoad][rng.below(2)].clone(),
+        23 => [
+            Command::NewSeed,
+            Command::CancelLoad,
+            Command::PinLabRun,
+            Command::UnpinLabRun,
+        ][rng.below(4)]
+        .clone(),
         24 => Command::SetWeight {
             piece: piece(rng),
             weight: rng.below(3000) as u32,

@@ -40,9 +40,20 @@ fn a_tiny_sweep_fills_the_plots_and_the_table() {
     h.run();
     h.get_by_label("Run sweep").click();
     h.run();
+    assert!(
+        h.state().live.timing.running() || h.state().live.timing.finished.is_some(),
+        "the click on Run sweep started the sweep"
+    );
     wait_until_stopped(&mut h);
     let lab = &h.state().live.timing;
-    assert_eq!(lab.finished, Some(true));
+    assert_eq!(
+        lab.finished,
+        Some(true),
+        "error {:?}, {} measurements, status {:?}",
+        lab.error,
+        lab.measurements.len(),
+        h.state().live.status
+    );
     assert_eq!(lab.measurements.len(), 16);
     assert_eq!(lab.summaries.len(), 2);
     assert_eq!(lab.summaries[1].factor, 4.0);

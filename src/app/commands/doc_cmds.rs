@@ -145,7 +145,10 @@ impl App {
             self.live.debug_board = None;
         }
         let (games, generators) = (plan.games, plan.generators.len());
-        match self.live.lab.start(plan, ctx) {
+        let set_title = self.state.doc.set_title();
+        let started = self.live.lab.start(plan, ctx);
+        self.live.lab.set_title = set_title;
+        match started {
             Ok(()) if self.live.lab.running() => {
                 self.live.status =
                     format!("Generator lab: playing {games} games with each of {generators} generators");

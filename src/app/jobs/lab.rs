@@ -85,11 +85,24 @@ impl Replay {
     }
 }
 
+/// A finished run kept beside the next ones, to compare with.
+#[derive(Clone, Debug)]
+pub struct Pinned {
+    /// What it was: "greedy, classic 1010! (modified), 10x10, seeds 1..500".
+    pub label: String,
+    pub results: Vec<GeneratorResults>,
+}
+
 /// The last simulation's results, the job computing them, and a replay.
 #[derive(Default)]
 pub struct Lab {
     /// What the results were asked for.
     pub plan: Option<Plan>,
+    /// The run's piece set as the top bar named it ("classic 1010!
+    /// (modified)"), at the time of the run.
+    pub set_title: String,
+    /// A run pinned to compare with this one (kept across runs).
+    pub pinned: Option<Pinned>,
     pub results: Vec<GeneratorResults>,
     pub finished: Option<bool>,
     pub error: Option<String>,
@@ -118,6 +131,16 @@ impl Lab {
     pub fn watches(&self) -> Vec<Watch> {
         let replay = self.replay.as_ref().and_then(|r| r.job.as_ref()).map(Job::watch);
         self.job.iter().map(Job::watch).chain(replay).collect()
+    }
+
+    /// Keeps the results on screen as the pinned run.
+    pub fn pin(&mut self) {
+        if let Some(plan) = &self.plan {
+            self.pinned = Some(Pinned {
+                label: run_label(plan, &self.set_title),
+                results: self.results.clone(),
+            });
+        }
     }
 
     pub fn start(&mut self, plan: Plan, ctx: &egui::Context) -> std::io::Result<()> {
@@ -158,6 +181,7 @@ impl Lab {
             // A replay belongs to the last run's plan.
             replay: None,
             job: Some(stream),
+            pinned: self.pinned.take(),
             ..Lab::default()
         };
         Ok(())
@@ -252,6 +276,60 @@ impl Lab {
     }
 }
 
+/// "greedy strategy, classic 1010! (modified), 10x10 board, holders of 3,
+/// seeds 1..500": what a run measured, its set named as the top bar names it.
+pub fn run_label(plan: &Plan, set_title: &str) -> String {
+    let weights = if plan.strategy == "coelho" {
+        format!(" {}", plan.weights)
+    } else {
+        String::new()
+    };
+    let set = if set_title.is_empty() {
+        &plan.set.name
+    } else {
+        set_title
+    };
+    format!(
+        "{} strategy{weights}, {set}, {} board, holders of {}, seeds {}..{}",
+        plan.strategy,
+        plan.shapes_size,
+        plan.k,
+        plan.seed,
+        plan.seed.wrapping_add(plan.games.saturating_sub(1) as u64),
+    )
+}
+
+/// What changed since `run` was planned, compared with the plan the window
+/// would make `now`: empty while the results still describe the settings.
+pub fn stale(run: &Plan, now: &Plan) -> Vec<&'static str> {
+    let mut what = Vec::new();
+    if run.set != now.set {
+        what.push("the pieces or weights");
+    }
+    if run.shapes_size != now.shapes_size {
+        what.push("the board");
+    }
+    if run.k != now.k {
+        what.push("the holder size");
+    }
+    if run.strategy != now.strategy || (run.strategy == "coelho" && run.weights != now.weights) {
+        what.push("the strategy");
+    }
+    if run.seed != now.seed || run.games != now.games {
+        what.push("the seeds");
+    }
+    if run.max_rounds != now.max_rounds {
+        what.push("the round cap");
+    }
+    if run.generators != now.generators {
+        what.push("the generators");
+    }
+    if run.options != now.options {
+        what.push("the repair settings");
+    }
+    what
+}
+
 /// The plan for the window's settings, piece set and board.
 pub fn plan(
     settings: &LabSettings,
@@ -286,6 +364,37 @@ pub fn plan(
 mod tests {
     use super::*;
     use tenten_engine::play::coelho::CoelhoWeights;
+
+    #[test]
+    fn a_run_goes_stale_when_what_it_measured_changes() {
+        let set = tenten_engine::model::pieces::PieceSet::classic();
+        let settings = LabSettings::default();
+        let at = |s: &LabSettings, set: &tenten_engine::model::pieces::PieceSet| {
+            plan(s, set, BoardSize::CLASSIC, ChangeOptions::default())
+        };
+        let run = at(&settings, &set);
+        assert!(stale(&run, &at(&settings, &set)).is_empty());
+        let mut edited = set.clone();
+        edited.pieces[0].weight = 0;
+        assert_eq!(stale(&run, &at(&settings, &edited)), ["the pieces or weights"]);
+        let seeds = LabSettings {
+            seed: 9,
+            ..settings.clone()
+        };
+        assert_eq!(stale(&run, &at(&seeds, &set)), ["the seeds"]);
+        let strategy = LabSettings {
+            strategy: "coelho".to_owned(),
+            ..settings.clone()
+        };
+        assert_eq!(stale(&run, &at(&strategy, &set)), ["the strategy"]);
+        let board = plan(
+            &settings,
+            &set,
+            BoardSize::new(8, 8).unwrap(),
+            ChangeOptions::default(),
+        );
+        assert_eq!(stale(&run, &board), ["the board"]);
+    }
 
     #[test]
     fn the_labs_settings_survive_a_restart() {

@@ -12,7 +12,7 @@ use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::play::game::BANDS;
 use tenten_engine::play::runner;
 
-use crate::app::jobs::lab::GeneratorResults;
+use crate::app::jobs::lab::{GeneratorResults, Pinned};
 use crate::app::plots::legend::{self, Entry};
 use crate::app::widgets::fields::count;
 use crate::app::widgets::paint;
@@ -47,13 +47,24 @@ fn named_axis(axis: AxisHints<'static>, label: &'static str, names: Vec<String>)
 
 /// Plot 1: the fraction of games still going after each round, per
 /// generator. Games censored at the round cap stay alive to the cap.
-pub fn survival_plot(ui: &mut Ui, results: &[GeneratorResults]) {
+pub fn survival_plot(ui: &mut Ui, results: &[GeneratorResults], pinned: Option<&Pinned>) {
     let played: Vec<&GeneratorResults> = results.iter().filter(|r| !r.games.is_empty()).collect();
     let name =
         |r: &GeneratorResults| format!("{} ({})", r.name, count(r.games.len() as u64, "game", "games"));
-    let entries: Vec<Entry> = played
+    // A pinned run's curves: the same colours, dashed.
+    let kept: Vec<&GeneratorResults> = pinned
+        .map(|p| p.results.iter().filter(|r| !r.games.is_empty()).collect())
+        .unwrap_or_default();
+    let kept_name = |r: &GeneratorResults| format!("pinned {}", name(r));
+    let dashed = LineStyle::Dashed { length: 8.0 };
+    let mut series: Vec<(&GeneratorResults, String, LineStyle, f32)> = played
         .iter()
-        .map(|r| Entry::line(name(r), generator_color(&r.name), LineStyle::Solid, None))
+        .map(|r| (*r, name(r), LineStyle::Solid, 2.0))
+        .collect();
+    series.extend(kept.iter().map(|r| (*r, kept_name(r), dashed, 1.5)));
+    let entries: Vec<Entry> = series
+        .iter()
+        .map(|(r, label, style, _)| Entry::line(label.clone(), generator_color(&r.name), *style, None))
         .collect();
     let hidden = legend::show(ui, "lab_survival", &entries);
     Plot::new("lab_survival")
@@ -84,7 +95,7 @@ pub fn survival_plot(ui: &mut Ui, results: &[GeneratorResults]) {
             }
         })
         .show(ui, |plot| {
-            for r in played.iter().filter(|r| !hidden.contains(&name(r))) {
+            for (r, label, style, width) in series.iter().filter(|(_, l, _, _)| !hidden.contains(l)) {
                 let curve = &r.survival;
                 // A step curve: alive until the round a game ends.
                 let mut points = Vec::with_capacity(curve.len() * 2);
@@ -95,9 +106,10 @@ pub fn survival_plot(ui: &mut Ui, results: &[GeneratorResults]) {
                     points.push([round as f64, f * 100.0]);
                 }
                 plot.line(
-                    Line::new(name(r), PlotPoints::from(points))
+                    Line::new(label.clone(), PlotPoints::from(points))
                         .color(generator_color(&r.name))
-                        .width(2.0),
+                        .style(*style)
+                        .width(*width),
                 );
             }
         });

@@ -380,6 +380,8 @@ impl App {
                 self.live.debug_board = None;
             }
             Command::OpenLabReplayDeal => self.open_lab_replay_deal(),
+            Command::PinLabRun => self.live.lab.pin(),
+            Command::UnpinLabRun => self.live.lab.pinned = None,
             Command::ToggleHeatmap => self.state.settings.danger_heatmap ^= true,
             Command::ToggleDeadRegions => self.state.settings.danger_dead_regions ^= true,
             Command::DebugBoard(board) => {

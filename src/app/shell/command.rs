@@ -127,6 +127,9 @@ pub enum Command {
     CloseLabReplay,
     /// Put the replay's current round (board and dealt holder) in the document.
     OpenLabReplayDeal,
+    /// Keep the Lab's results to compare the next runs with; drop the kept ones.
+    PinLabRun,
+    UnpinLabRun,
     // The deal browser
     /// Show deal `pos` (its place in the batch's list, 0-based).
     SelectDeal(usize),

@@ -71,19 +71,9 @@ impl Tab for LabTab {
             ui.weak("Playing the first games…");
             return;
         }
+        let what = crate::app::jobs::lab::run_label(plan, &lab.set_title);
         ui.weak(format!(
-            "{} strategy{}, {}, {} board, holders of {}, seeds {}..{}, round cap {}{}",
-            plan.strategy,
-            if plan.strategy == "coelho" {
-                format!(" {}", plan.weights)
-            } else {
-                String::new()
-            },
-            plan.set.name,
-            plan.shapes_size,
-            plan.k,
-            plan.seed,
-            plan.seed.wrapping_add(plan.games.saturating_sub(1) as u64),
+            "{what}, round cap {}{}",
             plan.max_rounds,
             if lab.running() {
                 format!(
@@ -94,10 +84,33 @@ impl Tab for LabTab {
                 format!("; {played} games in {:.1} s", lab.seconds)
             }
         ));
+        // Results that no longer describe the settings say so, and go grey.
+        let now = crate::app::jobs::lab::plan(
+            &state.settings.lab,
+            &state.doc.set,
+            state.doc.board.size(),
+            tenten_engine::search::changer::ChangeOptions {
+                policy: state.settings.policy,
+                reading: state.settings.reading,
+                max_redraws: state.settings.max_redraws,
+            },
+        );
+        let stale = crate::app::jobs::lab::stale(plan, &now);
+        if !stale.is_empty() {
+            ui.colored_label(
+                paint::WARN,
+                format!(
+                    "Stale: {} changed since this run. Run again to measure the settings as they are.",
+                    and_list(&stale)
+                ),
+            );
+            ui.multiply_opacity(0.45);
+        }
+        pin_row(ui, lab, cmds);
         headline(ui, state, lab, &plan.set);
         ui.separator();
         ui.label(RichText::new("Survival").strong());
-        lab_plots::survival_plot(ui, &lab.results);
+        lab_plots::survival_plot(ui, &lab.results, lab.pinned.as_ref());
         ui.label(RichText::new("How games ended").strong());
         lab_plots::ends_plot(ui, &lab.results);
         ui.label(RichText::new("Pieces dealt against the weights").strong());
@@ -116,4 +129,34 @@ impl Tab for LabTab {
             replay(ui, state, live, plan, r, cmds);
         }
     }
+}
+
+/// "a, b and c".
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Pin this run to compare the next ones with it (its survival curves stay
+/// on the plot, dashed), or unpin the one kept.
+fn pin_row(ui: &mut Ui, lab: &crate::app::jobs::lab::Lab, cmds: &mut Vec<Command>) {
+    ui.horizontal_wrapped(|ui| {
+        if !lab.running()
+            && ui
+                .button("Pin this run")
+                .on_hover_text("Keep its survival curves on the plot, dashed, to compare with the next runs")
+                .clicked()
+        {
+            cmds.push(Command::PinLabRun);
+        }
+        if let Some(p) = &lab.pinned {
+            ui.weak(format!("Pinned: {}", p.label));
+            if ui.small_button("Unpin").clicked() {
+                cmds.push(Command::UnpinLabRun);
+            }
+        }
+    });
 }
