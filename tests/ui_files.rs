@@ -70,3 +70,57 @@ fn opening_a_file_over_an_edited_set_says_so_and_undo_brings_the_edits_back() {
     );
     assert_eq!(h.state().state.doc.set.pieces[usize::from(dot)].weight, 0);
 }
+
+/// Without a desktop file dialog (no xdg-desktop-portal, no zenity), Open
+/// and Save as use one drawn in the window.
+#[test]
+fn without_a_desktop_dialog_files_are_chosen_in_the_window() {
+    use egui_kittest::kittest::Queryable;
+    tenten::app::use_window_dialogs();
+    let mut h = common::ui::harness_for_file_dialogs();
+    let copy = temp_copy("deals/mid-game.ron", "files-dialog");
+    let folder = copy.parent().unwrap().to_path_buf();
+    // Open: the dialog appears in the window; pick the file and open it.
+    h.state_mut().push(Command::OpenDeal);
+    h.run();
+    assert!(h.state().live.file_dialog.is_some(), "{}", h.state().live.status);
+    h.get_by_label_contains("Open deal or board");
+    h.state_mut()
+        .live
+        .file_dialog
+        .as_mut()
+        .unwrap()
+        .dialog
+        .set_path(&folder);
+    h.run();
+    h.get_by_label_contains("mid-game.ron").click();
+    h.run();
+    h.get_by_label("Open").click();
+    h.run();
+    assert!(h.state().live.file_dialog.is_none());
+    assert_eq!(h.state().state.settings.file.as_deref(), Some(copy.as_path()));
+    // Save as: the same dialog proposes a name; Save writes there.
+    h.state_mut().push(Command::SaveAs);
+    h.run();
+    h.get_by_label_contains("Save deal");
+    h.state_mut()
+        .live
+        .file_dialog
+        .as_mut()
+        .unwrap()
+        .dialog
+        .set_path(&folder);
+    h.run();
+    h.get_by_label("Save").click();
+    h.run();
+    let saved = folder.join("deal.ron");
+    assert!(saved.is_file(), "{}", h.state().live.status);
+    assert!(std::fs::read_to_string(&saved).unwrap().contains("holder"));
+    // Cancel closes it, choosing nothing.
+    h.state_mut().push(Command::OpenDeal);
+    h.run();
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(h.state().live.file_dialog.is_none());
+    assert!(h.state().live.status.starts_with("No file chosen"));
+}

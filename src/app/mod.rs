@@ -14,6 +14,7 @@ pub mod widgets;
 
 pub use panels::board_view::SlotDrag;
 pub use shell::app::App;
+pub use shell::dialogs::{DIALOG_ENV, use_window_dialogs};
 pub use shell::files::{NO_DIALOGS_ENV, disable_dialogs};
 pub use shell::live::Live;
 

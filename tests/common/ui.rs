@@ -38,6 +38,20 @@ pub fn harness_built(app: App, size: [f32; 2], max_steps: u64) -> Harness<'stati
     h
 }
 
+/// The window as on first launch, without kittest's check that every
+/// widget has an accessible name: egui_file's in-window dialog draws its
+/// path and file-name boxes without one (upstream), and only the dialog's
+/// test needs it.
+pub fn harness_for_file_dialogs() -> Harness<'static, App> {
+    let mut h = Harness::builder()
+        .with_size([1400.0, 880.0])
+        .with_max_steps(16)
+        .with_accessibility_check(false)
+        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(State::default()));
+    h.run();
+    h
+}
+
 /// A copy of the preset `path` (`deals/mid-game.ron`) in a fresh temporary
 /// folder named after `tag`, so saving over it is harmless.
 pub fn temp_copy(path: &str, tag: &str) -> PathBuf {

@@ -11,7 +11,6 @@ use tenten_engine::io::formats::{self, Deal};
 use crate::app::commands::file_cmds::file_name;
 use crate::app::shell::app::App;
 use crate::app::shell::batch::{DocBatch, Source};
-use crate::app::shell::files;
 use crate::app::shell::state::Slot;
 use crate::app::shell::undo::EditKey;
 
@@ -190,12 +189,9 @@ impl App {
     }
 
     /// Writes only the deals the list shows, in its order, to a new file.
-    pub(crate) fn save_filtered_as(&mut self) {
+    pub(crate) fn save_filtered_to(&mut self, path: &Path) {
         let Some(b) = &self.state.doc.batch else { return };
-        let Some(path) = files::pick_save("Save the deals shown as a batch", "deals.ron") else {
-            self.live.status = files::NO_FILE_CHOSEN.to_owned();
-            return;
-        };
+        let path = path.to_path_buf();
         let folder = path
             .parent()
             .filter(|p| !p.as_os_str().is_empty())

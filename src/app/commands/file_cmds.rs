@@ -1,16 +1,86 @@
 //! Opening and saving from the window: a deal, a board, a batch (handed to
 //! the deal browser) or a piece set; switching the active set.
 
+use std::path::PathBuf;
+
 use tenten_engine::model::board::{Board, Cell};
 use tenten_engine::model::pieces::PieceSet;
 
 use crate::app::jobs::job::Job;
 use crate::app::shell::app::App;
+use crate::app::shell::dialogs::{self, Answer, InWindow, Purpose};
 use crate::app::shell::files;
 use crate::app::shell::state::Slot;
 use crate::app::shell::undo::EditKey;
 
 impl App {
+    /// Asks where: the desktop's dialog where it has one (its answer comes
+    /// at once), else a dialog in the window, answered in a later frame.
+    pub(crate) fn choose_file(&mut self, purpose: Purpose, ctx: &egui::Context) {
+        if files::dialogs_off() {
+            self.live.status = files::NO_FILE_CHOSEN.to_owned();
+            return;
+        }
+        if dialogs::native_available() {
+            let path = match purpose.proposed_name() {
+                Some(name) => files::pick_save(purpose.title(), name),
+                None => files::pick_open(purpose.title()),
+            };
+            self.chosen(purpose, path, ctx);
+        } else {
+            let at = ctx.content_rect().left_top() + egui::vec2(48.0, 64.0);
+            self.live.file_dialog = Some(InWindow::new(purpose, files::start_folder(), at));
+            self.live.status =
+                "No desktop file dialog (it needs xdg-desktop-portal or zenity): choose in the window"
+                    .to_owned();
+        }
+    }
+
+    /// The in-window dialog, once a frame while it is open.
+    pub(crate) fn poll_file_dialog(&mut self, ctx: &egui::Context) {
+        let Some(open) = &mut self.live.file_dialog else {
+            return;
+        };
+        match open.show(ctx) {
+            Answer::Open => {}
+            Answer::Chosen(path) => {
+                let purpose = open.purpose.clone();
+                self.live.file_dialog = None;
+                self.chosen(purpose, Some(path), ctx);
+            }
+            Answer::Cancelled => {
+                self.live.file_dialog = None;
+                self.live.status = files::NO_FILE_CHOSEN.to_owned();
+            }
+        }
+    }
+
+    /// Does what the file was chosen for; `None`: nothing was chosen.
+    fn chosen(&mut self, purpose: Purpose, path: Option<PathBuf>, ctx: &egui::Context) {
+        let Some(path) = path else {
+            self.live.status = files::NO_FILE_CHOSEN.to_owned();
+            return;
+        };
+        match purpose {
+            Purpose::OpenDeal | Purpose::OpenPieceSet => self.load(&path, ctx),
+            Purpose::SaveDeal { batch: true } => self.save_batch(&path),
+            Purpose::SaveDeal { batch: false } => self.save_deal(&path),
+            Purpose::SavePieceSet => match files::save_piece_set(&path, &self.state.doc.set) {
+                Ok(()) => {
+                    self.live.status = format!("Saved piece set to {}", path.display());
+                    self.state.doc.set_origin = self.state.doc.set.clone();
+                    self.state.settings.pieces_file = Some(path);
+                }
+                Err(e) => self.live.error = Some(e),
+            },
+            Purpose::SaveFiltered => self.save_filtered_to(&path),
+            Purpose::SaveText { text, .. } => match tenten_engine::io::formats::write_atomic(&path, &text) {
+                Ok(()) => self.live.status = format!("Saved {}", path.display()),
+                Err(e) => self.live.error = Some(e.to_string()),
+            },
+        }
+    }
+
     /// Makes `set` the active set, keeping the holder's pieces and the
     /// board's piece colours that it also has (matched by id). An open batch
     /// is closed when the pieces differ (its holders name the old ones);

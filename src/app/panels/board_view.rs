@@ -154,7 +154,9 @@ impl BoardView {
     fn custom_size_window(&mut self, ui: &mut Ui, cmds: &mut Vec<Command>) {
         let mut open = self.custom_open;
         let mut used = false;
+        // Below the menu and tool bars, beside the board, not over the menus.
         egui::Window::new("Custom board size")
+            .default_pos(ui.max_rect().left_top() + vec2(24.0, 72.0))
             .open(&mut open)
             .collapsible(false)
             .resizable(false)

@@ -71,6 +71,7 @@ impl App {
                 lab: Default::default(),
                 deals: Default::default(),
                 loading: None,
+                file_dialog: None,
             },
             undo: Undo::default(),
             cmds: Vec::new(),
@@ -124,6 +125,7 @@ impl App {
         self.dropped_files(&ctx);
         self.poll_job();
         self.poll_load(&ctx);
+        self.poll_file_dialog(&ctx);
         if let Some(complete) = self.live.timing.poll() {
             let n = self.live.timing.measurements.len();
             self.live.status = match (&self.live.timing.error, complete) {

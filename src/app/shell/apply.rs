@@ -10,6 +10,7 @@ use tenten_engine::search::heuristic::Policy;
 
 use crate::app::shell::app::App;
 use crate::app::shell::command::{Command, Line};
+use crate::app::shell::dialogs::Purpose;
 use crate::app::shell::files;
 use crate::app::shell::state::Slot;
 use crate::app::shell::undo::EditKey;
@@ -27,20 +28,8 @@ impl App {
                 self.state.settings.file = None;
                 self.live.status = format!("New {size} board");
             }
-            Command::OpenDeal => {
-                if let Some(path) = files::pick_open("Open deal or board") {
-                    self.load(&path, ctx);
-                } else {
-                    self.live.status = files::NO_FILE_CHOSEN.to_owned();
-                }
-            }
-            Command::OpenPieceSet => {
-                if let Some(path) = files::pick_open("Open piece set") {
-                    self.load(&path, ctx);
-                } else {
-                    self.live.status = files::NO_FILE_CHOSEN.to_owned();
-                }
-            }
+            Command::OpenDeal => self.choose_file(Purpose::OpenDeal, ctx),
+            Command::OpenPieceSet => self.choose_file(Purpose::OpenPieceSet, ctx),
             Command::Load(path) => self.load(&path, ctx),
             // eframe saves the session on the way out.
             Command::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
@@ -65,31 +54,9 @@ impl App {
             }
             Command::SaveAs => {
                 let batch = self.state.doc.batch.is_some();
-                let (title, name) = if batch {
-                    ("Save the whole batch", "deals.ron")
-                } else {
-                    ("Save deal", "deal.ron")
-                };
-                match files::pick_save(title, name) {
-                    Some(path) if batch => self.save_batch(&path),
-                    Some(path) => self.save_deal(&path),
-                    None => self.live.status = files::NO_FILE_CHOSEN.to_owned(),
-                }
+                self.choose_file(Purpose::SaveDeal { batch }, ctx);
             }
-            Command::SavePieceSetAs => {
-                if let Some(path) = files::pick_save("Save piece set", "pieces.ron") {
-                    match files::save_piece_set(&path, &self.state.doc.set) {
-                        Ok(()) => {
-                            self.live.status = format!("Saved piece set to {}", path.display());
-                            self.state.doc.set_origin = self.state.doc.set.clone();
-                            self.state.settings.pieces_file = Some(path);
-                        }
-                        Err(e) => self.live.error = Some(e),
-                    }
-                } else {
-                    self.live.status = files::NO_FILE_CHOSEN.to_owned();
-                }
-            }
+            Command::SavePieceSetAs => self.choose_file(Purpose::SavePieceSet, ctx),
             Command::Undo => {
                 if let Some(prev) = self.undo.undo(&self.titled()) {
                     self.restore(prev);
@@ -293,7 +260,11 @@ impl App {
                 }),
                 None => self.live.status = "No batch is open".to_owned(),
             },
-            Command::SaveFilteredAs => self.save_filtered_as(),
+            Command::SaveFilteredAs => {
+                if self.state.doc.batch.is_some() {
+                    self.choose_file(Purpose::SaveFiltered, ctx);
+                }
+            }
             Command::ResetPieceSet => {
                 if self.state.doc.set_modified() {
                     self.edit(EditKey::Single);
@@ -395,13 +366,9 @@ impl App {
                 }
                 self.live.replay = holder;
             }
-            Command::SaveText { title, name, text } => match files::pick_save(title, name) {
-                Some(path) => match tenten_engine::io::formats::write_atomic(&path, &text) {
-                    Ok(()) => self.live.status = format!("Saved {}", path.display()),
-                    Err(e) => self.live.error = Some(e.to_string()),
-                },
-                None => self.live.status = files::NO_FILE_CHOSEN.to_owned(),
-            },
+            Command::SaveText { title, name, text } => {
+                self.choose_file(Purpose::SaveText { title, name, text }, ctx);
+            }
         }
     }
 }

@@ -138,7 +138,7 @@ pub fn save_piece_set(path: &Path, set: &PieceSet) -> Result<(), String> {
 }
 
 /// Shown when a dialog returns nothing: cancelled, or no dialog could open.
-pub const NO_FILE_CHOSEN: &str = "No file chosen. (No dialog? It needs xdg-desktop-portal or zenity; you can also drop a .ron file on the window.)";
+pub const NO_FILE_CHOSEN: &str = "No file chosen. (You can also drop a .ron file on the window.)";
 
 fn dialog(title: &str) -> rfd::FileDialog {
     dialog_for(title, "ron")
@@ -164,12 +164,18 @@ fn save_extension(name: &str) -> &str {
         .unwrap_or("ron")
 }
 
-/// A dialog filtered to files of `extension` (a CSV export shows CSV files).
-fn dialog_for(title: &str, extension: &str) -> rfd::FileDialog {
-    let presets = std::env::current_dir()
+/// Where dialogs start: `presets/` when run from the project, else the
+/// working folder's default.
+pub fn start_folder() -> Option<PathBuf> {
+    std::env::current_dir()
         .map(|d| d.join("presets"))
         .ok()
-        .filter(|d| d.is_dir());
+        .filter(|d| d.is_dir())
+}
+
+/// A dialog filtered to files of `extension` (a CSV export shows CSV files).
+fn dialog_for(title: &str, extension: &str) -> rfd::FileDialog {
+    let presets = start_folder();
     let (name, extensions) = filter_for(extension);
     let d = rfd::FileDialog::new()
         .set_title(title)
@@ -191,7 +197,7 @@ pub fn disable_dialogs() {
     DIALOGS_OFF.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
-fn dialogs_off() -> bool {
+pub(crate) fn dialogs_off() -> bool {
     DIALOGS_OFF.load(std::sync::atomic::Ordering::Relaxed) || std::env::var_os(NO_DIALOGS_ENV).is_some()
 }
 

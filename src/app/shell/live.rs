@@ -72,6 +72,8 @@ pub struct Live {
     pub deals: crate::app::shell::batch::DealsView,
     /// A large file being read on a thread.
     pub loading: Option<(PathBuf, Job<Result<files::Loaded, String>>)>,
+    /// A file dialog drawn in the window, where the desktop has none.
+    pub file_dialog: Option<crate::app::shell::dialogs::InWindow>,
 }
 
 impl Live {

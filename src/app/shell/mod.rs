@@ -7,6 +7,7 @@ pub mod apply;
 pub mod batch;
 pub mod command;
 pub mod debugger;
+pub mod dialogs;
 pub mod files;
 pub mod live;
 pub mod settings;

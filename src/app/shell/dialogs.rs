@@ -1,0 +1,161 @@
+//! Choosing a file. The desktop's own dialog (rfd) where the desktop has one;
+//! on a Linux desktop without xdg-desktop-portal or zenity, rfd can show
+//! nothing, so a dialog drawn in the window (egui_file) takes its place and
+//! Open, Save as and every export keep working.
+
+use std::path::{Path, PathBuf};
+
+use egui_file::{FileDialog, State};
+
+/// What a chosen file is for: each way into a file dialog.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Purpose {
+    OpenDeal,
+    OpenPieceSet,
+    /// Save as: the deal on screen, or the whole open batch.
+    SaveDeal {
+        batch: bool,
+    },
+    SavePieceSet,
+    /// The deals the Deals tab shows, as a new batch.
+    SaveFiltered,
+    /// An export (CSV, SVG, DOT) whose text is ready.
+    SaveText {
+        title: &'static str,
+        name: &'static str,
+        text: String,
+    },
+}
+
+impl Purpose {
+    pub fn title(&self) -> &str {
+        match self {
+            Purpose::OpenDeal => "Open deal or board",
+            Purpose::OpenPieceSet => "Open piece set",
+            Purpose::SaveDeal { batch: true } => "Save the whole batch",
+            Purpose::SaveDeal { batch: false } => "Save deal",
+            Purpose::SavePieceSet => "Save piece set",
+            Purpose::SaveFiltered => "Save the deals shown as a batch",
+            Purpose::SaveText { title, .. } => title,
+        }
+    }
+
+    /// The file name a save proposes; `None` for an open.
+    pub fn proposed_name(&self) -> Option<&str> {
+        match self {
+            Purpose::OpenDeal | Purpose::OpenPieceSet => None,
+            Purpose::SaveDeal { batch: true } => Some("deals.ron"),
+            Purpose::SaveDeal { batch: false } => Some("deal.ron"),
+            Purpose::SavePieceSet => Some("pieces.ron"),
+            Purpose::SaveFiltered => Some("deals.ron"),
+            Purpose::SaveText { name, .. } => Some(name),
+        }
+    }
+}
+
+/// A file dialog drawn in the window, and what its answer is for.
+pub struct InWindow {
+    pub dialog: FileDialog,
+    pub purpose: Purpose,
+}
+
+/// What an in-window dialog said this frame.
+pub enum Answer {
+    Open,
+    Chosen(PathBuf),
+    Cancelled,
+}
+
+impl InWindow {
+    /// `at`: the dialog's top-left corner (below the menu bar).
+    pub fn new(purpose: Purpose, folder: Option<PathBuf>, at: egui::Pos2) -> Self {
+        let dialog = match purpose.proposed_name() {
+            Some(name) => FileDialog::save_file().default_filename(name),
+            None => FileDialog::open_file(),
+        };
+        let mut dialog = dialog
+            .title(purpose.title())
+            .default_size([560.0, 420.0])
+            .default_pos(at);
+        if let Some(folder) = folder {
+            dialog = dialog.initial_path(folder);
+        }
+        dialog.open();
+        Self { dialog, purpose }
+    }
+
+    /// Draws the dialog; says whether a file was chosen or it was closed.
+    pub fn show(&mut self, ctx: &egui::Context) -> Answer {
+        self.dialog.show(ctx);
+        match self.dialog.state() {
+            State::Open => Answer::Open,
+            State::Selected => match self.dialog.path() {
+                Some(p) => Answer::Chosen(p.to_path_buf()),
+                None => Answer::Cancelled,
+            },
+            State::Cancelled | State::Closed => Answer::Cancelled,
+        }
+    }
+}
+
+/// Which dialog to use, from `TENTEN_FILE_DIALOG`: `window` forces the one
+/// in the window, `native` the desktop's.
+pub const DIALOG_ENV: &str = "TENTEN_FILE_DIALOG";
+
+static FORCE_WINDOW: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The same as `TENTEN_FILE_DIALOG=window`, from code (tests).
+pub fn use_window_dialogs() {
+    FORCE_WINDOW.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether the desktop can show its own file dialog. On Linux rfd needs the
+/// xdg-desktop-portal service (over the session bus) or zenity; elsewhere
+/// the system always has one.
+pub fn native_available() -> bool {
+    if FORCE_WINDOW.load(std::sync::atomic::Ordering::Relaxed) {
+        return false;
+    }
+    match std::env::var(DIALOG_ENV).as_deref() {
+        Ok("window") => return false,
+        Ok("native") => return true,
+        _ => {}
+    }
+    if !cfg!(target_os = "linux") {
+        return true;
+    }
+    let on_path = |program: &str| {
+        std::env::var_os("PATH")
+            .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+    };
+    let portal = std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some()
+        && [
+            "/usr/libexec/xdg-desktop-portal",
+            "/usr/lib/xdg-desktop-portal",
+            "/usr/lib/x86_64-linux-gnu/xdg-desktop-portal",
+        ]
+        .iter()
+        .any(|p| Path::new(p).is_file());
+    portal || on_path("zenity")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_purpose_has_a_title_and_saves_propose_a_name() {
+        assert_eq!(Purpose::OpenDeal.proposed_name(), None);
+        assert_eq!(Purpose::SavePieceSet.proposed_name(), Some("pieces.ron"));
+        let export = Purpose::SaveText {
+            title: "Export games",
+            name: "games.csv",
+            text: String::new(),
+        };
+        assert_eq!(
+            (export.title(), export.proposed_name()),
+            ("Export games", Some("games.csv"))
+        );
+        assert_eq!(Purpose::SaveDeal { batch: true }.title(), "Save the whole batch");
+    }
+}
