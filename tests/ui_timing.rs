@@ -58,6 +58,20 @@ fn a_tiny_sweep_fills_the_plots_and_the_table() {
     assert_eq!(lab.summaries.len(), 2);
     assert_eq!(lab.summaries[1].factor, 4.0);
     h.get_by_label("Fits a phone up to N x slower than this machine");
+    // The throttle plot's legend sits above it, one entry per series; a
+    // click hides a series and another shows it again.
+    for op in ["validate", "validate + change"] {
+        for p in ["p50", "p95", "p99", "max"] {
+            h.get_by_label(&format!("{op} {p}"));
+        }
+    }
+    h.get_by_label("validate max").click();
+    h.run();
+    h.get_by_label("validate max").hover();
+    h.run();
+    h.get_by_label("Click to show");
+    h.get_by_label("validate max").click();
+    h.run();
     h.get_by_label("16.7 ms (one frame)");
     h.get_by_label_contains("Table II and Fig. 5 at 4x mid-tier mobile");
     h.get_by_label_contains("Distribution at 4x mid-tier mobile");

@@ -530,7 +530,7 @@ fn verdict_banner(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Comman
         let text = format!(
             "Solvable: {} fits{cleared} ({} placements)",
             set.ids(val.holder()),
-            val.nodes
+            tenten_engine::text::grouped(val.nodes)
         );
         banner(ui, paint::OK, &text, |ui| {
             let Some(sol) = sol else { return };
@@ -578,7 +578,7 @@ fn verdict_banner(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Comman
         let text = format!(
             "Unsolvable: no order places {}{cleared} ({} placements)",
             set.ids(val.holder()),
-            val.nodes
+            tenten_engine::text::grouped(val.nodes)
         );
         banner(ui, paint::BAD, &text, |ui| {
             let label = if live.repair_running {

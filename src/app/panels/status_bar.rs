@@ -23,10 +23,10 @@ pub fn ui(ui: &mut Ui, live: &Live, timing: &TimingSettings, cmds: &mut Vec<Comm
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if let Some(v) = &live.verdict {
                     ui.monospace(format!(
-                        "validate {:.2} µs, {} · {} placements",
-                        v.micros,
+                        "validate {}, {} · {} placements",
+                        tenten_engine::text::time(v.micros),
                         at_selected(timing, v.micros),
-                        v.validation.nodes
+                        tenten_engine::text::grouped(v.validation.nodes)
                     ));
                 } else {
                     ui.weak("holder empty");

@@ -46,10 +46,10 @@ impl Tab for DealTab {
             state.doc.board.empty_cells()
         ));
         ui.label(format!(
-            "Fast-path validation: {:.2} µs ({}), {} placements",
-            verdict.micros,
+            "Fast-path validation: {} ({}), {} placements",
+            tenten_engine::text::time(verdict.micros),
             super::timing::at_selected(&state.settings.timing, verdict.micros),
-            v.nodes
+            tenten_engine::text::grouped(v.nodes)
         ));
         let per_depth: Vec<String> = v.nodes_per_depth[..v.holder().len()]
             .iter()

@@ -256,8 +256,8 @@ impl Tab for TreeTab {
             "Search of {} ({mode}): {} placements; {} events, {} tree nodes",
             set.ids(&holder),
             fields::grouped(s.validation.nodes),
-            s.events.len(),
-            s.tree.len()
+            fields::grouped(s.events.len() as u64),
+            fields::grouped(s.tree.len() as u64)
         ))
         .on_hover_text(
             "Placements: blocks put on the board (what the banner, the Deal tab and the CLI \
@@ -437,7 +437,12 @@ impl Tab for TreeTab {
                     e.ending()
                 ));
                 let k = holder.len();
-                let join = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(" / ");
+                let join = |v: &[u64]| {
+                    v.iter()
+                        .map(|&n| fields::grouped(n))
+                        .collect::<Vec<_>>()
+                        .join(" / ")
+                };
                 ui.label(format!(
                     "failures at positions 1..{k}: {}",
                     join(&e.fails_by_depth)
