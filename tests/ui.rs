@@ -728,3 +728,40 @@ fn a_long_set_name_keeps_the_palettes_numbers_in_view() {
         );
     }
 }
+
+/// At the window's minimum size (900x600) the inspector covers neither the
+/// banner's Repair nor the holder.
+#[test]
+fn at_the_minimum_size_repair_and_the_holder_stay_in_view() {
+    let mut h = harness_sized(App::new(State::default()), [900.0, 600.0]);
+    open_deal(&mut h, "unsolvable-policies-disagree.ron");
+    let inspector = h
+        .get_all_by_role_and_label(egui::accesskit::Role::Button, "Deal")
+        .map(|n| n.rect().min.x)
+        .fold(0.0, f32::max);
+    // The banner's Repair (the Deal tab has one too, inside the inspector).
+    let repair = h
+        .get_all_by_label("Repair")
+        .map(|n| n.rect())
+        .find(|r| r.min.x < inspector)
+        .expect("the banner's Repair");
+    assert!(
+        repair.max.x < inspector && repair.max.y < 600.0,
+        "{repair:?} vs {inspector}"
+    );
+    // The holder's own Deal button and its slots, left of the inspector.
+    let holder_deal = h
+        .get_all_by_role_and_label(egui::accesskit::Role::Button, "Deal")
+        .map(|n| n.rect())
+        .find(|r| r.max.x < inspector)
+        .expect("the holder's Deal button");
+    assert!(holder_deal.max.y < 600.0, "{holder_deal:?}");
+    // Every slot of the holder sits left of the inspector.
+    for i in 1..=3 {
+        let slot = h.get_by_label_contains(&format!("slot {i} ")).rect();
+        assert!(
+            slot.max.x < inspector && slot.max.y < 600.0,
+            "slot {i}: {slot:?} vs {inspector}"
+        );
+    }
+}

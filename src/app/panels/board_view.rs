@@ -607,8 +607,16 @@ fn banner(ui: &mut Ui, color: Color32, text: &str, buttons: impl FnOnce(&mut Ui)
         .inner_margin(egui::Margin::symmetric(10, 6))
         .show(ui, |ui| {
             ui.set_width(ui.available_width());
+            // The buttons first, at the right edge; the sentence wraps in
+            // what is left, so a narrow window never pushes Repair under
+            // the inspector.
             ui.horizontal(|ui| {
-                ui.label(RichText::new(text).color(Color32::WHITE).strong());
+                // Room kept for the widest buttons ("Show solution", or
+                // "Repairing…" with "Cancel").
+                let text_width = (ui.available_width() - 150.0).max(80.0);
+                ui.allocate_ui(egui::vec2(text_width, 0.0), |ui| {
+                    ui.add(egui::Label::new(RichText::new(text).color(Color32::WHITE).strong()).wrap());
+                });
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), buttons);
             });
         });

@@ -20,7 +20,10 @@ impl HolderPanel {
         ui.add_space(8.0);
         ui.horizontal(|ui| {
             let k = doc.slots.len();
-            let width = k as f32 * 128.0 + 330.0;
+            // Tiles shrink in a narrow window, so the holder stays left of
+            // the inspector instead of running under it.
+            let tile = ((ui.available_width() - 140.0) / k as f32 - 12.0).clamp(56.0, 116.0);
+            let width = k as f32 * (tile + 12.0) + 330.0;
             ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
             ui.vertical(|ui| {
                 ui.label(RichText::new("Holder").strong());
@@ -53,7 +56,7 @@ impl HolderPanel {
                                 ui,
                                 piece,
                                 color,
-                                116.0,
+                                tile,
                                 selected,
                                 format!("slot {} {name}", i + 1),
                             );
@@ -82,7 +85,7 @@ impl HolderPanel {
                         }
                         None => {
                             let (rect, r) =
-                                ui.allocate_exact_size(egui::Vec2::splat(116.0), egui::Sense::click());
+                                ui.allocate_exact_size(egui::Vec2::splat(tile), egui::Sense::click());
                             r.widget_info(|| {
                                 egui::WidgetInfo::labeled(
                                     egui::Role::Button,
@@ -112,7 +115,8 @@ impl HolderPanel {
                         cmds.push(Command::SelectSlot(if selected { None } else { Some(i) }));
                     }
                     response.on_hover_text("Click to pick from the palette; drag onto the board to play");
-                    ui.horizontal(|ui| {
+                    let narrow = tile < 100.0;
+                    let controls = |ui: &mut Ui| {
                         let mut locked = slot.locked;
                         if ui.checkbox(&mut locked, "lock").changed() {
                             cmds.push(Command::ToggleLock(i));
@@ -125,7 +129,14 @@ impl HolderPanel {
                         {
                             cmds.push(Command::SetSlot { slot: i, piece: None });
                         }
-                    });
+                    };
+                    // Side by side under a full tile; one above the other
+                    // under a small one, so they fit its width.
+                    if narrow {
+                        ui.vertical(controls);
+                    } else {
+                        ui.horizontal(controls);
+                    }
                     ui.label(format!("b{} {name}", i + 1));
                 });
             }

@@ -153,7 +153,8 @@ impl App {
         if self.state.settings.show_palette {
             // Restored widths may come from a larger screen: the board and
             // the banner keep at least about half of this one.
-            let range = 200.0..=(0.25 * width).max(200.0);
+            // 230: the narrowest the rows fit (tile, id, label, %, box).
+            let range = 230.0..=(0.25 * width).max(230.0);
             let mut preferred = self.state.settings.palette_width;
             side_panel(
                 ui,
