@@ -375,7 +375,14 @@ fn a_killer_deal_goes_to_the_holder_and_the_heatmap_fills_in() {
 fn snapshot(h: &mut Harness<'static, App>, name: &str) {
     wait_for_danger(h);
     // Timings change from run to run: hide them.
-    let timed: Vec<Rect> = h.query_all_by_label_contains("µs").map(|n| n.rect()).collect();
+    let timed: Vec<Rect> = ["µs", " ms"]
+        .iter()
+        .flat_map(|unit| {
+            h.query_all_by_label_contains(unit)
+                .map(|n| n.rect())
+                .collect::<Vec<_>>()
+        })
+        .collect();
     for r in timed {
         h.mask(r);
     }

@@ -169,7 +169,15 @@ fn snapshot_tree_tab() {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     h.run();
-    let timed: Vec<egui::Rect> = h.query_all_by_label_contains("µs").map(|n| n.rect()).collect();
+    // Times read "µs" or "ms" depending on the machine's speed.
+    let timed: Vec<egui::Rect> = ["µs", " ms"]
+        .iter()
+        .flat_map(|unit| {
+            h.query_all_by_label_contains(unit)
+                .map(|n| n.rect())
+                .collect::<Vec<_>>()
+        })
+        .collect();
     for r in timed {
         h.mask(r);
     }

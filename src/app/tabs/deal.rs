@@ -45,11 +45,16 @@ impl Tab for DealTab {
             state.doc.board.size(),
             state.doc.board.empty_cells()
         ));
+        // The time on lines of its own: its length varies from run to run,
+        // and must not move what follows.
         ui.label(format!(
-            "Fast-path validation: {} ({}), {} placements",
-            tenten_engine::text::time(verdict.micros),
-            super::timing::at_selected(&state.settings.timing, verdict.micros),
+            "{} placements; fast-path validation:",
             tenten_engine::text::grouped(v.nodes)
+        ));
+        ui.label(format!(
+            "{}, {}",
+            tenten_engine::text::time(verdict.micros),
+            super::timing::at_selected(&state.settings.timing, verdict.micros)
         ));
         let per_depth: Vec<String> = v.nodes_per_depth[..v.holder().len()]
             .iter()
