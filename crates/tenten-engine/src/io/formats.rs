@@ -43,7 +43,7 @@ pub(crate) fn ron_options() -> ron::Options {
     ron::Options::default().with_default_extension(Extensions::IMPLICIT_SOME)
 }
 
-fn parse_ron<T: for<'de> Deserialize<'de>>(text: &str, file: &str) -> Result<T, FormatError> {
+pub(crate) fn parse_ron<T: for<'de> Deserialize<'de>>(text: &str, file: &str) -> Result<T, FormatError> {
     ron_options().from_str(text).map_err(|e| {
         let at = (e.span.start.line > 0).then_some((e.span.start.line, e.span.start.col));
         FormatError::new(file, at, in_our_words(&e.code.to_string()))
@@ -113,7 +113,7 @@ pub fn write_atomic(path: &Path, contents: &str) -> Result<(), FormatError> {
 }
 
 /// 1-based line and column of byte `offset` in `text`.
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;

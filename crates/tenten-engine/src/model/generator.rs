@@ -42,6 +42,11 @@ impl Generator {
         (0..k).map(|_| self.draw(set)).collect()
     }
 
+    /// A uniform number in [0, 1) (a player's slips and choices).
+    pub fn unit(&mut self) -> f64 {
+        self.rng.random::<f64>()
+    }
+
     /// A uniform index below `n` (for random spots in self-play).
     pub fn below(&mut self, n: usize) -> usize {
         self.rng.random_range(0..n.max(1))

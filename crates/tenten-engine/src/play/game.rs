@@ -141,15 +141,20 @@ impl Strategy for CoelhoStrategy {
 }
 
 /// The strategy names, cheapest first.
-pub const STRATEGIES: [&str; 3] = ["random", "greedy", "coelho"];
+pub const STRATEGIES: [&str; 8] = [
+    "random", "greedy", "coelho", "novice", "casual", "skilled", "expert", "machine",
+];
 
-/// A strategy by name; `weights` are the coelho strategy's criteria weights.
+/// A strategy by name: the three bots, or a preset player
+/// (`play::player::PRESETS`); `weights` are the coelho strategy's criteria
+/// weights.
 pub fn strategy_by_name(name: &str, weights: CoelhoWeights) -> Option<Box<dyn Strategy>> {
     match name {
         "random" => Some(Box::new(RandomStrategy)),
         "greedy" => Some(Box::new(GreedyStrategy)),
         "coelho" => Some(Box::new(CoelhoStrategy::new(weights))),
-        _ => None,
+        other => crate::play::player::preset(other)
+            .map(|p| Box::new(crate::play::player::PlayerStrategy::new(p)) as Box<dyn Strategy>),
     }
 }
 

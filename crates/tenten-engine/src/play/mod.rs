@@ -5,5 +5,6 @@
 pub mod coelho;
 pub mod dealers;
 pub mod game;
+pub mod player;
 pub mod random_fill;
 pub mod runner;

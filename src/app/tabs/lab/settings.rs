@@ -132,7 +132,8 @@ impl LabTab {
                 });
                 ui.end_row();
             });
-        if s.strategy == "coelho" {
+        // The machine player searches as coelho does, as slowly.
+        if s.strategy == "coelho" || s.strategy == "machine" {
             coelho_warning(ui, &s, screen);
         }
         if &s != old {
@@ -192,6 +193,21 @@ fn strategy_help(s: &str) -> &'static str {
             "The 1010! analysis: every order and placement of the whole holder, keeping the end board with \
              the best weighted sum of free cells, 5x5 square, large pieces, alignment and surface. \
              Thorough and about 300 rounds/s per core: use a round cap"
+        }
+        "novice" => {
+            "A model player (presets/players/novice.ron): free cells only, one piece at a time, many worse placements and slips"
+        }
+        "casual" => {
+            "A model player (presets/players/casual.ron): the analysis's criteria one piece at a time, temperature 0.8, slip 0.03"
+        }
+        "skilled" => {
+            "A model player (presets/players/skilled.ron): one piece at a time, temperature 0.3, slip 0.01"
+        }
+        "expert" => {
+            "A model player (presets/players/expert.ron): one piece at a time, temperature 0.1, slip 0.002"
+        }
+        "machine" => {
+            "The analysis's search as a player (presets/players/machine.ron): the whole holder, no errors; as slow as coelho"
         }
         _ => "",
     }

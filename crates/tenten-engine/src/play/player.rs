@@ -1,0 +1,450 @@
+//! Players of graded skill: a model, not a measured person. A player judges
+//! a board with the five criteria of the 1010! analysis, looks one piece
+//! ahead (as people play) or at the whole holder (the analysis's search),
+//! makes strategy errors (a softmax over its candidate moves, `temperature`)
+//! and execution errors (a uniformly random legal placement, `slip`), kept
+//! apart as Isaksen et al. (CIG 2017) keep strategy and dexterity apart.
+
+use serde::{Deserialize, Serialize};
+
+use crate::io::formats::{FormatError, line_col, parse_ron};
+use crate::model::board::Bits;
+use crate::model::generator::Generator;
+use crate::model::pieces::PieceIdx;
+use crate::model::shapes::{Shapes, score};
+use crate::play::coelho::{CoelhoStrategy, CoelhoWeights, Evaluator, Move};
+use crate::play::game::Strategy;
+use crate::progress::Progress;
+
+/// How far a player looks before placing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lookahead {
+    /// One piece at a time: the best single placement of any piece left,
+    /// then look again.
+    Piece,
+    /// Every order and placement of the whole holder (the analysis's search).
+    Holder,
+}
+
+/// A player file as written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayerFile {
+    name: String,
+    evaluation: String,
+    lookahead: Lookahead,
+    temperature: f64,
+    slip: f64,
+}
+
+/// A player model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    pub name: String,
+    /// The five criteria weights (free cells, 5x5 room, large-piece room,
+    /// alignment, compactness).
+    pub evaluation: CoelhoWeights,
+    pub lookahead: Lookahead,
+    /// Strategy errors: 0 always takes the best move; otherwise the k-th
+    /// best (by distinct value) is e^(k / temperature) times less likely
+    /// than the best: at 1, the second best is e times less likely.
+    pub temperature: f64,
+    /// Execution errors: the chance that a placement is a uniformly random
+    /// legal one, whatever its value.
+    pub slip: f64,
+}
+
+impl Player {
+    /// Reads a player file; `file` names it in messages.
+    pub fn parse(text: &str, file: &str) -> Result<Self, FormatError> {
+        let raw: PlayerFile = parse_ron(text, file)?;
+        let at = |key: &str| text.find(&format!("{key}:")).map(|i| line_col(text, i));
+        let evaluation = CoelhoWeights::parse(&raw.evaluation).map_err(|_| {
+            FormatError::new(
+                file,
+                at("evaluation"),
+                format!(
+                    "evaluation {:?} is not five digits (one weight per criterion, like \"10025\")",
+                    raw.evaluation
+                ),
+            )
+        })?;
+        if !(raw.temperature >= 0.0 && raw.temperature.is_finite()) {
+            return Err(FormatError::new(
+                file,
+                at("temperature"),
+                format!(
+                    "temperature {} must be 0 or more (0: always the best move)",
+                    raw.temperature
+                ),
+            ));
+        }
+        if !(0.0..=1.0).contains(&raw.slip) {
+            return Err(FormatError::new(
+                file,
+                at("slip"),
+                format!("slip {} must be between 0 and 1 (a chance)", raw.slip),
+            ));
+        }
+        if raw.lookahead == Lookahead::Holder && raw.temperature > 0.0 {
+            return Err(FormatError::new(
+                file,
+                at("temperature"),
+                "a holder lookahead player takes temperature 0 (its search keeps only the best end \
+                 board); use slip for its errors, or lookahead: piece",
+            ));
+        }
+        Ok(Self {
+            name: raw.name,
+            evaluation,
+            lookahead: raw.lookahead,
+            temperature: raw.temperature,
+            slip: raw.slip,
+        })
+    }
+
+    /// The player as a file.
+    pub fn to_ron(&self) -> String {
+        let raw = PlayerFile {
+            name: self.name.clone(),
+            evaluation: self.evaluation.to_string(),
+            lookahead: self.lookahead,
+            temperature: self.temperature,
+            slip: self.slip,
+        };
+        let config = ron::ser::PrettyConfig::new().indentor("    ".to_owned());
+        let mut text = ron::ser::to_string_pretty(&raw, config).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+}
+
+/// The ladder of presets, least skilled first (`presets/players/`, built in).
+pub const PRESETS: [(&str, &str); 5] = [
+    ("novice", include_str!("../../../../presets/players/novice.ron")),
+    ("casual", include_str!("../../../../presets/players/casual.ron")),
+    ("skilled", include_str!("../../../../presets/players/skilled.ron")),
+    ("expert", include_str!("../../../../presets/players/expert.ron")),
+    ("machine", include_str!("../../../../presets/players/machine.ron")),
+];
+
+/// A preset player by name.
+pub fn preset(name: &str) -> Option<Player> {
+    let (_, text) = PRESETS.iter().find(|(n, _)| *n == name)?;
+    Player::parse(text, &format!("presets/players/{name}.ron")).ok()
+}
+
+/// The chance of each candidate move, given their values: with chance
+/// `slip` a uniformly random one, else a softmax of the values at
+/// `temperature` over the moves' ranks (temperature 0: the best, ties
+/// shared). The same law is what fitting a player maximises.
+pub fn move_probabilities(values: &[f64], temperature: f64, slip: f64) -> Vec<f64> {
+    let n = values.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    // Dense ranks: 0 for the best value, 1 for the next distinct one, ...
+    // Values differ by very different amounts from one decision to the next
+    // (a line clear is worth ten cells, a smoother edge a few hundredths),
+    // so the softmax is over ranks, not values: scale-free.
+    let mut distinct: Vec<f64> = values.to_vec();
+    distinct.sort_by(|a, b| b.total_cmp(a));
+    distinct.dedup();
+    let rank = |v: f64| distinct.iter().position(|&d| d == v).unwrap_or(0) as f64;
+    let weights: Vec<f64> = if temperature > 0.0 {
+        values.iter().map(|&v| (-rank(v) / temperature).exp()).collect()
+    } else {
+        values
+            .iter()
+            .map(|&v| f64::from(u8::from(rank(v) == 0.0)))
+            .collect()
+    };
+    let total: f64 = weights.iter().sum();
+    weights
+        .iter()
+        .map(|w| slip / n as f64 + (1.0 - slip) * w / total)
+        .collect()
+}
+
+/// Draws an index from `probabilities` (summing to 1).
+fn draw(probabilities: &[f64], rng: &mut Generator) -> usize {
+    let mut r = rng.unit();
+    for (i, p) in probabilities.iter().enumerate() {
+        if r < *p {
+            return i;
+        }
+        r -= p;
+    }
+    probabilities.len() - 1
+}
+
+/// One candidate move of a piece-lookahead player.
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate {
+    /// Which piece of those left (index into the holder).
+    pub slot: usize,
+    pub anchor: u32,
+    pub board: Bits,
+    pub points: u64,
+    pub value: f64,
+}
+
+/// Every legal placement of every piece left (a piece dealt twice counts
+/// once), with the value of the board it leaves.
+pub fn candidates(
+    shapes: &Shapes,
+    eval: &Evaluator,
+    weights: CoelhoWeights,
+    board: Bits,
+    left: &[PieceIdx],
+    out: &mut Vec<Candidate>,
+) {
+    out.clear();
+    for (slot, &piece) in left.iter().enumerate() {
+        if left[..slot].contains(&piece) {
+            continue;
+        }
+        let cells = shapes.shape(piece).cells();
+        let mut fits = shapes.shape(piece).fits(board, shapes.geometry.full);
+        while fits != 0 {
+            let anchor = fits.trailing_zeros();
+            fits &= fits - 1;
+            let (next, lines) = shapes.place(board, piece, anchor);
+            out.push(Candidate {
+                slot,
+                anchor,
+                board: next,
+                points: score(cells, lines),
+                value: eval.value(&eval.criteria(next), weights),
+            });
+        }
+    }
+}
+
+/// A player as a self-play strategy. Its randomness comes from the game's
+/// player stream (`game::play_game`), so game g stays paired across
+/// generators and across players.
+pub struct PlayerStrategy {
+    pub player: Player,
+    eval: Option<Evaluator>,
+    search: CoelhoStrategy,
+    found: Vec<Candidate>,
+    values: Vec<f64>,
+}
+
+impl PlayerStrategy {
+    pub fn new(player: Player) -> Self {
+        let search = CoelhoStrategy::new(player.evaluation);
+        Self {
+            player,
+            eval: None,
+            search,
+            found: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+
+    fn evaluator(&mut self, shapes: &Shapes) -> &Evaluator {
+        let size = shapes.size();
+        if self.eval.as_ref().is_none_or(|e| e.size() != size) {
+            self.eval = Some(Evaluator::new(size));
+        }
+        self.eval.as_ref().expect("just made")
+    }
+
+    /// One piece at a time, each by `move_probabilities`.
+    fn play_pieces(
+        &mut self,
+        shapes: &Shapes,
+        mut board: Bits,
+        holder: &[PieceIdx],
+        rng: &mut Generator,
+        moves: &mut Vec<Move>,
+    ) -> Option<(Bits, u64)> {
+        let weights = self.player.evaluation;
+        self.evaluator(shapes);
+        let eval = self.eval.take().expect("made above");
+        let mut left = holder.to_vec();
+        let mut points = 0;
+        let mut result = None;
+        let mut found = std::mem::take(&mut self.found);
+        loop {
+            if left.is_empty() {
+                result = Some((board, points));
+                break;
+            }
+            candidates(shapes, &eval, weights, board, &left, &mut found);
+            if found.is_empty() {
+                break;
+            }
+            self.values.clear();
+            self.values.extend(found.iter().map(|c| c.value));
+            let p = move_probabilities(&self.values, self.player.temperature, self.player.slip);
+            let c = found[draw(&p, rng)];
+            let piece = left.remove(c.slot);
+            moves.push((piece, c.anchor));
+            board = c.board;
+            points += c.points;
+        }
+        self.found = found;
+        self.eval = Some(eval);
+        result
+    }
+
+    /// The analysis's search for the whole holder; each placement slips to
+    /// a random legal one with chance `slip`, and the rest is searched again.
+    fn play_holder(
+        &mut self,
+        shapes: &Shapes,
+        mut board: Bits,
+        holder: &[PieceIdx],
+        rng: &mut Generator,
+        moves: &mut Vec<Move>,
+        progress: &Progress,
+    ) -> Option<(Bits, u64)> {
+        let mut left = holder.to_vec();
+        let mut points = 0;
+        while !left.is_empty() {
+            let best = self.search.best_until(shapes, board, &left, progress)?;
+            let (piece, anchor) = if self.player.slip > 0.0 && rng.unit() < self.player.slip {
+                let piece = best.moves[0].0;
+                let spot = crate::play::random_fill::random_spot(shapes, board, piece, rng)?;
+                (piece, spot)
+            } else {
+                best.moves[0]
+            };
+            let slot = left.iter().position(|&p| p == piece)?;
+            left.remove(slot);
+            let (next, lines) = shapes.place(board, piece, anchor);
+            points += score(shapes.shape(piece).cells(), lines);
+            moves.push((piece, anchor));
+            board = next;
+        }
+        Some((board, points))
+    }
+}
+
+impl Strategy for PlayerStrategy {
+    fn name(&self) -> &'static str {
+        "player"
+    }
+
+    fn play(
+        &mut self,
+        shapes: &Shapes,
+        board: Bits,
+        holder: &[PieceIdx],
+        rng: &mut Generator,
+        moves: &mut Vec<Move>,
+        progress: &Progress,
+    ) -> Option<(Bits, u64)> {
+        moves.clear();
+        match self.player.lookahead {
+            Lookahead::Piece => self.play_pieces(shapes, board, holder, rng, moves),
+            Lookahead::Holder => self.play_holder(shapes, board, holder, rng, moves, progress),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::classic;
+
+    const CASUAL: &str = "(\n    name: \"casual\",\n    evaluation: \"10025\",\n    lookahead: piece,\n    temperature: 0.8,\n    slip: 0.03,\n)\n";
+
+    #[test]
+    fn every_preset_reads_and_is_named_after_its_file() {
+        for (name, _) in PRESETS {
+            let p = preset(name).unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(p.name, name);
+        }
+        assert_eq!(preset("machine").unwrap().lookahead, Lookahead::Holder);
+        assert!(preset("nobody").is_none());
+    }
+
+    #[test]
+    fn a_player_file_reads_and_writes_back() {
+        let p = Player::parse(CASUAL, "casual.ron").unwrap();
+        assert_eq!(p.name, "casual");
+        assert_eq!(p.evaluation, CoelhoWeights::BEST);
+        assert_eq!(
+            (p.lookahead, p.temperature, p.slip),
+            (Lookahead::Piece, 0.8, 0.03)
+        );
+        assert_eq!(Player::parse(&p.to_ron(), "again.ron").unwrap(), p);
+    }
+
+    #[test]
+    fn a_bad_player_file_names_its_place() {
+        let cold = CASUAL.replace("0.8", "-0.5");
+        let e = Player::parse(&cold, "p.ron").unwrap_err();
+        assert_eq!(e.at, Some((5, 5)), "{e}");
+        assert!(e.message.contains("temperature -0.5 must be 0 or more"), "{e}");
+        let e = Player::parse(&CASUAL.replace("0.03", "1.5"), "p.ron").unwrap_err();
+        assert_eq!(e.at, Some((6, 5)));
+        let e = Player::parse(&CASUAL.replace("10025", "1002x"), "p.ron").unwrap_err();
+        assert!(
+            e.to_string().starts_with("p.ron:3:5: evaluation \"1002x\""),
+            "{e}"
+        );
+        let e = Player::parse(&CASUAL.replace("piece", "board"), "p.ron").unwrap_err();
+        assert!(e.at.is_some(), "{e}");
+        let e = Player::parse("(name: \"x\")", "p.ron").unwrap_err();
+        assert!(e.to_string().starts_with("p.ron:1:"), "{e}");
+    }
+
+    #[test]
+    fn move_probabilities_mix_slips_and_a_softmax() {
+        let v = [10.0, 0.0, 5.0];
+        // Temperature 0, no slip: the best, always.
+        assert_eq!(move_probabilities(&v, 0.0, 0.0), [1.0, 0.0, 0.0]);
+        // Slip 1: uniform, whatever the values.
+        for p in move_probabilities(&v, 0.7, 1.0) {
+            assert!((p - 1.0 / 3.0).abs() < 1e-12);
+        }
+        // At temperature 1 the second best is e times less likely, the
+        // third e² times, whatever the values' scale.
+        let p = move_probabilities(&v, 1.0, 0.0);
+        assert!((p[0] / p[2] - std::f64::consts::E).abs() < 1e-9);
+        assert!((p[0] / p[1] - std::f64::consts::E.powi(2)).abs() < 1e-9);
+        assert_eq!(p, move_probabilities(&[1e3, 1.0, 2.0], 1.0, 0.0));
+        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        // Equal values share the chance.
+        assert_eq!(move_probabilities(&[2.0, 2.0], 0.0, 0.0), [0.5, 0.5]);
+        assert!(move_probabilities(&[], 1.0, 0.1).is_empty());
+    }
+
+    #[test]
+    fn a_cold_steady_piece_player_takes_the_best_placement_each_time() {
+        let (set, shapes) = classic();
+        let holder = [set.index_of("sq3").unwrap(), set.index_of("h5").unwrap()];
+        let player = Player::parse(&CASUAL.replace("0.8", "0").replace("0.03", "0"), "p").unwrap();
+        let mut s = PlayerStrategy::new(player);
+        let mut moves = Vec::new();
+        let (board, _) = s
+            .play(
+                &shapes,
+                0,
+                &holder,
+                &mut Generator::new(1),
+                &mut moves,
+                &Progress::default(),
+            )
+            .unwrap();
+        assert_eq!(moves.len(), 2);
+        assert_eq!(board.count_ones(), 9 + 5);
+        // The same game again: the same moves (the player's stream is seeded).
+        let mut again = Vec::new();
+        s.play(
+            &shapes,
+            0,
+            &holder,
+            &mut Generator::new(1),
+            &mut again,
+            &Progress::default(),
+        );
+        assert_eq!(again, moves);
+    }
+}
