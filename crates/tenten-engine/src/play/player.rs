@@ -447,4 +447,33 @@ mod tests {
         );
         assert_eq!(again, moves);
     }
+
+    /// The piece-lookahead rungs of the ladder stand in order on the same
+    /// seeds (the holder rungs take minutes; the README's table has them).
+    #[test]
+    fn novice_loses_sooner_than_casual_on_the_same_deals() {
+        use crate::model::board::BoardSize;
+        use crate::play::runner::{Plan, run, summarize};
+        use crate::search::changer::ChangeOptions;
+        let plan = |strategy: &str| Plan {
+            set: crate::model::pieces::PieceSet::classic(),
+            shapes_size: BoardSize::CLASSIC,
+            k: 3,
+            generators: vec!["random".to_owned()],
+            strategy: strategy.to_owned(),
+            games: 40,
+            seed: 1,
+            max_rounds: 2_000,
+            options: ChangeOptions::default(),
+            weights: CoelhoWeights::BEST,
+        };
+        let median = |strategy: &str| {
+            let p = plan(strategy);
+            let games = run(&p, "random", &Progress::default()).unwrap();
+            summarize(&games, &p.set).rounds_median
+        };
+        let (novice, casual) = (median("novice"), median("casual"));
+        assert!(novice < casual, "novice {novice}, casual {casual}");
+        assert!((10.0..60.0).contains(&novice), "novice {novice}");
+    }
 }
