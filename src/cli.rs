@@ -140,6 +140,8 @@ enum Command {
     Simulate {
         #[arg(long, value_name = "G,G,...", default_value = "random,repair,reject,bag", value_parser = simulate::parse_generators)]
         generator: simulate::Generators,
+        /// Who plays: a bot (random, greedy, coelho), a preset player (novice, casual,
+        /// skilled, expert, machine) or a player file (.ron, see presets/players).
         #[arg(long, default_value = "greedy", value_parser = simulate::parse_strategy)]
         strategy: String,
         /// The coelho strategy's five criteria weights, as the 1010! analysis writes them:

@@ -541,6 +541,51 @@ fn simulate_refuses_bad_arguments() {
     assert!(run_bad(&["simulate", "--size", "ten"]).contains("WxH"));
 }
 
+/// A player file plays as a strategy; a bad one is refused with its place.
+#[test]
+fn simulate_plays_a_player_file_and_refuses_a_bad_one() {
+    let out = run_ok(&[
+        "simulate",
+        "--generator",
+        "random",
+        "--strategy",
+        "presets/players/casual.ron",
+        "--games",
+        "5",
+    ]);
+    assert!(
+        out.contains("strategy=presets/players/casual.ron games=5"),
+        "{out}"
+    );
+    let preset = run_ok(&[
+        "simulate",
+        "--generator",
+        "random",
+        "--strategy",
+        "novice",
+        "--games",
+        "5",
+    ]);
+    assert!(preset.contains("strategy=novice"), "{preset}");
+    let hot = temp_file(
+        "hot.ron",
+        b"(\n    name: \"hot\",\n    evaluation: \"10025\",\n    lookahead: piece,\n    temperature: -1.0,\n    slip: 0.1,\n)\n",
+    );
+    let err = run_bad(&["simulate", "--strategy", hot.to_str().unwrap()]);
+    assert!(
+        err.contains("hot.ron:5:5: temperature -1 must be 0 or more"),
+        "{err}"
+    );
+    let slippy = temp_file(
+        "slippy.ron",
+        b"(name: \"s\", evaluation: \"10025\", lookahead: piece, temperature: 0.5, slip: 2.0)",
+    );
+    assert!(
+        run_bad(&["simulate", "--strategy", slippy.to_str().unwrap()])
+            .contains("slip 2 must be between 0 and 1")
+    );
+}
+
 #[test]
 fn simulate_plays_the_analysis_strategy_with_its_weights() {
     let args = |w: &str| {

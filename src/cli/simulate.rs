@@ -27,9 +27,14 @@ pub(super) fn parse_generators(s: &str) -> Result<Generators, String> {
 pub(super) fn parse_strategy(s: &str) -> Result<String, String> {
     if STRATEGIES.contains(&s) {
         Ok(s.to_owned())
+    } else if s.ends_with(".ron") {
+        // A player file: read now, so a bad one stops here with its place.
+        tenten_engine::play::player::load(std::path::Path::new(s))
+            .map(|_| s.to_owned())
+            .map_err(|e| e.to_string())
     } else {
         Err(format!(
-            "unknown strategy {s:?}; choose from {}",
+            "unknown strategy {s:?}; choose from {}, or give a player file (.ron)",
             STRATEGIES.join(", ")
         ))
     }

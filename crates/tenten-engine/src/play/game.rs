@@ -153,8 +153,15 @@ pub fn strategy_by_name(name: &str, weights: CoelhoWeights) -> Option<Box<dyn St
         "random" => Some(Box::new(RandomStrategy)),
         "greedy" => Some(Box::new(GreedyStrategy)),
         "coelho" => Some(Box::new(CoelhoStrategy::new(weights))),
-        other => crate::play::player::preset(other)
-            .map(|p| Box::new(crate::play::player::PlayerStrategy::new(p)) as Box<dyn Strategy>),
+        // A player file, or a preset player by name.
+        other => {
+            let player = if other.ends_with(".ron") {
+                crate::play::player::load(std::path::Path::new(other)).ok()
+            } else {
+                crate::play::player::preset(other)
+            };
+            player.map(|p| Box::new(crate::play::player::PlayerStrategy::new(p)) as Box<dyn Strategy>)
+        }
     }
 }
 

@@ -129,6 +129,12 @@ pub const PRESETS: [(&str, &str); 5] = [
     ("machine", include_str!("../../../../presets/players/machine.ron")),
 ];
 
+/// Reads a player file.
+pub fn load(path: &std::path::Path) -> Result<Player, FormatError> {
+    let text = crate::io::formats::read_text(path)?;
+    Player::parse(&text, &path.display().to_string())
+}
+
 /// A preset player by name.
 pub fn preset(name: &str) -> Option<Player> {
     let (_, text) = PRESETS.iter().find(|(n, _)| *n == name)?;
