@@ -374,18 +374,7 @@ fn a_killer_deal_goes_to_the_holder_and_the_heatmap_fills_in() {
 /// One place for snapshot settings: software renderers differ by a few pixels.
 fn snapshot(h: &mut Harness<'static, App>, name: &str) {
     wait_for_danger(h);
-    // Timings change from run to run: hide them.
-    let timed: Vec<Rect> = ["µs", " ms"]
-        .iter()
-        .flat_map(|unit| {
-            h.query_all_by_label_contains(unit)
-                .map(|n| n.rect())
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    for r in timed {
-        h.mask(r);
-    }
+    common::ui::mask_times(h);
     h.snapshot_options(
         name,
         &SnapshotOptions::new().threshold(1.2).max_failed_pixels(400),

@@ -169,18 +169,7 @@ fn snapshot_tree_tab() {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     h.run();
-    // Times read "µs" or "ms" depending on the machine's speed.
-    let timed: Vec<egui::Rect> = ["µs", " ms"]
-        .iter()
-        .flat_map(|unit| {
-            h.query_all_by_label_contains(unit)
-                .map(|n| n.rect())
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    for r in timed {
-        h.mask(r);
-    }
+    common::ui::mask_times(&mut h);
     h.snapshot_options(
         "tree_tab",
         &SnapshotOptions::new().threshold(1.2).max_failed_pixels(400),

@@ -146,3 +146,19 @@ pub fn jobs_end(h: &mut Harness<'static, App>, watches: Vec<Watch>) -> Duration 
     h.run();
     slowest
 }
+
+/// Hides every time on screen from a snapshot: times change from run to run,
+/// and read "µs" or "ms" depending on the machine's speed.
+pub fn mask_times(h: &mut Harness<'static, App>) {
+    let timed: Vec<egui::Rect> = ["µs", " ms"]
+        .iter()
+        .flat_map(|unit| {
+            h.query_all_by_label_contains(unit)
+                .map(|n| n.rect())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for r in timed {
+        h.mask(r);
+    }
+}

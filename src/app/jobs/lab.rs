@@ -299,35 +299,64 @@ pub fn run_label(plan: &Plan, set_title: &str) -> String {
     )
 }
 
-/// What changed since `run` was planned, compared with the plan the window
-/// would make `now`: empty while the results still describe the settings.
-pub fn stale(run: &Plan, now: &Plan) -> Vec<&'static str> {
+/// What changed since `run` was planned, against the window's settings,
+/// piece set and board now: empty while the results still describe them.
+/// Asked every frame the Lab shows results, so it compares in place
+/// instead of building (and cloning the set into) a new plan.
+pub fn stale(
+    run: &Plan,
+    settings: &LabSettings,
+    set: &tenten_engine::model::pieces::PieceSet,
+    on_screen: BoardSize,
+    options: ChangeOptions,
+) -> Vec<&'static str> {
     let mut what = Vec::new();
-    if run.set != now.set {
+    if run.set != *set {
         what.push("the pieces or weights");
     }
-    if run.shapes_size != now.shapes_size {
+    if run.shapes_size != board_of(settings, on_screen) {
         what.push("the board");
     }
-    if run.k != now.k {
+    if run.k != holder_of(settings) {
         what.push("the holder size");
     }
-    if run.strategy != now.strategy || (run.strategy == "coelho" && run.weights != now.weights) {
+    if run.strategy != settings.strategy || (run.strategy == "coelho" && run.weights != settings.weights) {
         what.push("the strategy");
     }
-    if run.seed != now.seed || run.games != now.games {
+    if run.seed != settings.seed || run.games != settings.games.max(1) {
         what.push("the seeds");
     }
-    if run.max_rounds != now.max_rounds {
+    if run.max_rounds != settings.max_rounds.max(1) {
         what.push("the round cap");
     }
-    if run.generators != now.generators {
+    if !run.generators.iter().eq(generators_of(settings)) {
         what.push("the generators");
     }
-    if run.options != now.options {
+    if run.options != options {
         what.push("the repair settings");
     }
     what
+}
+
+fn board_of(settings: &LabSettings, on_screen: BoardSize) -> BoardSize {
+    match settings.size {
+        LabSize::OnScreen => on_screen,
+        LabSize::Fixed(s) => s,
+    }
+}
+
+fn holder_of(settings: &LabSettings) -> usize {
+    settings
+        .holder_size
+        .clamp(1, tenten_engine::model::pieces::MAX_HOLDER)
+}
+
+/// The chosen generators, in the lab's order.
+fn generators_of(settings: &LabSettings) -> impl Iterator<Item = &'static str> + '_ {
+    dealers::NAMES
+        .iter()
+        .copied()
+        .filter(|n| settings.generators.iter().any(|g| g == n))
 }
 
 /// The plan for the window's settings, piece set and board.
@@ -339,18 +368,9 @@ pub fn plan(
 ) -> Plan {
     Plan {
         set: set.clone(),
-        shapes_size: match settings.size {
-            LabSize::OnScreen => on_screen,
-            LabSize::Fixed(s) => s,
-        },
-        k: settings
-            .holder_size
-            .clamp(1, tenten_engine::model::pieces::MAX_HOLDER),
-        generators: dealers::NAMES
-            .iter()
-            .filter(|n| settings.generators.iter().any(|g| g == *n))
-            .map(|s| s.to_string())
-            .collect(),
+        shapes_size: board_of(settings, on_screen),
+        k: holder_of(settings),
+        generators: generators_of(settings).map(str::to_owned).collect(),
         strategy: settings.strategy.clone(),
         games: settings.games.max(1),
         seed: settings.seed,
@@ -369,31 +389,41 @@ mod tests {
     fn a_run_goes_stale_when_what_it_measured_changes() {
         let set = tenten_engine::model::pieces::PieceSet::classic();
         let settings = LabSettings::default();
-        let at = |s: &LabSettings, set: &tenten_engine::model::pieces::PieceSet| {
-            plan(s, set, BoardSize::CLASSIC, ChangeOptions::default())
+        let run = plan(&settings, &set, BoardSize::CLASSIC, ChangeOptions::default());
+        let now = |s: &LabSettings, set: &tenten_engine::model::pieces::PieceSet, board: BoardSize| {
+            stale(&run, s, set, board, ChangeOptions::default())
         };
-        let run = at(&settings, &set);
-        assert!(stale(&run, &at(&settings, &set)).is_empty());
+        assert!(now(&settings, &set, BoardSize::CLASSIC).is_empty());
         let mut edited = set.clone();
         edited.pieces[0].weight = 0;
-        assert_eq!(stale(&run, &at(&settings, &edited)), ["the pieces or weights"]);
+        assert_eq!(
+            now(&settings, &edited, BoardSize::CLASSIC),
+            ["the pieces or weights"]
+        );
         let seeds = LabSettings {
             seed: 9,
             ..settings.clone()
         };
-        assert_eq!(stale(&run, &at(&seeds, &set)), ["the seeds"]);
+        assert_eq!(now(&seeds, &set, BoardSize::CLASSIC), ["the seeds"]);
         let strategy = LabSettings {
             strategy: "coelho".to_owned(),
             ..settings.clone()
         };
-        assert_eq!(stale(&run, &at(&strategy, &set)), ["the strategy"]);
-        let board = plan(
-            &settings,
-            &set,
-            BoardSize::new(8, 8).unwrap(),
-            ChangeOptions::default(),
+        assert_eq!(now(&strategy, &set, BoardSize::CLASSIC), ["the strategy"]);
+        assert_eq!(now(&settings, &set, BoardSize::new(8, 8).unwrap()), ["the board"]);
+        let fewer = LabSettings {
+            generators: vec!["random".to_owned()],
+            ..settings.clone()
+        };
+        assert_eq!(now(&fewer, &set, BoardSize::CLASSIC), ["the generators"]);
+        let repair = ChangeOptions {
+            max_redraws: 3,
+            ..ChangeOptions::default()
+        };
+        assert_eq!(
+            stale(&run, &settings, &set, BoardSize::CLASSIC, repair),
+            ["the repair settings"]
         );
-        assert_eq!(stale(&run, &board), ["the board"]);
     }
 
     #[test]

@@ -157,7 +157,8 @@ pub fn move_probabilities(values: &[f64], temperature: f64, slip: f64) -> Vec<f6
     let mut distinct: Vec<f64> = values.to_vec();
     distinct.sort_by(|a, b| b.total_cmp(a));
     distinct.dedup();
-    let rank = |v: f64| distinct.iter().position(|&d| d == v).unwrap_or(0) as f64;
+    // How many distinct values beat v (the list is descending).
+    let rank = |v: f64| distinct.partition_point(|&d| d > v) as f64;
     let weights: Vec<f64> = if temperature > 0.0 {
         values.iter().map(|&v| (-rank(v) / temperature).exp()).collect()
     } else {
@@ -251,14 +252,6 @@ impl PlayerStrategy {
         }
     }
 
-    fn evaluator(&mut self, shapes: &Shapes) -> &Evaluator {
-        let size = shapes.size();
-        if self.eval.as_ref().is_none_or(|e| e.size() != size) {
-            self.eval = Some(Evaluator::new(size));
-        }
-        self.eval.as_ref().expect("just made")
-    }
-
     /// One piece at a time, each by `move_probabilities`.
     fn play_pieces(
         &mut self,
@@ -268,38 +261,43 @@ impl PlayerStrategy {
         rng: &mut Generator,
         moves: &mut Vec<Move>,
     ) -> Option<(Bits, u64)> {
-        let weights = self.player.evaluation;
-        self.evaluator(shapes);
-        let eval = self.eval.take().expect("made above");
+        let size = shapes.size();
+        if self.eval.as_ref().is_none_or(|e| e.size() != size) {
+            self.eval = Some(Evaluator::new(size));
+        }
+        let Self {
+            player,
+            eval: Some(eval),
+            found,
+            values,
+            ..
+        } = self
+        else {
+            unreachable!("made above")
+        };
         let mut left = holder.to_vec();
         let mut points = 0;
-        let mut result = None;
-        let mut found = std::mem::take(&mut self.found);
-        loop {
-            if left.is_empty() {
-                result = Some((board, points));
-                break;
-            }
-            candidates(shapes, &eval, weights, board, &left, &mut found);
+        while !left.is_empty() {
+            candidates(shapes, eval, player.evaluation, board, &left, found);
             if found.is_empty() {
-                break;
+                return None;
             }
-            self.values.clear();
-            self.values.extend(found.iter().map(|c| c.value));
-            let p = move_probabilities(&self.values, self.player.temperature, self.player.slip);
+            values.clear();
+            values.extend(found.iter().map(|c| c.value));
+            let p = move_probabilities(values, player.temperature, player.slip);
             let c = found[draw(&p, rng)];
             let piece = left.remove(c.slot);
             moves.push((piece, c.anchor));
             board = c.board;
             points += c.points;
         }
-        self.found = found;
-        self.eval = Some(eval);
-        result
+        Some((board, points))
     }
 
-    /// The analysis's search for the whole holder; each placement slips to
-    /// a random legal one with chance `slip`, and the rest is searched again.
+    /// The analysis's search for the whole holder, followed move by move;
+    /// a placement slips to a random legal one with chance `slip`, and only
+    /// then is the rest searched again (without a slip the plan's rest is
+    /// already the best for the pieces left).
     fn play_holder(
         &mut self,
         shapes: &Shapes,
@@ -310,16 +308,21 @@ impl PlayerStrategy {
         progress: &Progress,
     ) -> Option<(Bits, u64)> {
         let mut left = holder.to_vec();
+        let mut plan = self.search.best_until(shapes, board, &left, progress)?.moves;
+        let mut step = 0;
         let mut points = 0;
         while !left.is_empty() {
-            let best = self.search.best_until(shapes, board, &left, progress)?;
-            let (piece, anchor) = if self.player.slip > 0.0 && rng.unit() < self.player.slip {
-                let piece = best.moves[0].0;
-                let spot = crate::play::random_fill::random_spot(shapes, board, piece, rng)?;
-                (piece, spot)
-            } else {
-                best.moves[0]
-            };
+            if step == plan.len() {
+                plan = self.search.best_until(shapes, board, &left, progress)?.moves;
+                step = 0;
+            }
+            let (piece, mut anchor) = plan[step];
+            step += 1;
+            if self.player.slip > 0.0 && rng.unit() < self.player.slip {
+                anchor = crate::play::random_fill::random_spot(shapes, board, piece, rng)?;
+                // The plan was for the board the intended placement left.
+                step = plan.len();
+            }
             let slot = left.iter().position(|&p| p == piece)?;
             left.remove(slot);
             let (next, lines) = shapes.place(board, piece, anchor);

@@ -218,24 +218,34 @@ impl Tree {
     /// Node `id`'s counts as of event `cursor`: the children tried so far
     /// and the failures noted so far in its subtree, by position 1..=k.
     /// Once the node is closed these are its final `children` and `fails`.
+    /// Only the one open child (on the cursor's path) is descended into, so
+    /// this costs the children along that path, not the subtree: the outline
+    /// asks it for every row, every frame, of trees of millions of nodes.
     pub fn counts_at(&self, id: NodeId, events: &[Event], cursor: usize) -> (u32, [u32; MAX_HOLDER]) {
         let n = self.node(id);
-        let cursor = cursor as u32;
-        if n.close <= cursor {
+        let at = cursor as u32;
+        if n.close <= at {
             return (n.children, n.fails);
         }
         let mut tried = 0;
         let mut fails = [0; MAX_HOLDER];
-        for c in (id + 1)..n.end.max(id + 1) {
+        for c in self.children(id) {
             let child = self.node(c);
-            if child.event > cursor {
-                continue;
+            if child.event > at {
+                break; // children come in the order they were tried
             }
-            if child.parent == id {
-                tried += 1;
-            }
-            if let Event::NoFit { depth, .. } = events[child.event as usize] {
-                fails[usize::from(depth) - 1] += 1;
+            tried += 1;
+            let below = match events[child.event as usize] {
+                // A failure leaf is noted in its ancestors' counts, not its own.
+                Event::NoFit { depth, .. } => {
+                    fails[usize::from(depth) - 1] += 1;
+                    continue;
+                }
+                _ if child.close <= at => child.fails,
+                _ => self.counts_at(c, events, cursor).1,
+            };
+            for (f, b) in fails.iter_mut().zip(below) {
+                *f += b;
             }
         }
         (tried, fails)
@@ -311,6 +321,34 @@ mod tests {
         let (tried0, fails0) = tree.counts_at(Tree::ROOT, &trace.events, 0);
         assert_eq!(tried0, 1, "the first event opens the first order");
         assert_eq!(fails0.iter().sum::<u32>(), 0);
+        // Against a plain scan of each subtree, at every event, for every node.
+        let brute = |id: NodeId, at: usize| {
+            let n = tree.node(id);
+            let mut tried = 0;
+            let mut fails = [0; MAX_HOLDER];
+            for c in (id + 1)..n.end.max(id + 1) {
+                let child = tree.node(c);
+                if child.event as usize > at {
+                    continue;
+                }
+                tried += u32::from(child.parent == id);
+                if let Event::NoFit { depth, .. } = trace.events[child.event as usize] {
+                    fails[usize::from(depth) - 1] += 1;
+                }
+            }
+            (tried, fails)
+        };
+        for at in 0..=last {
+            for id in 0..tree.len() as NodeId {
+                if id == Tree::ROOT || tree.node(id).event as usize <= at {
+                    assert_eq!(
+                        tree.counts_at(id, &trace.events, at),
+                        brute(id, at),
+                        "node {id} at {at}"
+                    );
+                }
+            }
+        }
         let mut before = 0;
         for at in 0..=last {
             let (tried, fails) = tree.counts_at(Tree::ROOT, &trace.events, at);

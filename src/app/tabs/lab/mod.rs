@@ -85,7 +85,8 @@ impl Tab for LabTab {
             }
         ));
         // Results that no longer describe the settings say so, and go grey.
-        let now = crate::app::jobs::lab::plan(
+        let stale = crate::app::jobs::lab::stale(
+            plan,
             &state.settings.lab,
             &state.doc.set,
             state.doc.board.size(),
@@ -95,7 +96,6 @@ impl Tab for LabTab {
                 max_redraws: state.settings.max_redraws,
             },
         );
-        let stale = crate::app::jobs::lab::stale(plan, &now);
         if !stale.is_empty() {
             ui.colored_label(
                 paint::WARN,

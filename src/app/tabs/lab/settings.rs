@@ -232,7 +232,8 @@ fn coelho_warning(ui: &mut Ui, s: &LabSettings, screen: BoardSize) {
         LabSize::Fixed(b) => b,
     };
     let per_core = rounds_per_second_estimate(s.holder_size, size.cells());
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    // The run's pool (a read of rayon's registry, not of /sys each frame).
+    let cores = rayon::current_num_threads() as f64;
     let worst = s.games as f64 * s.generators.len() as f64 * f64::from(s.max_rounds) / (per_core * cores);
     if worst <= 120.0 {
         return;
