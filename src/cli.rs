@@ -140,10 +140,12 @@ enum Command {
     Simulate {
         #[arg(long, value_name = "G,G,...", default_value = "random,repair,reject,bag", value_parser = simulate::parse_generators)]
         generator: simulate::Generators,
-        /// Who plays: a bot (random, greedy, coelho), a preset player (novice, casual,
-        /// skilled, expert, machine) or a player file (.ron, see presets/players).
-        #[arg(long, default_value = "greedy", value_parser = simulate::parse_strategy)]
-        strategy: String,
+        /// Who plays: bots (random, greedy, coelho), preset players (novice, casual,
+        /// skilled, expert, machine) or player files (.ron, see presets/players), comma
+        /// separated; each plays every generator on the same seeds. --strategy is the
+        /// same option under its old name.
+        #[arg(long, visible_alias = "strategy", value_name = "P,P,...", default_value = "greedy", value_parser = simulate::parse_players)]
+        player: simulate::Players,
         /// The coelho strategy's five criteria weights, as the 1010! analysis writes them:
         /// free cells, 5x5 square, large pieces, alignment, surface.
         #[arg(long, value_name = "DIGITS", default_value = "10025", value_parser = simulate::parse_weights)]
@@ -296,7 +298,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
         } => cmd_sweep(deals, seed, factors, corpus, games, csv.as_deref(), &mut out),
         Command::Simulate {
             generator,
-            strategy,
+            player,
             weights,
             games,
             seed,
@@ -307,7 +309,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             csv,
         } => simulate::cmd_simulate(
             &generator.0,
-            &strategy,
+            &player.0,
             weights,
             games as usize,
             seed,

@@ -479,15 +479,21 @@ fn simulate_prints_one_line_per_generator_and_a_csv() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert!(
-        lines[0].starts_with("generator=random strategy=greedy games=20 rounds_mean="),
+        lines[0].starts_with("player=greedy generator=random strategy=greedy games=20 rounds_mean="),
         "{out}"
     );
     assert!(
-        lines[1].starts_with("generator=repair strategy=greedy games=20 rounds_mean="),
+        lines[1].starts_with("player=greedy generator=repair strategy=greedy games=20 rounds_mean="),
         "{out}"
     );
     for key in [
         "rounds_median=",
+        "rounds_median_ci=",
+        "rounds_rmean=",
+        "rounds_rmean_ci=",
+        "unfair_share=",
+        "unfair_share_ci=",
+        "stuck_share=",
         "rounds_q1=",
         "rounds_q3=",
         "censored=",
@@ -530,10 +536,65 @@ fn simulate_prints_one_line_per_generator_and_a_csv() {
     std::fs::remove_file(csv).ok();
 }
 
+/// The skill ladder from the command line: one line per (player,
+/// generator), every figure defined (no NaN) even with all games censored.
+#[test]
+fn simulate_prints_a_line_per_player_and_generator() {
+    let out = run_ok(&[
+        "simulate",
+        "--player",
+        "novice,casual",
+        "--generator",
+        "random,repair",
+        "--games",
+        "12",
+        "--seed",
+        "3",
+    ]);
+    let pairs: Vec<(&str, &str)> = out
+        .lines()
+        .map(|l| {
+            let mut w = l.split(' ');
+            (w.next().unwrap(), w.next().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            ("player=novice", "generator=random"),
+            ("player=novice", "generator=repair"),
+            ("player=casual", "generator=random"),
+            ("player=casual", "generator=repair"),
+        ],
+        "{out}"
+    );
+    let capped = run_ok(&[
+        "simulate",
+        "--player",
+        "greedy",
+        "--generator",
+        "repair",
+        "--games",
+        "3",
+        "--max-rounds",
+        "1",
+    ]);
+    assert!(capped.contains(" censored=3 "), "{capped}");
+    assert!(
+        capped.contains(" rounds_median=none rounds_median_ci=none,none rounds_rmean=1.0 "),
+        "{capped}"
+    );
+    assert!(
+        capped.contains(" unfair_share=none unfair_share_ci=none "),
+        "{capped}"
+    );
+    assert!(!capped.contains("NaN") && !capped.contains("inf"), "{capped}");
+}
+
 #[test]
 fn simulate_refuses_bad_arguments() {
     assert!(run_bad(&["simulate", "--generator", "random,lucky"]).contains("unknown generator \"lucky\""));
-    assert!(run_bad(&["simulate", "--strategy", "clever"]).contains("unknown strategy"));
+    assert!(run_bad(&["simulate", "--strategy", "clever"]).contains("unknown player"));
     assert!(run_bad(&["simulate", "--strategy", "coelho", "--weights", "1002x"]).contains("five digits"));
     assert!(run_bad(&["simulate", "--weights", "1002"]).contains("five digits"));
     assert!(run_bad(&["simulate", "--games", "0"]).contains("--games"));
@@ -612,7 +673,7 @@ fn simulate_plays_the_analysis_strategy_with_its_weights() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert!(
-        lines[0].starts_with("generator=random strategy=coelho games=3 "),
+        lines[0].starts_with("player=coelho generator=random strategy=coelho games=3 "),
         "{out}"
     );
     // The exhaustive strategy never fails a solvable holder: with repair,

@@ -79,7 +79,7 @@ fn a_coelho_lab_run_on_16x8_with_holders_of_4_stops_on_cancel() {
     let mut h = harness();
     h.state_mut().push(Command::SetLab(LabSettings {
         generators: vec!["random".to_owned()],
-        strategy: "coelho".to_owned(),
+        players: vec!["coelho".to_owned()],
         size: LabSize::Fixed(BoardSize::new(16, 8).unwrap()),
         holder_size: 4,
         games: 4,
@@ -217,7 +217,7 @@ fn a_replay_closed_while_it_plays_stops() {
     let mut h = harness();
     h.state_mut().push(Command::SetLab(LabSettings {
         generators: vec!["random".to_owned()],
-        strategy: "coelho".to_owned(),
+        players: vec!["coelho".to_owned()],
         games: 1,
         max_rounds: 400,
         ..LabSettings::default()
@@ -227,6 +227,7 @@ fn a_replay_closed_while_it_plays_stops() {
     step_until(&mut h, "the coelho game", |a| !a.live.lab.running());
     let rounds = h.state().live.lab.results[0].games[0].rounds;
     h.state_mut().push(Command::ReplayLabGame {
+        player: "coelho".to_owned(),
         generator: "random".to_owned(),
         game: 0,
     });

@@ -37,8 +37,12 @@ fn a_tiny_simulation_fills_the_plots_the_table_and_the_answers() {
     wait_until_stopped(&mut h);
     let lab = &h.state().live.lab;
     assert_eq!(lab.finished, Some(true));
-    let names: Vec<&str> = lab.results.iter().map(|r| r.name.as_str()).collect();
-    assert_eq!(names, ["random", "repair", "reject", "bag"]);
+    // Every (player, generator), player by player: the ladder's rows.
+    let pairs: Vec<(&str, &str)> = lab.results.iter().map(|r| (r.player.as_str(), r.name.as_str())).collect();
+    let generators = ["random", "repair", "reject", "bag"];
+    let expected: Vec<(&str, &str)> =
+        ["novice", "casual"].iter().flat_map(|p| generators.iter().map(move |g| (*p, *g))).collect();
+    assert_eq!(pairs, expected);
     for r in &lab.results {
         assert_eq!(r.games.len(), 40, "{}", r.name);
         assert_eq!(r.summary.games, 40);
@@ -47,14 +51,32 @@ fn a_tiny_simulation_fills_the_plots_the_table_and_the_answers() {
     assert_eq!(repair.unfair, 0, "repair never loses unfairly");
     assert!(
         lab.results[0].summary.unfair > 0,
-        "random does, on 40 greedy games"
+        "random does, on 40 novice games"
     );
+    // The ladder first: medians with intervals, unfair shares, the sentence.
+    h.get_by_label("Skill ladder");
+    assert_eq!(h.query_all_by_label("median rounds [95 % CI]").count(), 4);
+    h.get_by_label_contains("With random, ");
+    h.get_by_label_contains("of novice's losses are unfair; with repair, none");
+    // A click on casual shows casual's details.
+    h.get_by_label("novice: details");
+    // (The settings' checkbox has the same name; the ladder's row is after.)
+    let ladder_row = |h: &mut Harness<'static, App>, player: &str| {
+        h.query_all_by_label(player).last().unwrap().click();
+        h.run();
+    };
+    ladder_row(&mut h, "casual");
+    assert_eq!(h.state().state.settings.lab.detail, "casual");
+    assert_eq!(h.state().state.settings.lab.players, ["novice", "casual"], "the row, not the checkbox");
+    h.get_by_label("casual: details");
+    ladder_row(&mut h, "novice");
     // The answers, the plots' headings and the table are there.
     h.get_by_label_contains("With repair, games last");
     h.get_by_label_contains("losses with random were unfair");
     h.get_by_label_contains("repair dealt pieces of 1-3 cells");
     for heading in [
         "Survival",
+        "Hazard: the difficulty curve",
         "How games ended",
         "Pieces dealt against the weights",
         "Distortion by board fill",
@@ -63,6 +85,8 @@ fn a_tiny_simulation_fills_the_plots_the_table_and_the_answers() {
         h.get_by_label(heading);
     }
     h.get_by_label("rounds, mean");
+    h.get_by_label("rounds, restricted mean");
+    h.get_by_label("unfair share");
     h.get_by_label_contains("repair minus random:");
     h.get_by_label("Export CSV…");
 
@@ -174,7 +198,7 @@ fn the_coelho_warning_scales_with_holder_and_board() {
     use tenten_engine::model::board::BoardSize;
     let mut h = harness();
     let coelho = |size: BoardSize, k: usize| LabSettings {
-        strategy: "coelho".to_owned(),
+        players: vec!["coelho".to_owned()],
         generators: vec!["random".to_owned()],
         games: 4,
         max_rounds: 2000,
@@ -247,11 +271,11 @@ fn results_name_their_set_go_stale_and_can_be_pinned() {
     h.run();
     press(&mut h, "Run");
     wait_until_stopped(&mut h);
-    h.get_by_label_contains("greedy strategy, classic 1010! (modified), 10x10 board");
+    h.get_by_label_contains("novice, casual, classic 1010! (modified), 10x10 board");
     assert!(h.query_by_label_contains("Stale:").is_none());
     // Pin it, then change the seeds: the results are stale and say why.
     press(&mut h, "Pin this run");
-    h.get_by_label_contains("Pinned: greedy strategy, classic 1010! (modified)");
+    h.get_by_label_contains("Pinned: novice, casual, classic 1010! (modified)");
     let mut moved = h.state().state.settings.lab.clone();
     moved.seed = 77;
     h.state_mut().push(Command::SetLab(moved));

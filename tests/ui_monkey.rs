@@ -197,6 +197,7 @@ fn random_command(rng: &mut Generator, files: &[PathBuf]) -> Command {
         .clone(),
         _ => match rng.below(2) {
             0 => Command::ReplayLabGame {
+                player: ["novice", "casual", "greedy"][rng.below(3)].to_owned(),
                 generator: ["random", "repair", "bag", "nope"][rng.below(4)].to_owned(),
                 game: any(rng, 12),
             },

@@ -75,6 +75,7 @@ fn a_round_opened_from_a_lab_replay_is_untitled() {
     h.run();
     step_until(&mut h, "the lab to end", |a| !a.live.lab.running());
     h.state_mut().push(Command::ReplayLabGame {
+        player: "novice".to_owned(),
         generator: "random".to_owned(),
         game: 0,
     });

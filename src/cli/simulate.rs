@@ -1,4 +1,4 @@
-//! `tenten simulate`: self-play games per generator, one line each.
+//! `tenten simulate`: self-play games per (player, generator), one line each.
 
 use std::sync::atomic::Ordering;
 
@@ -24,17 +24,28 @@ pub(super) fn parse_generators(s: &str) -> Result<Generators, String> {
     Ok(Generators(names))
 }
 
-pub(super) fn parse_strategy(s: &str) -> Result<String, String> {
+/// Player names or files, each checked (a file is read now, so a bad one
+/// stops here with its place).
+#[derive(Clone, Debug)]
+pub(super) struct Players(pub Vec<String>);
+
+pub(super) fn parse_players(s: &str) -> Result<Players, String> {
+    s.split(',')
+        .map(|p| parse_player(p.trim()))
+        .collect::<Result<_, _>>()
+        .map(Players)
+}
+
+fn parse_player(s: &str) -> Result<String, String> {
     if STRATEGIES.contains(&s) {
         Ok(s.to_owned())
     } else if s.ends_with(".ron") {
-        // A player file: read now, so a bad one stops here with its place.
         tenten_engine::play::player::load(std::path::Path::new(s))
             .map(|_| s.to_owned())
             .map_err(|e| e.to_string())
     } else {
         Err(format!(
-            "unknown strategy {s:?}; choose from {}, or give a player file (.ron)",
+            "unknown player {s:?}; choose from {}, or give a player file (.ron)",
             STRATEGIES.join(", ")
         ))
     }
@@ -60,7 +71,7 @@ pub(super) fn parse_size(s: &str) -> Result<BoardSize, String> {
 #[allow(clippy::too_many_arguments)]
 pub(super) fn cmd_simulate(
     generators: &[String],
-    strategy: &str,
+    players: &[String],
     weights: CoelhoWeights,
     games: usize,
     seed: u64,
@@ -80,7 +91,7 @@ pub(super) fn cmd_simulate(
         shapes_size: size,
         k,
         generators: generators.to_vec(),
-        strategy: strategy.to_owned(),
+        players: players.to_vec(),
         games,
         seed,
         max_rounds,
@@ -88,40 +99,46 @@ pub(super) fn cmd_simulate(
         weights,
     };
     let mut rows = Vec::new();
-    for g in generators {
-        eprintln!("playing {games} games with the {g} generator and the {strategy} strategy...");
-        let t = std::time::Instant::now();
-        let progress = Progress::default();
-        let done = std::sync::atomic::AtomicBool::new(false);
-        let (played, seconds) = std::thread::scope(|scope| {
-            // Long runs (the coelho strategy) say how far they are every 10 s.
-            scope.spawn(|| {
-                let mut last = std::time::Instant::now();
-                while !done.load(Ordering::Relaxed) {
-                    std::thread::sleep(std::time::Duration::from_millis(100));
-                    if last.elapsed().as_secs() >= 10 {
-                        last = std::time::Instant::now();
-                        eprintln!("  {} of {games} games", progress.done.load(Ordering::Relaxed));
-                    }
-                }
-            });
-            let played = runner::run(&plan, g, &progress).unwrap_or_default();
-            // Timed before the reporter thread notices and is joined.
-            let seconds = t.elapsed().as_secs_f64();
-            done.store(true, Ordering::Relaxed);
-            (played, seconds)
-        });
-        let summary = runner::summarize(&played, &plan.set);
-        let rounds: f64 = played.iter().map(|g| f64::from(g.rounds)).sum();
-        let _ = writeln!(
-            out,
-            "{}",
-            runner::cli_line(g, strategy, &summary, rounds / seconds.max(1e-9))
-        );
-        rows.push((g.clone(), played));
+    for player in players {
+        for g in generators {
+            let (played, seconds) = play_pair(&plan, player, g);
+            let summary = runner::summarize(&played, &plan.set);
+            let rounds: f64 = played.iter().map(|g| f64::from(g.rounds)).sum();
+            let rate = rounds / seconds.max(1e-9);
+            let _ = writeln!(out, "{}", runner::cli_line(player, g, &summary, rate));
+            rows.push((player.clone(), g.clone(), played));
+        }
     }
     if let Some(path) = csv {
-        formats::write_atomic(path, &runner::csv(&rows, strategy))?;
+        formats::write_atomic(path, &runner::csv(&rows))?;
     }
     Ok(())
+}
+
+/// Plays every game of one (player, generator), saying how far it is every
+/// 10 s (a long run of a holder player takes minutes); the games and the
+/// seconds they took.
+fn play_pair(plan: &Plan, player: &str, generator: &str) -> (Vec<tenten_engine::play::game::Game>, f64) {
+    let games = plan.games;
+    eprintln!("playing {games} games of {player} with the {generator} generator...");
+    let t = std::time::Instant::now();
+    let progress = Progress::default();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut last = std::time::Instant::now();
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                if last.elapsed().as_secs() >= 10 {
+                    last = std::time::Instant::now();
+                    eprintln!("  {} of {games} games", progress.done.load(Ordering::Relaxed));
+                }
+            }
+        });
+        let played = runner::run(plan, player, generator, &progress).unwrap_or_default();
+        // Timed before the reporter thread notices and is joined.
+        let seconds = t.elapsed().as_secs_f64();
+        done.store(true, Ordering::Relaxed);
+        (played, seconds)
+    })
 }

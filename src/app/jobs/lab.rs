@@ -1,7 +1,7 @@
 //! The generator lab's simulation, on a named thread: games are played in
-//! blocks of `BLOCK` seeds, every chosen generator on the same block before
-//! the next, so the partial results streamed to the window are paired from
-//! the first block on. A replay of one game runs on its own thread too (a
+//! blocks of `BLOCK` seeds, every chosen (player, generator) on the same
+//! block before the next, so the partial results streamed to the window are
+//! paired from the first block on. A replay of one game runs on its own thread too (a
 //! coelho game of thousands of rounds takes a while).
 
 use tenten_engine::model::board::BoardSize;
@@ -17,25 +17,26 @@ use crate::app::shell::settings::{LabSettings, LabSize};
 /// cores busy.
 const BLOCK: usize = 64;
 
-/// The results of one generator so far.
+/// The results of one (player, generator) so far.
 #[derive(Clone, Debug)]
 pub struct GeneratorResults {
+    pub player: String,
+    /// The generator.
     pub name: String,
     /// Games in seed order (blocks arrive in order).
     pub games: Vec<Game>,
     pub summary: Summary,
-    /// The fraction of games still going after each round.
-    pub survival: Vec<f64>,
 }
 
-/// A block of games of one generator, in seed order.
+/// A block of games of one (player, generator), in seed order.
 struct Block {
-    generator: usize,
+    pair: usize,
     games: Vec<Game>,
 }
 
 /// A replay of one game, computed off the UI thread.
 pub struct Replay {
+    pub player: String,
     pub generator: String,
     pub game: usize,
     /// `None` while it is being played again.
@@ -149,29 +150,33 @@ impl Lab {
             self.error = Some("Pick at least one generator.".to_owned());
             return Ok(());
         }
+        if plan.players.is_empty() {
+            self.error = Some("Pick at least one player.".to_owned());
+            return Ok(());
+        }
         let job = plan.clone();
         let stream = Job::spawn("generator-lab", ctx, move |send, progress| {
-            progress.set_total(job.games * job.generators.len());
+            let pairs = pairs(&job);
+            progress.set_total(job.games * pairs.len());
             let mut start = 0;
             while start < job.games {
                 let end = (start + BLOCK).min(job.games);
-                for (i, g) in job.generators.iter().enumerate() {
-                    match runner::run_range(&job, g, start..end, progress) {
-                        Some(games) => send(Block { generator: i, games }),
+                for (i, (p, g)) in pairs.iter().enumerate() {
+                    match runner::run_range(&job, p, g, start..end, progress) {
+                        Some(games) => send(Block { pair: i, games }),
                         None => return,
                     }
                 }
                 start = end;
             }
         })?;
-        let results = plan
-            .generators
-            .iter()
-            .map(|g| GeneratorResults {
-                name: g.clone(),
+        let results = pairs(&plan)
+            .into_iter()
+            .map(|(p, g)| GeneratorResults {
+                player: p.to_owned(),
+                name: g.to_owned(),
                 games: Vec::new(),
                 summary: runner::summarize(&[], &plan.set),
-                survival: Vec::new(),
             })
             .collect();
         // The last run and its replay, if still going, are dropped: cancelled.
@@ -201,10 +206,10 @@ impl Lab {
         self.poll_replay();
         let job = self.job.as_mut()?;
         let mut changed = Vec::new();
-        for Block { generator, games } in job.drain() {
-            if let Some(r) = self.results.get_mut(generator) {
+        for Block { pair, games } in job.drain() {
+            if let Some(r) = self.results.get_mut(pair) {
                 r.games.extend(games);
-                changed.push(generator);
+                changed.push(pair);
             }
         }
         if let Some(plan) = &self.plan {
@@ -213,7 +218,6 @@ impl Lab {
             for i in changed {
                 let r = &mut self.results[i];
                 r.summary = runner::summarize(&r.games, &plan.set);
-                r.survival = runner::survival(&r.games);
             }
         }
         if !job.ended() {
@@ -230,13 +234,21 @@ impl Lab {
         Some(complete)
     }
 
-    /// Plays game `game` of `generator` again, recording every round. A
-    /// replay asked while another is played cancels that one.
-    pub fn start_replay(&mut self, generator: &str, game: usize, ctx: &egui::Context) {
+    /// The results of one player, one per generator, in the lab's order
+    /// (empty for a player not in the run).
+    pub fn of_player(&self, player: &str) -> &[GeneratorResults] {
+        let first = self.results.iter().position(|r| r.player == player);
+        let count = self.results.iter().filter(|r| r.player == player).count();
+        first.map_or(&[], |f| &self.results[f..f + count])
+    }
+
+    /// Plays game `game` of `player` against `generator` again, recording
+    /// every round. A replay asked while another is played cancels that one.
+    pub fn start_replay(&mut self, player: &str, generator: &str, game: usize, ctx: &egui::Context) {
         let Some(plan) = self.plan.clone() else { return };
-        let name = generator.to_owned();
+        let (who, name) = (player.to_owned(), generator.to_owned());
         let spawned = Job::spawn("lab-replay", ctx, move |send, progress| {
-            if let Some(r) = runner::replay(&plan, &name, game, progress) {
+            if let Some(r) = runner::replay(&plan, &who, &name, game, progress) {
                 send(r);
             }
         });
@@ -249,6 +261,7 @@ impl Lab {
         };
         // A replay still playing is dropped, so cancelled.
         self.replay = Some(Replay {
+            player: player.to_owned(),
             generator: generator.to_owned(),
             game,
             rounds: None,
@@ -276,22 +289,37 @@ impl Lab {
     }
 }
 
-/// "greedy strategy, classic 1010! (modified), 10x10 board, holders of 3,
+/// Every (player, generator) of a plan, player by player: the order of
+/// the lab's results.
+pub fn pairs(plan: &Plan) -> Vec<(&str, &str)> {
+    plan.players
+        .iter()
+        .flat_map(|p| plan.generators.iter().map(move |g| (p.as_str(), g.as_str())))
+        .collect()
+}
+
+/// "novice, casual, classic 1010! (modified), 10x10 board, holders of 3,
 /// seeds 1..500": what a run measured, its set named as the top bar names it.
 pub fn run_label(plan: &Plan, set_title: &str) -> String {
-    let weights = if plan.strategy == "coelho" {
-        format!(" {}", plan.weights)
-    } else {
-        String::new()
-    };
+    let players: Vec<String> = plan
+        .players
+        .iter()
+        .map(|p| {
+            if p == "coelho" {
+                format!("coelho {}", plan.weights)
+            } else {
+                p.clone()
+            }
+        })
+        .collect();
     let set = if set_title.is_empty() {
         &plan.set.name
     } else {
         set_title
     };
     format!(
-        "{} strategy{weights}, {set}, {} board, holders of {}, seeds {}..{}",
-        plan.strategy,
+        "{}, {set}, {} board, holders of {}, seeds {}..{}",
+        players.join(", "),
         plan.shapes_size,
         plan.k,
         plan.seed,
@@ -320,8 +348,9 @@ pub fn stale(
     if run.k != holder_of(settings) {
         what.push("the holder size");
     }
-    if run.strategy != settings.strategy || (run.strategy == "coelho" && run.weights != settings.weights) {
-        what.push("the strategy");
+    let coelho = run.players.iter().any(|p| p == "coelho");
+    if !run.players.iter().eq(players_of(settings)) || (coelho && run.weights != settings.weights) {
+        what.push("the players");
     }
     if run.seed != settings.seed || run.games != settings.games.max(1) {
         what.push("the seeds");
@@ -351,6 +380,20 @@ fn holder_of(settings: &LabSettings) -> usize {
         .clamp(1, tenten_engine::model::pieces::MAX_HOLDER)
 }
 
+/// The chosen players, in the ladder's order (bots, presets, then files).
+fn players_of(settings: &LabSettings) -> impl Iterator<Item = &String> + '_ {
+    let rank = |p: &String| {
+        tenten_engine::play::game::STRATEGIES
+            .iter()
+            .position(|s| s == p)
+            .unwrap_or(usize::MAX)
+    };
+    let mut chosen: Vec<&String> = settings.players.iter().collect();
+    chosen.sort_by_key(|p| rank(p));
+    chosen.dedup();
+    chosen.into_iter()
+}
+
 /// The chosen generators, in the lab's order.
 fn generators_of(settings: &LabSettings) -> impl Iterator<Item = &'static str> + '_ {
     dealers::NAMES
@@ -371,7 +414,7 @@ pub fn plan(
         shapes_size: board_of(settings, on_screen),
         k: holder_of(settings),
         generators: generators_of(settings).map(str::to_owned).collect(),
-        strategy: settings.strategy.clone(),
+        players: players_of(settings).cloned().collect(),
         games: settings.games.max(1),
         seed: settings.seed,
         max_rounds: settings.max_rounds.max(1),
@@ -405,11 +448,11 @@ mod tests {
             ..settings.clone()
         };
         assert_eq!(now(&seeds, &set, BoardSize::CLASSIC), ["the seeds"]);
-        let strategy = LabSettings {
-            strategy: "coelho".to_owned(),
+        let players = LabSettings {
+            players: vec!["coelho".to_owned()],
             ..settings.clone()
         };
-        assert_eq!(now(&strategy, &set, BoardSize::CLASSIC), ["the strategy"]);
+        assert_eq!(now(&players, &set, BoardSize::CLASSIC), ["the players"]);
         assert_eq!(now(&settings, &set, BoardSize::new(8, 8).unwrap()), ["the board"]);
         let fewer = LabSettings {
             generators: vec!["random".to_owned()],
@@ -432,7 +475,8 @@ mod tests {
         let mut state = crate::app::shell::state::State::default();
         state.settings.lab = LabSettings {
             generators: vec!["bag".to_owned(), "repair".to_owned()],
-            strategy: "coelho".to_owned(),
+            players: vec!["coelho".to_owned(), "expert".to_owned()],
+            detail: "expert".to_owned(),
             weights: CoelhoWeights([0, 3, 2, 9, 1]),
             size: LabSize::Fixed(BoardSize::new(8, 8).unwrap()),
             holder_size: 2,

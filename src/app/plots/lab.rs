@@ -1,20 +1,18 @@
-//! The generator lab's plots (egui_plot): survival curves, ends by kind,
+//! The generator lab's plots (egui_plot; survival and hazard in
+//! `survival.rs`): ends by kind,
 //! observed against target piece frequencies, and the distortion by board
 //! fill band. Every series is named, every axis labelled, and hovering a
 //! point or a bar says its value.
 
 use egui::{Color32, Ui};
-use egui_plot::{
-    AxisHints, Bar, BarChart, HoverPosition, Line, LineStyle, Plot, PlotPoints, uniform_grid_spacer,
-};
+use egui_plot::{AxisHints, Bar, BarChart, Plot, uniform_grid_spacer};
 
 use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::play::game::BANDS;
 use tenten_engine::play::runner;
 
-use crate::app::jobs::lab::{GeneratorResults, Pinned};
+use crate::app::jobs::lab::GeneratorResults;
 use crate::app::plots::legend::{self, Entry};
-use crate::app::widgets::fields::count;
 use crate::app::widgets::paint;
 
 /// One colour per generator, by name, the same in every plot and the table.
@@ -43,76 +41,6 @@ fn named_axis(axis: AxisHints<'static>, label: &'static str, names: Vec<String>)
                 String::new()
             }
         })
-}
-
-/// Plot 1: the fraction of games still going after each round, per
-/// generator. Games censored at the round cap stay alive to the cap.
-pub fn survival_plot(ui: &mut Ui, results: &[GeneratorResults], pinned: Option<&Pinned>) {
-    let played: Vec<&GeneratorResults> = results.iter().filter(|r| !r.games.is_empty()).collect();
-    let name =
-        |r: &GeneratorResults| format!("{} ({})", r.name, count(r.games.len() as u64, "game", "games"));
-    // A pinned run's curves: the same colours, dashed.
-    let kept: Vec<&GeneratorResults> = pinned
-        .map(|p| p.results.iter().filter(|r| !r.games.is_empty()).collect())
-        .unwrap_or_default();
-    let kept_name = |r: &GeneratorResults| format!("pinned {}", name(r));
-    let dashed = LineStyle::Dashed { length: 8.0 };
-    let mut series: Vec<(&GeneratorResults, String, LineStyle, f32)> = played
-        .iter()
-        .map(|r| (*r, name(r), LineStyle::Solid, 2.0))
-        .collect();
-    series.extend(kept.iter().map(|r| (*r, kept_name(r), dashed, 1.5)));
-    let entries: Vec<Entry> = series
-        .iter()
-        .map(|(r, label, style, _)| Entry::line(label.clone(), generator_color(&r.name), *style, None))
-        .collect();
-    let hidden = legend::show(ui, "lab_survival", &entries);
-    Plot::new("lab_survival")
-        .height(220.0)
-        .custom_x_axes(vec![
-            AxisHints::new_x()
-                .label("rounds survived")
-                .label_spacing(24.0..=40.0),
-        ])
-        .custom_y_axes(vec![
-            AxisHints::new_y()
-                .label("games still going (%)")
-                .label_spacing(14.0..=20.0),
-        ])
-        .include_y(0.0)
-        .include_y(100.0)
-        .include_x(0.0)
-        .allow_scroll(false)
-        .label_formatter(|pos: &HoverPosition<'_>| match pos {
-            HoverPosition::NearDataPoint {
-                plot_name, position, ..
-            } => Some(format!(
-                "{plot_name}\nafter round {:.0}: {:.1} % still going",
-                position.x, position.y
-            )),
-            HoverPosition::Elsewhere { position } => {
-                Some(format!("round {:.0}, {:.1} %", position.x, position.y))
-            }
-        })
-        .show(ui, |plot| {
-            for (r, label, style, width) in series.iter().filter(|(_, l, _, _)| !hidden.contains(l)) {
-                let curve = &r.survival;
-                // A step curve: alive until the round a game ends.
-                let mut points = Vec::with_capacity(curve.len() * 2);
-                for (round, f) in curve.iter().enumerate() {
-                    if round > 0 {
-                        points.push([round as f64, curve[round - 1] * 100.0]);
-                    }
-                    points.push([round as f64, f * 100.0]);
-                }
-                plot.line(
-                    Line::new(label.clone(), PlotPoints::from(points))
-                        .color(generator_color(&r.name))
-                        .style(*style)
-                        .width(*width),
-                );
-            }
-        });
 }
 
 /// Plot 2: how games ended, per generator: unfair (red: the dealt holder

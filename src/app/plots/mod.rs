@@ -2,4 +2,5 @@
 
 pub mod lab;
 pub mod legend;
+pub mod survival;
 pub mod timing;

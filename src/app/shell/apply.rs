@@ -330,15 +330,19 @@ impl App {
             Command::SetLab(settings) => self.state.settings.lab = settings,
             Command::StartLab => self.start_lab(ctx),
             Command::CancelLab => self.live.lab.cancel(),
-            Command::ReplayLabGame { generator, game } => {
+            Command::ReplayLabGame {
+                player,
+                generator,
+                game,
+            } => {
                 let known = self
                     .live
                     .lab
                     .results
                     .iter()
-                    .any(|r| r.name == generator && game < r.games.len());
+                    .any(|r| r.player == player && r.name == generator && game < r.games.len());
                 if known {
-                    self.live.lab.start_replay(&generator, game, ctx);
+                    self.live.lab.start_replay(&player, &generator, game, ctx);
                 }
             }
             Command::SetLabReplayStep(step) => {

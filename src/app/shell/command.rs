@@ -118,8 +118,10 @@ pub enum Command {
     SetLab(crate::app::shell::settings::LabSettings),
     StartLab,
     CancelLab,
-    /// Play game `game` of `generator` of the last run again, round by round.
+    /// Play game `game` of `player` against `generator` of the last run
+    /// again, round by round.
     ReplayLabGame {
+        player: String,
         generator: String,
         game: usize,
     },

@@ -164,7 +164,11 @@ pub enum LabSize {
 #[serde(default)]
 pub struct LabSettings {
     pub generators: Vec<String>,
-    pub strategy: String,
+    /// Who plays: the rows of the skill ladder.
+    pub players: Vec<String>,
+    /// The player whose games the plots and tables below the ladder show;
+    /// empty: the run's first.
+    pub detail: String,
     pub weights: CoelhoWeights,
     pub size: LabSize,
     pub holder_size: usize,
@@ -179,7 +183,8 @@ impl Default for LabSettings {
     fn default() -> Self {
         Self {
             generators: dealers::NAMES.iter().map(|s| s.to_string()).collect(),
-            strategy: "greedy".to_owned(),
+            players: vec!["novice".to_owned(), "casual".to_owned()],
+            detail: String::new(),
             weights: CoelhoWeights::BEST,
             size: LabSize::OnScreen,
             holder_size: 3,

@@ -469,7 +469,7 @@ mod tests {
             shapes_size: BoardSize::CLASSIC,
             k: 3,
             generators: vec!["random".to_owned()],
-            strategy: strategy.to_owned(),
+            players: vec![strategy.to_owned()],
             games: 40,
             seed: 1,
             max_rounds: 2_000,
@@ -478,7 +478,7 @@ mod tests {
         };
         let median = |strategy: &str| {
             let p = plan(strategy);
-            let games = run(&p, "random", &Progress::default()).unwrap();
+            let games = run(&p, strategy, "random", &Progress::default()).unwrap();
             summarize(&games, &p.set).rounds_median
         };
         let (novice, casual) = (median("novice"), median("casual"));

@@ -1,7 +1,9 @@
-//! Many self-play games per (generator, strategy), on all cores, and the
+//! Many self-play games per (player, generator), on all cores, and the
 //! figures a designer compares: rounds survived (mean with a 95 % interval,
-//! median, quartiles, censored), score, ends by kind, unsolvable deals,
-//! repairs, and how far the dealt pieces drift from the weights.
+//! quartiles, censored; the Kaplan-Meier curve, median and restricted mean
+//! with intervals, and the hazard), score, ends by kind and the unfair and
+//! stuck shares of losses, unsolvable deals, repairs, and how far the dealt
+//! pieces drift from the weights.
 
 use rayon::prelude::*;
 
@@ -14,6 +16,7 @@ use crate::progress::Progress;
 use crate::search::changer::ChangeOptions;
 use crate::stats::histogram::TimeHistogram;
 use crate::stats::inference::{self, Paired};
+use crate::stats::survival::{self, HazardBin, Survival};
 
 /// What to simulate.
 #[derive(Clone, Debug)]
@@ -22,7 +25,9 @@ pub struct Plan {
     pub shapes_size: crate::model::board::BoardSize,
     pub k: usize,
     pub generators: Vec<String>,
-    pub strategy: String,
+    /// Who plays: strategies, preset players or player files, each against
+    /// every generator on the same seeds.
+    pub players: Vec<String>,
     pub games: usize,
     pub seed: u64,
     pub max_rounds: u32,
@@ -36,19 +41,21 @@ pub fn game_seed(plan: &Plan, g: usize) -> u64 {
     plan.seed.wrapping_add(g as u64)
 }
 
-/// Plays game `g` of `generator`, keeping every round when `record` is
-/// given (a replay plays the game again: games are seeded, so it is the same
-/// game).
+/// Plays game `g` of `player` against `generator`, keeping every round when
+/// `record` is given (a replay plays the game again: games are seeded, so it
+/// is the same game).
+#[allow(clippy::too_many_arguments)]
 pub fn play(
     plan: &Plan,
     shapes: &Shapes,
+    player: &str,
     generator: &str,
     g: usize,
     record: Option<&mut Vec<Round>>,
     progress: &Progress,
 ) -> Option<Game> {
     let mut dealer = dealers::by_name(generator, &plan.set, plan.options)?;
-    let mut strategy = game::strategy_by_name(&plan.strategy, plan.weights)?;
+    let mut strategy = game::strategy_by_name(player, plan.weights)?;
     game::play_game(
         shapes,
         &plan.set,
@@ -62,9 +69,11 @@ pub fn play(
     )
 }
 
-/// Plays games `range` of `generator` in parallel; `None` when cancelled.
+/// Plays games `range` of `player` against `generator` in parallel; `None`
+/// when cancelled.
 pub fn run_range(
     plan: &Plan,
+    player: &str,
     generator: &str,
     range: std::ops::Range<usize>,
     progress: &Progress,
@@ -76,7 +85,7 @@ pub fn run_range(
             if progress.cancelled() {
                 return None;
             }
-            let game = play(plan, &shapes, generator, g, None, progress)?;
+            let game = play(plan, &shapes, player, generator, g, None, progress)?;
             progress.advance(1);
             Some(game)
         })
@@ -84,16 +93,24 @@ pub fn run_range(
     games.into_iter().collect()
 }
 
-/// Plays every game of `generator`, in parallel; `None` when cancelled.
-pub fn run(plan: &Plan, generator: &str, progress: &Progress) -> Option<Vec<Game>> {
-    run_range(plan, generator, 0..plan.games, progress)
+/// Plays every game of `player` against `generator`, in parallel; `None`
+/// when cancelled.
+pub fn run(plan: &Plan, player: &str, generator: &str, progress: &Progress) -> Option<Vec<Game>> {
+    run_range(plan, player, generator, 0..plan.games, progress)
 }
 
-/// Replays game `g` of `generator` round by round; `None` when cancelled.
-pub fn replay(plan: &Plan, generator: &str, g: usize, progress: &Progress) -> Option<(Game, Vec<Round>)> {
+/// Replays game `g` of `player` against `generator` round by round; `None`
+/// when cancelled.
+pub fn replay(
+    plan: &Plan,
+    player: &str,
+    generator: &str,
+    g: usize,
+    progress: &Progress,
+) -> Option<(Game, Vec<Round>)> {
     let shapes = Shapes::new(&plan.set, plan.shapes_size);
     let mut rounds = Vec::new();
-    let game = play(plan, &shapes, generator, g, Some(&mut rounds), progress)?;
+    let game = play(plan, &shapes, player, generator, g, Some(&mut rounds), progress)?;
     Some((game, rounds))
 }
 
@@ -110,28 +127,7 @@ pub fn dealt_by_band(games: &[Game], pieces: usize) -> Vec<[u64; BANDS]> {
     out
 }
 
-/// The fraction of games still going after each round, 0..=max rounds seen
-/// (a game censored at the cap counts as alive to its end).
-pub fn survival(games: &[Game]) -> Vec<f64> {
-    let n = games.len().max(1) as f64;
-    let last = games.iter().map(|g| g.rounds).max().unwrap_or(0) as usize;
-    let mut ended_at = vec![0usize; last + 2];
-    for g in games {
-        if g.end != End::Censored {
-            ended_at[g.rounds as usize] += 1;
-        }
-    }
-    let mut alive = games.len();
-    (0..=last)
-        .map(|r| {
-            let f = alive as f64 / n;
-            alive -= ended_at[r];
-            f
-        })
-        .collect()
-}
-
-/// The figures of one (generator, strategy).
+/// The figures of one (player, generator).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
     pub games: usize,
@@ -139,9 +135,13 @@ pub struct Summary {
     /// Half the width of the 95 % interval of the mean (Student's t); `None`
     /// below two games. A lower bound when games were censored.
     pub rounds_ci95: Option<f64>,
-    /// The Kaplan-Meier median of rounds, censored games counted as alive
-    /// at the cap; `None` when half the games outlived it (or none ran).
-    pub rounds_km_median: Option<f64>,
+    /// Kaplan-Meier: the curve with its band, the median and restricted
+    /// mean with their intervals (censored games count as alive at the cap).
+    pub km: Survival,
+    /// The chance to lose the next deal, by rounds survived, binned.
+    pub hazard: Vec<HazardBin>,
+    /// The sample median and quartiles of rounds (with censored games,
+    /// lower bounds: `km` has the median that counts them).
     pub rounds_median: f64,
     pub rounds_q1: f64,
     pub rounds_q3: f64,
@@ -150,6 +150,10 @@ pub struct Summary {
     pub unfair: usize,
     pub stuck: usize,
     pub dead: usize,
+    /// Of the losses (unfair, stuck, dead), the share unfair and the share
+    /// stuck, each with its Wilson 95 % interval; `None` without losses.
+    pub unfair_share: Option<(f64, f64, f64)>,
+    pub stuck_share: Option<(f64, f64, f64)>,
     pub unsolvable_dealt: u64,
     pub repairs: u64,
     pub chi2: f64,
@@ -180,11 +184,9 @@ pub fn summarize(games: &[Game], set: &PieceSet) -> Summary {
     let mut rounds: Vec<f64> = games.iter().map(|g| f64::from(g.rounds)).collect();
     rounds.sort_by(f64::total_cmp);
     let mean = rounds.iter().sum::<f64>() / n.max(1) as f64;
-    let timed: Vec<(f64, bool)> = games
-        .iter()
-        .map(|g| (f64::from(g.rounds), g.end == End::Censored))
-        .collect();
+    let timed: Vec<(u32, bool)> = games.iter().map(|g| (g.rounds, g.end == End::Censored)).collect();
     let count = |e: End| games.iter().filter(|g| g.end == e).count();
+    let losses = n - count(End::Censored);
     let by_band = dealt_by_band(games, set.pieces.len());
     let overall: Vec<u64> = by_band.iter().map(|b| b.iter().sum()).collect();
     let mut chi2_by_band = [0.0; BANDS];
@@ -208,7 +210,8 @@ pub fn summarize(games: &[Game], set: &PieceSet) -> Summary {
         games: n,
         rounds_mean: mean,
         rounds_ci95: inference::mean_interval(&rounds).map(|(_, h)| h),
-        rounds_km_median: inference::kaplan_meier_median(&timed),
+        km: survival::kaplan_meier(&timed),
+        hazard: survival::hazard(&timed),
         rounds_median: quantile(&rounds, 0.5),
         rounds_q1: quantile(&rounds, 0.25),
         rounds_q3: quantile(&rounds, 0.75),
@@ -217,6 +220,8 @@ pub fn summarize(games: &[Game], set: &PieceSet) -> Summary {
         unfair: count(End::Unfair),
         stuck: count(End::Stuck),
         dead: count(End::Dead),
+        unfair_share: survival::share(count(End::Unfair), losses),
+        stuck_share: survival::share(count(End::Stuck), losses),
         unsolvable_dealt: games.iter().map(|g| u64::from(g.unsolvable_dealt)).sum(),
         repairs: games.iter().map(|g| u64::from(g.repairs)).sum(),
         chi2: game::chi_square(&overall, set),
@@ -243,13 +248,31 @@ pub fn paired(a: &[Game], b: &[Game]) -> Option<Paired> {
     inference::paired_t(&d)
 }
 
-/// The line `tenten simulate` prints for one generator.
-pub fn cli_line(generator: &str, strategy: &str, s: &Summary, rounds_per_s: f64) -> String {
+/// The line `tenten simulate` prints for one (player, generator). The
+/// median is Kaplan-Meier's (games at the cap count as alive); a figure
+/// that does not exist prints `none`: a median or interval end beyond the
+/// longest game, a share without losses, a mean or interval without games.
+pub fn cli_line(player: &str, generator: &str, s: &Summary, rounds_per_s: f64) -> String {
+    let opt = |v: Option<u32>| v.map_or("none".to_owned(), |v| v.to_string());
+    let (lo, hi) = s.km.median_ci;
+    let rmean = s.km.rmean.map_or("none".to_owned(), |m| format!("{m:.1}"));
+    let rmean_ci = match (s.km.rmean, s.km.rmean_ci) {
+        (Some(m), Some(h)) => format!("{:.1},{:.1}", m - h, m + h),
+        _ => "none".to_owned(),
+    };
+    let share = |x: Option<(f64, f64, f64)>| match x {
+        Some((p, lo, hi)) => (format!("{p:.3}"), format!("{lo:.3},{hi:.3}")),
+        None => ("none".to_owned(), "none".to_owned()),
+    };
+    let (unfair_share, unfair_share_ci) = share(s.unfair_share);
+    let (stuck_share, stuck_share_ci) = share(s.stuck_share);
     format!(
-        "generator={generator} strategy={strategy} games={} rounds_mean={:.3} rounds_median={:.1} rounds_q1={:.1} rounds_q3={:.1} censored={} score_mean={:.1} unfair={} stuck={} dead={} unsolvable_dealt={} repairs={} chi2={:.3} kl={:.6} rounds_per_s={:.0}",
+        "player={player} generator={generator} strategy={player} games={} rounds_mean={:.3} rounds_median={} rounds_median_ci={},{} rounds_rmean={rmean} rounds_rmean_ci={rmean_ci} rounds_q1={:.1} rounds_q3={:.1} censored={} score_mean={:.1} unfair={} stuck={} dead={} unfair_share={unfair_share} unfair_share_ci={unfair_share_ci} stuck_share={stuck_share} stuck_share_ci={stuck_share_ci} unsolvable_dealt={} repairs={} chi2={:.3} kl={:.6} rounds_per_s={:.0}",
         s.games,
         s.rounds_mean,
-        s.rounds_median,
+        opt(s.km.median),
+        opt(lo),
+        opt(hi),
         s.rounds_q1,
         s.rounds_q3,
         s.censored,
@@ -265,13 +288,16 @@ pub fn cli_line(generator: &str, strategy: &str, s: &Summary, rounds_per_s: f64)
     )
 }
 
-/// One CSV row per game.
-pub fn csv(rows: &[(String, Vec<Game>)], strategy: &str) -> String {
+/// A result: who played, against which generator, and the games.
+pub type Row = (String, String, Vec<Game>);
+
+/// One CSV row per game (the strategy column names the player).
+pub fn csv(rows: &[Row]) -> String {
     let mut out = String::from("generator,strategy,seed,rounds,score,end,unsolvable_dealt,repairs\n");
-    for (generator, games) in rows {
+    for (player, generator, games) in rows {
         for g in games {
             out.push_str(&format!(
-                "{generator},{strategy},{},{},{},{:?},{},{}\n",
+                "{generator},{player},{},{},{},{:?},{},{}\n",
                 g.seed, g.rounds, g.score, g.end, g.unsolvable_dealt, g.repairs
             ));
         }
@@ -290,7 +316,7 @@ mod tests {
             shapes_size: BoardSize::new(8, 8).unwrap(),
             k: 3,
             generators: generators.iter().map(|g| g.to_string()).collect(),
-            strategy: "greedy".to_owned(),
+            players: vec!["greedy".to_owned()],
             games: 60,
             seed: 1,
             max_rounds: 1_000,
@@ -304,8 +330,8 @@ mod tests {
         let set = PieceSet::classic();
         let none = summarize(&[], &set);
         assert_eq!(
-            (none.games, none.rounds_ci95, none.rounds_km_median),
-            (0, None, None)
+            (none.games, none.rounds_ci95, none.km.median, none.unfair_share),
+            (0, None, None, None)
         );
         for x in [
             none.rounds_mean,
@@ -318,17 +344,28 @@ mod tests {
         }
         let mut p = plan(&["random"]);
         p.games = 1;
-        let one = run(&p, "random", &Progress::default()).unwrap();
+        let one = run(&p, "greedy", "random", &Progress::default()).unwrap();
         let s = summarize(&one, &p.set);
         assert_eq!(s.rounds_ci95, None, "no interval from one game, not ±0.0");
         assert!(s.chi2.is_finite() && s.kl.is_finite());
         // A cap of 1 round censors every game: the median is unknown, not 1.
         p.games = 12;
         p.max_rounds = 1;
-        let capped = run(&p, "random", &Progress::default()).unwrap();
+        let capped = run(&p, "greedy", "random", &Progress::default()).unwrap();
         let s = summarize(&capped, &p.set);
         assert_eq!(s.censored, 12);
-        assert_eq!(s.rounds_km_median, None);
+        assert_eq!((s.km.median, s.km.rmean), (None, Some(1.0)));
+        assert_eq!(
+            (s.unfair_share, s.stuck_share),
+            (None, None),
+            "no losses: no shares"
+        );
+        let line = cli_line("greedy", "random", &s, 1.0);
+        assert!(!line.contains("NaN") && !line.contains("inf"), "{line}");
+        assert!(
+            line.contains(" rounds_median=none rounds_median_ci=none,none "),
+            "{line}"
+        );
         assert!(s.rounds_ci95.is_some_and(f64::is_finite));
         // Two games: too few for a paired test, where the normal law used
         // to call the generators different.
@@ -339,8 +376,8 @@ mod tests {
     fn summaries_count_every_game_and_a_paired_test_tells_generators_apart() {
         let p = plan(&["random", "repair"]);
         let progress = Progress::default();
-        let random = run(&p, "random", &progress).unwrap();
-        let repair = run(&p, "repair", &progress).unwrap();
+        let random = run(&p, "greedy", "random", &progress).unwrap();
+        let repair = run(&p, "greedy", "repair", &progress).unwrap();
         let (a, b) = (summarize(&random, &p.set), summarize(&repair, &p.set));
         assert_eq!(a.unfair + a.stuck + a.dead + a.censored, 60);
         assert_eq!(b.unfair, 0, "repair never loses unfairly");
@@ -351,13 +388,23 @@ mod tests {
         // The same games against themselves: no difference.
         let same = paired(&random, &random).unwrap();
         assert_eq!((same.mean_difference, same.p_value), (0.0, 1.0));
-        let line = cli_line("random", "greedy", &a, 1.0);
+        let line = cli_line("greedy", "random", &a, 1.0);
         assert!(
-            line.starts_with("generator=random strategy=greedy games=60 rounds_mean="),
+            line.starts_with("player=greedy generator=random strategy=greedy games=60 rounds_mean="),
             "{line}"
         );
+        let (p, lo, hi) = a.unfair_share.unwrap();
+        assert_eq!(p, a.unfair as f64 / (a.unfair + a.stuck + a.dead) as f64);
+        assert!(lo < p && p < hi, "{lo} {p} {hi}");
+        assert!(
+            line.contains(&format!(" unfair_share={p:.3} unfair_share_ci={lo:.3},{hi:.3} ")),
+            "{line}"
+        );
+        assert_eq!(b.unfair_share.unwrap().0, 0.0);
         assert_eq!(
-            csv(&[("random".to_owned(), random)], "greedy").lines().count(),
+            csv(&[("greedy".to_owned(), "random".to_owned(), random)])
+                .lines()
+                .count(),
             61
         );
     }
@@ -370,10 +417,16 @@ mod tests {
         let mut p = plan(&["random", "repair"]);
         p.shapes_size = crate::model::board::BoardSize::CLASSIC;
         p.games = 300;
-        let random = summarize(&run(&p, "random", &Progress::default()).unwrap(), &p.set);
+        let random = summarize(
+            &run(&p, "greedy", "random", &Progress::default()).unwrap(),
+            &p.set,
+        );
         assert!(random.chi2 < 42.3, "chi2 {}", random.chi2);
         assert!(random.kl < 0.002, "kl {}", random.kl);
-        let repair = summarize(&run(&p, "repair", &Progress::default()).unwrap(), &p.set);
+        let repair = summarize(
+            &run(&p, "greedy", "repair", &Progress::default()).unwrap(),
+            &p.set,
+        );
         assert!(repair.chi2 > random.chi2, "{} vs {}", repair.chi2, random.chi2);
     }
 }

@@ -1,8 +1,7 @@
 //! The inference every comparison in the workbench uses, defined for every
 //! input: Student's t for intervals and paired tests (statrs), "too few"
-//! below a stated count instead of a figure that pretends, and Kaplan-Meier
-//! for games cut off by the round cap (censored), as in Isaksen, Gopstein
-//! and Nealen's survival analysis of game difficulty (FDG 2015).
+//! below a stated count instead of a figure that pretends. Games cut off by
+//! the round cap are `survival`'s.
 
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
@@ -60,35 +59,6 @@ pub fn paired_t(d: &[f64]) -> Option<Paired> {
     })
 }
 
-/// The Kaplan-Meier median of times (`true`: censored, still alive at that
-/// time): the first time at which the estimated survival falls to one half
-/// or below; `None` when it never does (too many games censored to know).
-pub fn kaplan_meier_median(times: &[(f64, bool)]) -> Option<f64> {
-    let mut sorted = times.to_vec();
-    // Deaths before censorings at the same time, as usual.
-    sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let mut at_risk = sorted.len() as f64;
-    let mut survival = 1.0;
-    let mut i = 0;
-    while i < sorted.len() {
-        let t = sorted[i].0;
-        let (mut deaths, mut leaving) = (0.0, 0.0);
-        while i < sorted.len() && sorted[i].0 == t {
-            deaths += f64::from(u8::from(!sorted[i].1));
-            leaving += 1.0;
-            i += 1;
-        }
-        if deaths > 0.0 {
-            survival *= 1.0 - deaths / at_risk;
-            if survival <= 0.5 {
-                return Some(t);
-            }
-        }
-        at_risk -= leaving;
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,31 +92,5 @@ mod tests {
         assert!((p.p_value - 0.1516).abs() < 1e-3, "{}", p.p_value);
         let same = paired_t(&[0.0; 12]).unwrap();
         assert_eq!(same.p_value, 1.0);
-    }
-
-    #[test]
-    fn kaplan_meier_median_handles_censoring_at_every_edge() {
-        assert_eq!(kaplan_meier_median(&[]), None);
-        assert_eq!(kaplan_meier_median(&[(5.0, false)]), Some(5.0));
-        assert_eq!(
-            kaplan_meier_median(&[(5.0, true)]),
-            None,
-            "one censored game: unknown"
-        );
-        assert_eq!(kaplan_meier_median(&[(9.0, true); 4]), None, "all censored");
-        // Uncensored: the ordinary lower median.
-        let plain: Vec<(f64, bool)> = [1.0, 2.0, 3.0, 4.0].iter().map(|&t| (t, false)).collect();
-        assert_eq!(kaplan_meier_median(&plain), Some(2.0));
-        // Deaths at 1 and 2, then two censored at 10 and a death at 20: the
-        // mean of the observed rounds (8.6) is pulled down by the cap, the
-        // median is not: S(1) = 0.8, S(2) = 0.6, S(20) = 0.
-        let cut = [
-            (1.0, false),
-            (2.0, false),
-            (10.0, true),
-            (10.0, true),
-            (20.0, false),
-        ];
-        assert_eq!(kaplan_meier_median(&cut), Some(20.0));
     }
 }

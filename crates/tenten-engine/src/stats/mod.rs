@@ -3,3 +3,4 @@
 
 pub mod histogram;
 pub mod inference;
+pub mod survival;

@@ -1,5 +1,6 @@
 //! The Lab tab: self-play games that compare generators (random, repair,
-//! reject, bag) under a strategy, with survival curves, ends by kind, piece
+//! reject, bag) under players of graded skill: the skill ladder first, then
+//! for one player survival and hazard curves, ends by kind, piece
 //! frequencies and the distortion a repair brings, a table with confidence
 //! intervals and a paired test, and a replay of any game on the board.
 
@@ -7,12 +8,14 @@ use egui::{RichText, Ui};
 
 use tenten_engine::play::game::End;
 
+mod ladder;
 mod replay;
 mod results;
 mod settings;
 
 use super::Tab;
 use crate::app::plots::lab as lab_plots;
+use crate::app::plots::survival as survival_plots;
 use crate::app::shell::command::Command;
 use crate::app::shell::live::Live;
 use crate::app::shell::state::State;
@@ -47,12 +50,15 @@ impl Tab for LabTab {
         ui.label(RichText::new("Generator lab: what a generator and its weights do to play").strong());
         ui.collapsing("What is measured", |ui| {
             ui.label(
-                "Self-play: a strategy places every dealt holder until it cannot. Game g of every \
-                 generator is seeded with seed + g, so the generators are compared on the same \
-                 draws (paired) for as long as neither redraws. A game ends unfair when the dealt \
+                "Self-play: a player places every dealt holder until it cannot. Players are \
+                 models of graded skill (strategy errors as a temperature, execution errors as a \
+                 slip), anchored on a few facts, not measured people. Game g of every player and \
+                 generator is seeded with seed + g, so generators are compared on the same draws \
+                 (paired) for as long as neither redraws. A game ends unfair when the dealt \
                  holder could not be placed in any order (no player could have), stuck when it \
-                 could but the strategy failed, dead when no holder of that size fits, and is \
-                 censored at the round cap. Pieces dealt are counted by the board's fill when \
+                 could but the player failed, dead when no holder of that size fits, and is \
+                 censored at the round cap; survival and medians are Kaplan-Meier's, which count \
+                 censored games as alive. Pieces dealt are counted by the board's fill when \
                  dealt, against the palette's weights.",
             );
         });
@@ -78,7 +84,7 @@ impl Tab for LabTab {
             if lab.running() {
                 format!(
                     "; {played} of {} games so far",
-                    plan.games * plan.generators.len()
+                    plan.games * plan.generators.len() * plan.players.len()
                 )
             } else {
                 format!("; {played} games in {:.1} s", lab.seconds)
@@ -107,23 +113,44 @@ impl Tab for LabTab {
             ui.multiply_opacity(0.45);
         }
         pin_row(ui, lab, cmds);
-        headline(ui, state, lab, &plan.set);
+        // The player whose details are shown: the chosen one if it ran.
+        let wanted = &state.settings.lab.detail;
+        let detail = if plan.players.contains(wanted) {
+            wanted.as_str()
+        } else {
+            plan.players.first().map_or("", String::as_str)
+        };
+        ladder::ladder(ui, state, lab, detail, cmds);
         ui.separator();
-        ui.label(RichText::new("Survival").strong());
-        lab_plots::survival_plot(ui, &lab.results, lab.pinned.as_ref());
+        let mine = lab.of_player(detail);
+        ui.label(RichText::new(format!("{detail}: details")).heading())
+            .on_hover_text("Click a player in the ladder to see theirs");
+        headline(ui, state, mine, &plan.set);
+        ui.label(RichText::new("Survival").strong()).on_hover_text(
+            "Kaplan-Meier: the share of games still going after each round, games cut off by the \
+             round cap counted as alive; shaded, the 95 % band (Greenwood, log-log)",
+        );
+        survival_plots::survival_plot(ui, mine, survival_plots::pinned_of(lab.pinned.as_ref(), detail));
+        ui.label(RichText::new("Hazard: the difficulty curve").strong())
+            .on_hover_text(
+                "The chance to lose the next deal having survived so many rounds: losses over games \
+             dealt again, in bins one round wide to 10 rounds, then each a quarter wider; shaded, \
+             the exact 95 % Poisson band",
+            );
+        survival_plots::hazard_plot(ui, mine);
         ui.label(RichText::new("How games ended").strong());
-        lab_plots::ends_plot(ui, &lab.results);
+        lab_plots::ends_plot(ui, mine);
         ui.label(RichText::new("Pieces dealt against the weights").strong());
-        lab_plots::frequency_plot(ui, &lab.results, &plan.set);
+        lab_plots::frequency_plot(ui, mine, &plan.set);
         ui.label(RichText::new("Distortion by board fill").strong());
-        lab_plots::distortion_plot(ui, &lab.results, &plan.set);
+        lab_plots::distortion_plot(ui, mine, &plan.set);
         ui.weak("Bars: the share of pieces of 1-3 cells dealt on boards that full; dashed: the weights' share. Hover for the counts and the KL divergence.");
         ui.separator();
         ui.label(RichText::new("Every figure").strong());
-        table(ui, &lab.results);
-        paired(ui, state, lab, cmds);
+        table(ui, mine);
+        paired(ui, state, mine, cmds);
         ui.separator();
-        self.games(ui, lab, cmds);
+        self.games(ui, lab, mine, cmds);
         if let Some(r) = &lab.replay {
             ui.separator();
             replay(ui, state, live, plan, r, cmds);

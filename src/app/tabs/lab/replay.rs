@@ -11,7 +11,7 @@ use tenten_engine::play::runner::{self};
 
 use super::LabTab;
 use super::end_name;
-use crate::app::jobs::lab::{Lab, Replay};
+use crate::app::jobs::lab::{GeneratorResults, Lab, Replay};
 use crate::app::shell::command::Command;
 use crate::app::shell::debugger::DebugBoard;
 use crate::app::shell::live::Live;
@@ -19,19 +19,26 @@ use crate::app::shell::state::State;
 use crate::app::widgets::paint;
 
 impl LabTab {
-    pub(super) fn games(&mut self, ui: &mut Ui, lab: &Lab, cmds: &mut Vec<Command>) {
+    /// The games of one player (`results`, one per generator), to replay.
+    pub(super) fn games(
+        &mut self,
+        ui: &mut Ui,
+        lab: &Lab,
+        results: &[GeneratorResults],
+        cmds: &mut Vec<Command>,
+    ) {
         ui.label(RichText::new("Games").strong());
-        if lab.results.is_empty() {
+        if results.is_empty() {
             return;
         }
-        self.list_generator = self.list_generator.min(lab.results.len() - 1);
+        self.list_generator = self.list_generator.min(results.len() - 1);
         ui.horizontal_wrapped(|ui| {
             let label = ui.label("of");
             egui::ComboBox::from_id_salt("lab_list_generator")
-                .selected_text(lab.results[self.list_generator].name.clone())
+                .selected_text(results[self.list_generator].name.clone())
                 .width(70.0)
                 .show_ui(ui, |ui| {
-                    for (i, r) in lab.results.iter().enumerate() {
+                    for (i, r) in results.iter().enumerate() {
                         ui.selectable_value(&mut self.list_generator, i, r.name.clone());
                     }
                 })
@@ -47,7 +54,7 @@ impl LabTab {
                 ui.selectable_value(&mut self.list_end, e, label);
             }
         });
-        let r = &lab.results[self.list_generator];
+        let r = &results[self.list_generator];
         let shown: Vec<(usize, &tenten_engine::play::game::Game)> = r
             .games
             .iter()
@@ -82,9 +89,10 @@ impl LabTab {
                     let current = lab
                         .replay
                         .as_ref()
-                        .is_some_and(|p| p.game == i && p.generator == r.name);
+                        .is_some_and(|p| p.game == i && p.generator == r.name && p.player == r.player);
                     if ui.selectable_label(current, text).clicked() {
                         cmds.push(Command::ReplayLabGame {
+                            player: r.player.clone(),
                             generator: r.name.clone(),
                             game: i,
                         });
@@ -131,7 +139,13 @@ pub(super) fn replay(
     cmds: &mut Vec<Command>,
 ) {
     ui.horizontal(|ui| {
-        ui.label(RichText::new(format!("Replay: {} game {}", r.generator, r.game)).strong());
+        ui.label(
+            RichText::new(format!(
+                "Replay: {} with {}, game {}",
+                r.player, r.generator, r.game
+            ))
+            .strong(),
+        );
         if ui.small_button("Close").clicked() {
             cmds.push(Command::CloseLabReplay);
         }

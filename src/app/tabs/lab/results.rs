@@ -1,25 +1,26 @@
-//! The Lab tab's figures: the headline a designer comes for, the table
-//! with confidence intervals and the paired test of two generators.
+//! The Lab tab's figures for one player: the headline a designer comes for,
+//! the table with confidence intervals and the paired test of two
+//! generators. Each takes that player's results, one per generator.
 
 use egui::{RichText, Ui};
 
 use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::play::runner::{self, Summary};
 
-use crate::app::jobs::lab::{GeneratorResults, Lab};
+use crate::app::jobs::lab::GeneratorResults;
 use crate::app::plots::lab::{self as lab_plots, BAND_NAMES, generator_color};
 use crate::app::plots::timing::fmt_time;
 use crate::app::shell::command::Command;
 use crate::app::shell::state::State;
 
-pub(super) fn find<'a>(lab: &'a Lab, name: &str) -> Option<&'a GeneratorResults> {
-    lab.results.iter().find(|r| r.name == name && !r.games.is_empty())
+pub(super) fn find<'a>(results: &'a [GeneratorResults], name: &str) -> Option<&'a GeneratorResults> {
+    results.iter().find(|r| r.name == name && !r.games.is_empty())
 }
 
 /// The two answers a designer comes for: how much longer games last with
 /// repair than with random (paired), how many random losses were unfair,
 /// and how far repair skews the pieces on crowded boards.
-pub(super) fn headline(ui: &mut Ui, state: &State, lab: &Lab, set: &PieceSet) {
+pub(super) fn headline(ui: &mut Ui, state: &State, lab: &[GeneratorResults], set: &PieceSet) {
     let (a, b) = &state.settings.lab.compare;
     if let (Some(x), Some(y)) = (find(lab, a), find(lab, b))
         && x.name != y.name
@@ -44,14 +45,19 @@ pub(super) fn headline(ui: &mut Ui, state: &State, lab: &Lab, set: &PieceSet) {
             .strong(),
         );
     }
-    for r in &lab.results {
+    for r in lab {
         let s = &r.summary;
         let losses = s.unfair + s.stuck + s.dead;
-        if losses > 0 && r.name == "random" {
+        if let Some((p, lo, hi)) = s.unfair_share
+            && r.name == "random"
+        {
             ui.label(format!(
-                "{} of the {losses} losses with random were unfair ({:.0} %): the dealt holder could not be placed at all.",
+                "{} of {}'s {losses} losses with random were unfair ({:.0} %, 95 % CI {:.0}-{:.0} %): the dealt holder could not be placed at all.",
                 s.unfair,
-                s.unfair as f64 / losses as f64 * 100.0
+                r.player,
+                p * 100.0,
+                lo * 100.0,
+                hi * 100.0
             ));
         }
     }
@@ -93,7 +99,7 @@ pub(super) fn p_text(p: f64) -> String {
 /// Metrics down, generators across (fits the inspector's width).
 pub(super) fn table(ui: &mut Ui, results: &[GeneratorResults]) {
     type Cell = fn(&Summary) -> String;
-    let rows: [(&str, &str, Cell); 16] = [
+    let rows: [(&str, &str, Cell); 20] = [
         ("games", "", |s| s.games.to_string()),
         (
             "rounds, mean",
@@ -113,16 +119,26 @@ pub(super) fn table(ui: &mut Ui, results: &[GeneratorResults]) {
         ),
         (
             "rounds, median",
-            "with the quartiles; with censored games, the Kaplan-Meier median (games cut off by the round cap count as alive)",
-            |s| {
-                if s.censored == 0 {
-                    format!("{:.0} [{:.0}, {:.0}]", s.rounds_median, s.rounds_q1, s.rounds_q3)
-                } else {
-                    match s.rounds_km_median {
-                        Some(m) => format!("{m:.0} (Kaplan-Meier)"),
-                        None => "over the cap (Kaplan-Meier: half the games outlived it)".to_owned(),
-                    }
-                }
+            "Kaplan-Meier (games cut off by the round cap count as alive), with its 95 % interval \
+             where the curve's band crosses one half; \"beyond\" where it never does",
+            |s| match s.km.median {
+                Some(m) => format!("{m} [{}]", median_ci(s)),
+                None if s.games == 0 => "no games".to_owned(),
+                None => format!("beyond {} (half outlived the cap)", s.km.last),
+            },
+        ),
+        (
+            "rounds, quartiles",
+            "of the rounds played; with censored games, lower bounds",
+            |s| format!("{:.0} to {:.0}", s.rounds_q1, s.rounds_q3),
+        ),
+        (
+            "rounds, restricted mean",
+            "the area under the Kaplan-Meier curve up to the longest game: the mean with every game cut there, with its 95 % interval",
+            |s| match (s.km.rmean, s.km.rmean_ci) {
+                (Some(m), Some(h)) => format!("{m:.1} ± {h:.1}"),
+                (Some(m), None) => format!("{m:.1} (1 game, no interval)"),
+                _ => "no games".to_owned(),
             },
         ),
         ("censored", "games that reached the round cap", |s| {
@@ -140,6 +156,16 @@ pub(super) fn table(ui: &mut Ui, results: &[GeneratorResults]) {
         ("ended dead", "no holder of that size fitted", |s| {
             s.dead.to_string()
         }),
+        (
+            "unfair share",
+            "of the losses, with its Wilson 95 % interval",
+            |s| share_text(s.unfair_share),
+        ),
+        (
+            "stuck share",
+            "of the losses: the holder fitted, the player failed",
+            |s| share_text(s.stuck_share),
+        ),
         (
             "unsolvable dealt",
             "holders first drawn unsolvable (fixed or not)",
@@ -198,8 +224,8 @@ pub(super) fn table(ui: &mut Ui, results: &[GeneratorResults]) {
 }
 
 /// The paired test between two chosen generators.
-pub(super) fn paired(ui: &mut Ui, state: &State, lab: &Lab, cmds: &mut Vec<Command>) {
-    if lab.results.len() < 2 {
+pub(super) fn paired(ui: &mut Ui, state: &State, lab: &[GeneratorResults], cmds: &mut Vec<Command>) {
+    if lab.len() < 2 {
         return;
     }
     let mut compare = state.settings.lab.compare.clone();
@@ -213,7 +239,7 @@ pub(super) fn paired(ui: &mut Ui, state: &State, lab: &Lab, cmds: &mut Vec<Comma
                 .selected_text(pick.clone())
                 .width(70.0)
                 .show_ui(ui, |ui| {
-                    for r in &lab.results {
+                    for r in lab {
                         ui.selectable_value(pick, r.name.clone(), r.name.clone());
                     }
                 })
@@ -258,5 +284,19 @@ pub(super) fn paired(ui: &mut Ui, state: &State, lab: &Lab, cmds: &mut Vec<Comma
         _ => {
             ui.weak("Pick two different generators that were run.");
         }
+    }
+}
+
+/// "120-141", or "120-beyond 2000" when the band never reaches one half.
+pub(super) fn median_ci(s: &Summary) -> String {
+    let end = |v: Option<u32>| v.map_or(format!("beyond {}", s.km.last), |v| v.to_string());
+    format!("{}-{}", end(s.km.median_ci.0), end(s.km.median_ci.1))
+}
+
+/// "31 % [23-41]", or "no losses".
+pub(super) fn share_text(x: Option<(f64, f64, f64)>) -> String {
+    match x {
+        Some((p, lo, hi)) => format!("{:.0} % [{:.0}-{:.0}]", p * 100.0, lo * 100.0, hi * 100.0),
+        None => "no losses".to_owned(),
     }
 }

@@ -1,4 +1,4 @@
-//! The Lab tab's settings: generators, strategy, board, holder, games, and
+//! The Lab tab's settings: generators, players, board, holder, games, and
 //! the Run, Cancel and Export row with its progress.
 
 use egui::Ui;
@@ -7,6 +7,7 @@ use tenten_engine::model::board::BoardSize;
 use tenten_engine::play::coelho::{CoelhoWeights, rounds_per_second_estimate};
 use tenten_engine::play::dealers;
 use tenten_engine::play::game::STRATEGIES;
+use tenten_engine::play::player::Lookahead;
 use tenten_engine::play::runner;
 
 use super::LabTab;
@@ -39,20 +40,20 @@ impl LabTab {
                     }
                 });
                 ui.end_row();
-                let label = ui.label("Strategy");
-                egui::ComboBox::from_id_salt("lab_strategy")
-                    .selected_text(s.strategy.clone())
-                    .show_ui(ui, |ui| {
-                        for st in STRATEGIES {
-                            ui.selectable_value(&mut s.strategy, st.to_owned(), st)
-                                .on_hover_text(strategy_help(st));
+                ui.label("Players");
+                ui.horizontal_wrapped(|ui| {
+                    for p in STRATEGIES {
+                        let mut on = s.players.iter().any(|x| x == p);
+                        if ui.checkbox(&mut on, p).on_hover_text(player_help(p)).changed() {
+                            s.players.retain(|x| x != p);
+                            if on {
+                                s.players.push(p.to_owned());
+                            }
                         }
-                    })
-                    .response
-                    .labelled_by(label.id)
-                    .on_hover_text(strategy_help(&s.strategy));
+                    }
+                });
                 ui.end_row();
-                if s.strategy == "coelho" {
+                if s.players.iter().any(|p| p == "coelho") {
                     let label = ui.label("Weights");
                     ui.horizontal(|ui| {
                         let text = self.weights_text.get_or_insert_with(|| s.weights.to_string());
@@ -132,10 +133,7 @@ impl LabTab {
                 });
                 ui.end_row();
             });
-        // The machine player searches as coelho does, as slowly.
-        if s.strategy == "coelho" || s.strategy == "machine" {
-            coelho_warning(ui, &s, screen);
-        }
+        coelho_warning(ui, &s, screen);
         if &s != old {
             cmds.push(Command::SetLab(s));
         }
@@ -156,22 +154,22 @@ impl LabTab {
             if lab.running() && ui.button("Cancel").clicked() {
                 cmds.push(Command::CancelLab);
             }
-            if let Some(plan) = &lab.plan
+            if lab.plan.is_some()
                 && lab.results.iter().any(|r| !r.games.is_empty())
                 && ui
                     .button("Export CSV…")
                     .on_hover_text("One row per game")
                     .clicked()
             {
-                let rows: Vec<(String, Vec<_>)> = lab
+                let rows: Vec<runner::Row> = lab
                     .results
                     .iter()
-                    .map(|r| (r.name.clone(), r.games.clone()))
+                    .map(|r| (r.player.clone(), r.name.clone(), r.games.clone()))
                     .collect();
                 cmds.push(Command::SaveText {
                     title: "Export games",
                     name: "games.csv",
-                    text: runner::csv(&rows, &plan.strategy),
+                    text: runner::csv(&rows),
                 });
             }
         });
@@ -183,33 +181,32 @@ impl LabTab {
     }
 }
 
-fn strategy_help(s: &str) -> &'static str {
-    match s {
-        "random" => "Each piece in dealt order at a random spot where it fits",
+/// What a player is: the bots in words, a preset from its own file.
+pub(super) fn player_help(p: &str) -> String {
+    match p {
+        "random" => "Each piece in dealt order at a random spot where it fits".to_owned(),
         "greedy" => {
             "Each piece in dealt order where it leaves the most free cells (ties: more lines cleared)"
+                .to_owned()
         }
-        "coelho" => {
-            "The 1010! analysis: every order and placement of the whole holder, keeping the end board with \
-             the best weighted sum of free cells, 5x5 square, large pieces, alignment and surface. \
-             Thorough and about 300 rounds/s per core: use a round cap"
-        }
-        "novice" => {
-            "A model player (presets/players/novice.ron): free cells only, one piece at a time, many worse placements and slips"
-        }
-        "casual" => {
-            "A model player (presets/players/casual.ron): the analysis's criteria one piece at a time, temperature 0.8, slip 0.03"
-        }
-        "skilled" => {
-            "A model player (presets/players/skilled.ron): one piece at a time, temperature 0.3, slip 0.01"
-        }
-        "expert" => {
-            "A model player (presets/players/expert.ron): one piece at a time, temperature 0.1, slip 0.002"
-        }
-        "machine" => {
-            "The analysis's search as a player (presets/players/machine.ron): the whole holder, no errors; as slow as coelho"
-        }
-        _ => "",
+        "coelho" => "The 1010! analysis: every order and placement of the whole holder, keeping the end \
+             board with the best weighted sum of free cells, 5x5 square, large pieces, alignment and \
+             surface (the weights below). Thorough and slow: use a round cap"
+            .to_owned(),
+        name => match tenten_engine::play::player::preset(name) {
+            Some(pl) => {
+                let look = match pl.lookahead {
+                    Lookahead::Piece => "one piece at a time",
+                    Lookahead::Holder => "the whole holder searched, as the analysis does",
+                };
+                format!(
+                    "A model player, not a measured person (presets/players/{name}.ron): criteria {}, \
+                     {look}, temperature {} (strategy errors), slip {} (execution errors)",
+                    pl.evaluation, pl.temperature, pl.slip
+                )
+            }
+            None => String::new(),
+        },
     }
 }
 
@@ -223,10 +220,19 @@ fn generator_help(g: &str) -> &'static str {
     }
 }
 
-/// Before a coelho run: how long it may take at worst (every game to the
-/// round cap), from the measured rate for this holder and board size, when
-/// that is more than two minutes.
+/// Before a run with players that search the whole holder (coelho and the
+/// holder presets): how long it may take at worst (every game to the round
+/// cap), from the measured rate for this holder and board size, when that
+/// is more than two minutes.
 fn coelho_warning(ui: &mut Ui, s: &LabSettings, screen: BoardSize) {
+    let searching = s
+        .players
+        .iter()
+        .filter(|p| {
+            *p == "coelho"
+                || tenten_engine::play::player::preset(p).is_some_and(|pl| pl.lookahead == Lookahead::Holder)
+        })
+        .count();
     let size = match s.size {
         LabSize::OnScreen => screen,
         LabSize::Fixed(b) => b,
@@ -234,7 +240,8 @@ fn coelho_warning(ui: &mut Ui, s: &LabSettings, screen: BoardSize) {
     let per_core = rounds_per_second_estimate(s.holder_size, size.cells());
     // The run's pool (a read of rayon's registry, not of /sys each frame).
     let cores = rayon::current_num_threads() as f64;
-    let worst = s.games as f64 * s.generators.len() as f64 * f64::from(s.max_rounds) / (per_core * cores);
+    let worst =
+        (s.games * s.generators.len() * searching) as f64 * f64::from(s.max_rounds) / (per_core * cores);
     if worst <= 120.0 {
         return;
     }
@@ -251,9 +258,9 @@ fn coelho_warning(ui: &mut Ui, s: &LabSettings, screen: BoardSize) {
     ui.colored_label(
         paint::WARN,
         format!(
-            "coelho plays {rate} per core on a {size} board with holders of {} (estimated), and \
-             its games last thousands of rounds: this may take up to {up_to}. Lower the games or \
-             the round cap.",
+            "Players that search the whole holder (coelho, skilled, expert, machine) play {rate} per \
+             core on a {size} board with holders of {} (estimated), and their games last thousands \
+             of rounds: this may take up to {up_to}. Lower the games or the round cap.",
             s.holder_size
         ),
     );

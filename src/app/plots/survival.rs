@@ -1,0 +1,222 @@
+//! Difficulty as survival analysis (Isaksen, Gopstein and Nealen, FDG
+//! 2015), one player's games per generator: the Kaplan-Meier curve with its
+//! 95 % band and a reference line at one half (where the median is read),
+//! and the hazard, the chance to lose the next deal by rounds survived (the
+//! difficulty curve), binned, with its exact 95 % band.
+
+use egui::Ui;
+use egui_plot::{AxisHints, FilledArea, HLine, HoverPosition, Line, LineStyle, Plot, PlotPoints};
+
+use tenten_engine::stats::survival::{HazardBin, Step};
+
+use crate::app::jobs::lab::{GeneratorResults, Pinned};
+use crate::app::plots::lab::generator_color;
+use crate::app::plots::legend::{self, Entry};
+use crate::app::widgets::fields::count;
+
+/// How the bands are drawn: the series' colour, faint.
+const BAND_ALPHA: f32 = 0.18;
+
+fn series_name(r: &GeneratorResults) -> String {
+    format!("{} ({})", r.name, count(r.games.len() as u64, "game", "games"))
+}
+
+/// A step curve through `(x, y)` points: flat until the next x.
+fn steps(points: impl Iterator<Item = (f64, f64)>, last_x: f64) -> Vec<[f64; 2]> {
+    let mut out: Vec<[f64; 2]> = Vec::new();
+    for (x, y) in points {
+        if let Some(&[_, prev]) = out.last() {
+            out.push([x, prev]);
+        }
+        out.push([x, y]);
+    }
+    if let Some(&[x, y]) = out.last()
+        && last_x > x
+    {
+        out.push([last_x, y]);
+    }
+    out
+}
+
+/// The curve of a step list, in percent: `pick` reads the estimate or an
+/// end of the band.
+fn km_curve(km: &[Step], last: u32, pick: fn(&Step) -> f64) -> Vec<[f64; 2]> {
+    steps(
+        km.iter().map(|s| (f64::from(s.rounds), pick(s) * 100.0)),
+        f64::from(last),
+    )
+}
+
+/// Kaplan-Meier survival of one player's games, a line per generator with
+/// its band; a pinned run's curves dashed.
+pub fn survival_plot(ui: &mut Ui, results: &[GeneratorResults], pinned: Option<&[GeneratorResults]>) {
+    let played: Vec<&GeneratorResults> = results.iter().filter(|r| !r.games.is_empty()).collect();
+    let kept: Vec<&GeneratorResults> = pinned
+        .map(|p| p.iter().filter(|r| !r.games.is_empty()).collect())
+        .unwrap_or_default();
+    let dashed = LineStyle::Dashed { length: 8.0 };
+    let mut series: Vec<(&GeneratorResults, String, LineStyle, bool)> = played
+        .iter()
+        .map(|r| (*r, series_name(r), LineStyle::Solid, true))
+        .collect();
+    series.extend(
+        kept.iter()
+            .map(|r| (*r, format!("pinned {}", series_name(r)), dashed, false)),
+    );
+    let entries: Vec<Entry> = series
+        .iter()
+        .map(|(r, label, style, _)| Entry::line(label.clone(), generator_color(&r.name), *style, None))
+        .collect();
+    let hidden = legend::show(ui, "lab_survival", &entries);
+    Plot::new("lab_survival")
+        .height(220.0)
+        .custom_x_axes(vec![
+            AxisHints::new_x()
+                .label("rounds survived")
+                .label_spacing(24.0..=40.0),
+        ])
+        .custom_y_axes(vec![
+            AxisHints::new_y()
+                .label("games still going (%)")
+                .label_spacing(14.0..=20.0),
+        ])
+        .include_y(0.0)
+        .include_y(100.0)
+        .include_x(0.0)
+        .allow_scroll(false)
+        .label_formatter(|pos: &HoverPosition<'_>| match pos {
+            HoverPosition::NearDataPoint {
+                plot_name, position, ..
+            } => Some(format!(
+                "{plot_name}\nafter round {:.0}: {:.1} % still going",
+                position.x, position.y
+            )),
+            HoverPosition::Elsewhere { position } => {
+                Some(format!("round {:.0}, {:.1} %", position.x, position.y))
+            }
+        })
+        .show(ui, |plot| {
+            plot.hline(
+                HLine::new("half the games (the median)", 50.0)
+                    .color(egui::Color32::GRAY)
+                    .style(LineStyle::Dotted { spacing: 4.0 })
+                    .width(1.0),
+            );
+            for (r, label, style, band) in series.iter().filter(|(_, l, _, _)| !hidden.contains(l)) {
+                let km = &r.summary.km;
+                let color = generator_color(&r.name);
+                if *band {
+                    let lo = km_curve(&km.steps, km.last, |s| s.lo);
+                    let hi = km_curve(&km.steps, km.last, |s| s.hi);
+                    let xs: Vec<f64> = lo.iter().map(|p| p[0]).collect();
+                    let ys_lo: Vec<f64> = lo.iter().map(|p| p[1]).collect();
+                    let ys_hi: Vec<f64> = hi.iter().map(|p| p[1]).collect();
+                    plot.add(
+                        FilledArea::new(format!("{label}, 95 % band"), &xs, &ys_lo, &ys_hi)
+                            .fill_color(color.gamma_multiply(BAND_ALPHA)),
+                    );
+                }
+                plot.line(
+                    Line::new(
+                        label.clone(),
+                        PlotPoints::from(km_curve(&km.steps, km.last, |s| s.survival)),
+                    )
+                    .color(color)
+                    .style(*style)
+                    .width(if *band { 2.0 } else { 1.5 }),
+                );
+            }
+        });
+}
+
+/// The hazard's bins as a step curve over their rounds, in percent.
+fn hazard_curve(bins: &[HazardBin], pick: fn(&HazardBin) -> f64) -> Vec<[f64; 2]> {
+    let mut out = Vec::with_capacity(bins.len() * 2);
+    for b in bins {
+        let y = pick(b) * 100.0;
+        out.push([f64::from(b.from), y]);
+        out.push([f64::from(b.to), y]);
+    }
+    out
+}
+
+/// The hazard of one player's games, a line per generator with its band.
+/// Bins are one round wide to 10 rounds, then each a quarter wider: the
+/// early rounds keep their detail, the long tail its games.
+pub fn hazard_plot(ui: &mut Ui, results: &[GeneratorResults]) {
+    let played: Vec<&GeneratorResults> = results.iter().filter(|r| !r.games.is_empty()).collect();
+    let entries: Vec<Entry> = played
+        .iter()
+        .map(|r| Entry::line(series_name(r), generator_color(&r.name), LineStyle::Solid, None))
+        .collect();
+    let hidden = legend::show(ui, "lab_hazard", &entries);
+    // The band's top in a bin with a handful of games at risk reaches 100 %:
+    // the view is bounded by the estimates, and bands are cut at its top.
+    let top = played
+        .iter()
+        .flat_map(|r| {
+            r.summary
+                .hazard
+                .iter()
+                .filter(|b| b.exposure >= 20)
+                .map(|b| b.hazard)
+        })
+        .fold(0.0f64, f64::max);
+    let ceiling = (top * 100.0 * 1.5).max(1.0);
+    Plot::new("lab_hazard")
+        .height(200.0)
+        .custom_x_axes(vec![
+            AxisHints::new_x()
+                .label("rounds survived")
+                .label_spacing(24.0..=40.0),
+        ])
+        .custom_y_axes(vec![
+            AxisHints::new_y()
+                .label("chance to lose the next deal (%)")
+                .label_spacing(14.0..=20.0),
+        ])
+        .include_y(0.0)
+        .include_y(ceiling)
+        .include_x(0.0)
+        .allow_scroll(false)
+        .label_formatter(|pos: &HoverPosition<'_>| match pos {
+            HoverPosition::NearDataPoint {
+                plot_name, position, ..
+            } => Some(format!(
+                "{plot_name}\nafter {:.0} rounds: {:.2} % lose the next deal",
+                position.x, position.y
+            )),
+            HoverPosition::Elsewhere { position } => {
+                Some(format!("round {:.0}, {:.2} %", position.x, position.y))
+            }
+        })
+        .show(ui, |plot| {
+            for r in played.iter().filter(|r| !hidden.contains(&series_name(r))) {
+                let bins = &r.summary.hazard;
+                let color = generator_color(&r.name);
+                let lo = hazard_curve(bins, |b| b.lo);
+                let hi = hazard_curve(bins, |b| b.hi);
+                let xs: Vec<f64> = lo.iter().map(|p| p[0]).collect();
+                let ys_lo: Vec<f64> = lo.iter().map(|p| p[1].min(ceiling)).collect();
+                let ys_hi: Vec<f64> = hi.iter().map(|p| p[1].min(ceiling)).collect();
+                let label = series_name(r);
+                plot.add(
+                    FilledArea::new(format!("{label}, 95 % band"), &xs, &ys_lo, &ys_hi)
+                        .fill_color(color.gamma_multiply(BAND_ALPHA)),
+                );
+                let mut line = hazard_curve(bins, |b| b.hazard);
+                for p in &mut line {
+                    p[1] = p[1].min(ceiling);
+                }
+                plot.line(Line::new(label, PlotPoints::from(line)).color(color).width(2.0));
+            }
+        });
+}
+
+/// The pinned run's results of `player`, if it has them.
+pub fn pinned_of<'a>(pinned: Option<&'a Pinned>, player: &str) -> Option<&'a [GeneratorResults]> {
+    let p = pinned?;
+    let first = p.results.iter().position(|r| r.player == player)?;
+    let count = p.results.iter().filter(|r| r.player == player).count();
+    Some(&p.results[first..first + count])
+}
