@@ -98,6 +98,32 @@ enum Command {
         /// holders, each piece at a random spot), as a playtest log holds them.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
         log: Option<u32>,
+        /// With --log: the deals this player met (a preset or a player file), each with the
+        /// placements it made: a playtest log to fit a player to.
+        #[arg(long, value_name = "P", requires = "log", value_parser = players::parse_model)]
+        player: Option<players::Model>,
+    },
+    /// Fit a player to a playtest log: temperature and slip by maximum likelihood over every
+    /// recorded move, with 95 % profile-likelihood intervals:
+    /// `temperature=<t> temperature_ci=<lo>,<hi> slip=<e> slip_ci=<lo>,<hi> moves=<n> ...`.
+    FitPlayer {
+        /// A batch of deals with `moves` (tenten deal --log N --player P writes one).
+        log: PathBuf,
+        #[arg(long, value_name = "SET.ron")]
+        pieces: Option<PathBuf>,
+        /// How the player looks ahead: one piece at a time, or the whole holder (then the
+        /// temperature is 0 and only the slip is fitted).
+        #[arg(long, value_enum, default_value = "piece")]
+        lookahead: players::LookaheadArg,
+        /// The five criteria weights the player judges boards with.
+        #[arg(long, value_name = "DIGITS", default_value = "10025", value_parser = simulate::parse_weights)]
+        evaluation: CoelhoWeights,
+        /// The fitted player's name (default: from the log's file name).
+        #[arg(long)]
+        name: Option<String>,
+        /// Write the fitted player file here (atomically).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
     /// The exact chance that a fresh deal cannot be placed, per board (holders ignored):
     /// `<index> danger=<probability> killers=<unsolvable deals>`.
@@ -237,12 +263,43 @@ pub fn main(args: Vec<OsString>) -> i32 {
             pieces,
             holder_size,
             log: Some(n),
+            player: Some(player),
+            ..
+        } => players::cmd_player_log(
+            seed,
+            pieces.as_deref(),
+            usize::from(holder_size),
+            n as usize,
+            &player,
+            &mut out,
+        ),
+        Command::Deal {
+            seed,
+            pieces,
+            holder_size,
+            log: Some(n),
             ..
         } => cmd_deal_log(
             seed,
             pieces.as_deref(),
             usize::from(holder_size),
             n as usize,
+            &mut out,
+        ),
+        Command::FitPlayer {
+            log,
+            pieces,
+            lookahead,
+            evaluation,
+            name,
+            out: file,
+        } => players::cmd_fit_player(
+            &log,
+            pieces.as_deref(),
+            lookahead.into(),
+            evaluation,
+            name,
+            file.as_deref(),
             &mut out,
         ),
         Command::Deal {
@@ -254,6 +311,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             policy,
             reading,
             log: None,
+            ..
         } => cmd_deal(
             seed,
             pieces.as_deref(),
@@ -625,5 +683,6 @@ fn cmd_sweep(
 }
 
 mod explain;
+mod players;
 mod simulate;
 use explain::{explain_danger, explain_repair, explain_validation};

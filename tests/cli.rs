@@ -692,3 +692,83 @@ fn simulate_plays_the_analysis_strategy_with_its_weights() {
     };
     assert_ne!(score(&out), score(&other), "{out}\n{other}");
 }
+
+/// A playtest log written by a known model player fits back to it: the
+/// printed intervals hold the true temperature and slip, and the player
+/// file written reads back as a player.
+#[test]
+fn fit_player_recovers_the_player_that_wrote_the_log() {
+    let log = run_ok(&[
+        "deal",
+        "--seed",
+        "4",
+        "--log",
+        "400",
+        "--player",
+        "presets/players/casual.ron",
+    ]);
+    assert!(log.contains("moves: ["), "{}", &log[..400]);
+    let path = temp_file("casual-log.ron", log.as_bytes());
+    let out_file = path.with_file_name("fitted.ron");
+    let out = run_ok(&[
+        "fit-player",
+        path.to_str().unwrap(),
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    let field = |key: &str| -> Vec<f64> {
+        let v = out
+            .split(' ')
+            .find_map(|w| w.strip_prefix(&format!("{key}=")))
+            .unwrap();
+        v.trim().split(',').map(|x| x.parse().unwrap()).collect()
+    };
+    let (t, s) = (field("temperature_ci"), field("slip_ci"));
+    // casual.ron: temperature 0.5, slip 0.02.
+    assert!(t[0] <= 0.5 && 0.5 <= t[1], "{out}");
+    assert!(s[0] <= 0.02 && 0.02 <= s[1], "{out}");
+    assert!(field("moves")[0] >= 1_000.0, "{out}");
+    assert!(out.trim_end().ends_with("intervals=profile_likelihood"), "{out}");
+    // The player file plays.
+    let sim = run_ok(&[
+        "simulate",
+        "--player",
+        out_file.to_str().unwrap(),
+        "--generator",
+        "random",
+        "--games",
+        "3",
+    ]);
+    assert!(sim.contains("games=3"), "{sim}");
+}
+
+/// A log the fit cannot trust is refused with the deal's place, exit 2.
+#[test]
+fn fit_player_refuses_bad_logs_with_the_deals_place() {
+    let log = run_ok(&["deal", "--seed", "2", "--log", "3", "--player", "novice"]);
+    // Deal 0's first move, rewritten.
+    let open = log.find("moves: [").unwrap();
+    let first = open + log[open..].find('(').unwrap();
+    let end = first + log[first..].find(')').unwrap() + 1;
+    let line = log[..first].lines().count();
+    let with = |m: &str| format!("{}{m}{}", &log[..first], &log[end..]);
+    let piece = log[first..end].split('"').nth(1).unwrap();
+    for (name, bad, says) in [
+        ("unknown.ron", with("(\"oct\", 0, 0)"), "unknown piece"),
+        (
+            "offboard.ron",
+            with(&format!("(\"{piece}\", 12, 0)")),
+            "does not fit",
+        ),
+    ] {
+        let path = temp_file(name, bad.as_bytes());
+        let err = run_bad(&["fit-player", path.to_str().unwrap()]);
+        assert!(err.contains(&format!("{name}:{line}:")), "{err}");
+        assert!(err.contains("deal 0, move 0") && err.contains(says), "{err}");
+    }
+    let plain = run_ok(&["deal", "--seed", "2", "--log", "3"]);
+    let path = temp_file("no-moves.ron", plain.as_bytes());
+    assert!(run_bad(&["fit-player", path.to_str().unwrap()]).contains("hold no moves"));
+    assert!(run_bad(&["deal", "--seed", "1", "--log", "3", "--player", "clever"]).contains("unknown player"));
+    assert!(run_bad(&["fit-player", path.to_str().unwrap(), "--evaluation", "12"]).contains("five digits"));
+}

@@ -38,10 +38,16 @@ fn a_tiny_simulation_fills_the_plots_the_table_and_the_answers() {
     let lab = &h.state().live.lab;
     assert_eq!(lab.finished, Some(true));
     // Every (player, generator), player by player: the ladder's rows.
-    let pairs: Vec<(&str, &str)> = lab.results.iter().map(|r| (r.player.as_str(), r.name.as_str())).collect();
+    let pairs: Vec<(&str, &str)> = lab
+        .results
+        .iter()
+        .map(|r| (r.player.as_str(), r.name.as_str()))
+        .collect();
     let generators = ["random", "repair", "reject", "bag"];
-    let expected: Vec<(&str, &str)> =
-        ["novice", "casual"].iter().flat_map(|p| generators.iter().map(move |g| (*p, *g))).collect();
+    let expected: Vec<(&str, &str)> = ["novice", "casual"]
+        .iter()
+        .flat_map(|p| generators.iter().map(move |g| (*p, *g)))
+        .collect();
     assert_eq!(pairs, expected);
     for r in &lab.results {
         assert_eq!(r.games.len(), 40, "{}", r.name);
@@ -67,7 +73,11 @@ fn a_tiny_simulation_fills_the_plots_the_table_and_the_answers() {
     };
     ladder_row(&mut h, "casual");
     assert_eq!(h.state().state.settings.lab.detail, "casual");
-    assert_eq!(h.state().state.settings.lab.players, ["novice", "casual"], "the row, not the checkbox");
+    assert_eq!(
+        h.state().state.settings.lab.players,
+        ["novice", "casual"],
+        "the row, not the checkbox"
+    );
     h.get_by_label("casual: details");
     ladder_row(&mut h, "novice");
     // The answers, the plots' headings and the table are there.

@@ -123,7 +123,9 @@ pub fn survival_plot(ui: &mut Ui, results: &[GeneratorResults], pinned: Option<&
                     )
                     .color(color)
                     .style(*style)
-                    .width(if *band { 2.0 } else { 1.5 }),
+                    .width(if *band { 2.0 } else { 1.5 })
+                    // A step curve's risers are not noise to fold into a band.
+                    .allow_band(false),
                 );
             }
         });
@@ -208,7 +210,12 @@ pub fn hazard_plot(ui: &mut Ui, results: &[GeneratorResults]) {
                 for p in &mut line {
                     p[1] = p[1].min(ceiling);
                 }
-                plot.line(Line::new(label, PlotPoints::from(line)).color(color).width(2.0));
+                plot.line(
+                    Line::new(label, PlotPoints::from(line))
+                        .color(color)
+                        .width(2.0)
+                        .allow_band(false),
+                );
             }
         });
 }

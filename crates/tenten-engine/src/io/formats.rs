@@ -179,6 +179,9 @@ struct DealFile {
     pieces: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     seed: Option<u64>,
+    /// In a playtest log: the placements the player made, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    moves: Vec<(String, usize, usize)>,
 }
 
 /// A deal as written, before its holder is tied to a piece set.
@@ -189,6 +192,9 @@ pub struct RawDeal {
     /// The piece set the holder's ids refer to, as written in the file.
     pub pieces: Option<String>,
     pub seed: Option<u64>,
+    /// In a playtest log: the placements the player made, in order, as
+    /// (piece id, column, row) of the piece's top-left corner.
+    pub moves: Vec<(String, usize, usize)>,
     /// Where the deal starts in its file (for locating later errors).
     offset: usize,
 }
@@ -252,6 +258,7 @@ pub fn parse_deals_each(text: &str, file: &str) -> Result<Vec<Result<RawDeal, Fo
                 holder: raw.holder,
                 pieces: raw.pieces,
                 seed: raw.seed,
+                moves: raw.moves,
                 offset,
             })
         })
@@ -342,6 +349,15 @@ fn parse_board(
 }
 
 impl RawDeal {
+    /// Where move `i` of this deal is written in `text`: the i-th tuple
+    /// after the deal's `moves` key (the key itself when there are fewer).
+    pub fn move_at(&self, text: &str, i: usize) -> Option<(usize, usize)> {
+        let start = self.offset.min(text.len());
+        let key = start + text[start..].find("moves")?;
+        let tuple = text[key..].match_indices('(').nth(i).map(|(j, _)| key + j);
+        Some(line_col(text, tuple.unwrap_or(key)))
+    }
+
     /// Ties the holder's ids to `set`, refusing unknown ids and pieces wider
     /// or taller than the board.
     pub fn resolve(&self, set: &PieceSet, text: &str, file: &str) -> Result<Deal, FormatError> {
@@ -440,11 +456,28 @@ pub fn deal_to_ron(
     pieces: Option<&str>,
     seed: Option<u64>,
 ) -> String {
+    deal_with_moves_to_ron(board, holder, set, pieces, seed, &[])
+}
+
+/// A deal of a playtest log: as `deal_to_ron`, with the placements made,
+/// (piece, column, row) of each piece's top-left corner.
+pub fn deal_with_moves_to_ron(
+    board: &Board,
+    holder: &[PieceIdx],
+    set: &PieceSet,
+    pieces: Option<&str>,
+    seed: Option<u64>,
+    moves: &[(PieceIdx, usize, usize)],
+) -> String {
     let raw = DealFile {
         board: board.to_rows(),
         holder: holder.iter().map(|&i| set.piece(i).id.clone()).collect(),
         pieces: pieces.map(str::to_owned),
         seed,
+        moves: moves
+            .iter()
+            .map(|&(p, x, y)| (set.piece(p).id.clone(), x, y))
+            .collect(),
     };
     to_ron(&raw)
 }

@@ -5,4 +5,5 @@ pub mod batch;
 pub mod batch_file;
 pub mod export;
 pub mod formats;
+pub mod playtest_log;
 pub mod ron_scan;

@@ -1,0 +1,202 @@
+//! Playtest logs: a batch of deals where each deal may carry the moves the
+//! player made, `moves: [("sq3", 4, 0), ("h2", 0, 9)]` (piece id, column and
+//! row of the piece's top-left corner, in the order placed). Reading one
+//! checks every move against the deal and refuses, naming the deal and the
+//! move's line and column, a move of an unknown piece, of a piece not (or
+//! no longer) in the holder, or one that does not fit the board there.
+
+use crate::io::formats::{self, FormatError, RawDeal};
+use crate::model::board::{Board, BoardSize};
+use crate::model::pieces::{PieceIdx, PieceSet};
+use crate::model::shapes::Shapes;
+use crate::play::fit::Logged;
+
+/// A log read and checked: its board size and its deals.
+pub struct Log {
+    pub size: BoardSize,
+    pub deals: Vec<Logged>,
+    pub moves: usize,
+}
+
+/// Reads a playtest log written in `text` (`file` names it in messages).
+pub fn parse(text: &str, file: &str, set: &PieceSet) -> Result<Log, FormatError> {
+    let raws = formats::parse_deals(text, file)?;
+    let size = raws[0].board.size();
+    let shapes = Shapes::new(set, size);
+    let mut deals = Vec::with_capacity(raws.len());
+    for (i, raw) in raws.iter().enumerate() {
+        let deal = raw.resolve(set, text, file)?;
+        if deal.board.size() != size {
+            return Err(FormatError::new(
+                file,
+                raw.move_at(text, 0),
+                format!(
+                    "deal {i}: the board is {} but the log's first is {size}; a log is of one board size",
+                    deal.board.size()
+                ),
+            ));
+        }
+        let moves = check_moves(raw, i, &deal.board, &deal.holder, &shapes, set, text, file)?;
+        deals.push(Logged {
+            board: deal.board.bits(),
+            holder: deal.holder,
+            moves,
+        });
+    }
+    let moves = deals.iter().map(|d| d.moves.len()).sum();
+    if moves == 0 {
+        return Err(FormatError::new(
+            file,
+            None,
+            format!(
+                "the log's {} deals hold no moves; a playtest log lists the placements made in each deal, \
+                 moves: [(\"sq3\", 4, 0), ...] (tenten deal --log N --player P writes one)",
+                raws.len()
+            ),
+        ));
+    }
+    Ok(Log { size, deals, moves })
+}
+
+/// Each move of deal `i` as (piece, anchor), replayed on its board.
+#[allow(clippy::too_many_arguments)]
+fn check_moves(
+    raw: &RawDeal,
+    i: usize,
+    board: &Board,
+    holder: &[PieceIdx],
+    shapes: &Shapes,
+    set: &PieceSet,
+    text: &str,
+    file: &str,
+) -> Result<Vec<(PieceIdx, u32)>, FormatError> {
+    let mut left = holder.to_vec();
+    let mut bits = board.bits();
+    let size = board.size();
+    let mut out = Vec::with_capacity(raw.moves.len());
+    for (m, (id, x, y)) in raw.moves.iter().enumerate() {
+        let refuse = |why: String| {
+            Err(FormatError::new(
+                file,
+                raw.move_at(text, m),
+                format!("deal {i}, move {m} ({id:?}, {x}, {y}): {why}"),
+            ))
+        };
+        let Some(piece) = set.index_of(id) else {
+            return refuse(format!("unknown piece (not in the piece set \"{}\")", set.name));
+        };
+        let Some(slot) = left.iter().position(|&p| p == piece) else {
+            return refuse(format!(
+                "{id} is not in the holder {} (or was placed already)",
+                set.ids(holder)
+            ));
+        };
+        let on_board = *x < size.w() && *y < size.h();
+        let anchor = (y * size.w() + x) as u32;
+        let fits = on_board && shapes.shape(piece).fits(bits, shapes.geometry.full) >> anchor & 1 == 1;
+        if !fits {
+            return refuse(format!(
+                "the piece does not fit the {size} board there (column {x}, row {y} is its top-left corner, from 0)"
+            ));
+        }
+        left.remove(slot);
+        bits = shapes.place(bits, piece, anchor).0;
+        out.push((piece, anchor));
+    }
+    Ok(out)
+}
+
+/// A log as RON: each deal with its moves, under `comment`.
+pub fn to_ron(log: &[Logged], size: BoardSize, set: &PieceSet, comment: &str) -> String {
+    let w = size.w() as u32;
+    let texts: Vec<String> = log
+        .iter()
+        .map(|d| {
+            let moves: Vec<(PieceIdx, usize, usize)> = d
+                .moves
+                .iter()
+                .map(|&(p, a)| (p, (a % w) as usize, (a / w) as usize))
+                .collect();
+            formats::deal_with_moves_to_ron(
+                &Board::from_bits(size, d.board),
+                &d.holder,
+                set,
+                None,
+                None,
+                &moves,
+            )
+        })
+        .collect();
+    formats::batch_to_ron(&texts, comment)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::classic;
+    use crate::play::coelho::CoelhoWeights;
+    use crate::play::player::{Lookahead, Player};
+
+    fn written() -> (PieceSet, String) {
+        let (set, shapes) = classic();
+        let casual = Player {
+            name: "casual".to_owned(),
+            evaluation: CoelhoWeights::BEST,
+            lookahead: Lookahead::Piece,
+            temperature: 0.5,
+            slip: 0.02,
+        };
+        let log = crate::play::fit::record(&shapes, &set, 3, &casual, 1, 6);
+        (set.clone(), to_ron(&log, BoardSize::CLASSIC, &set, "six deals"))
+    }
+
+    #[test]
+    fn a_written_log_reads_back_with_its_moves() {
+        let (set, text) = written();
+        assert!(text.contains("moves: ["), "{text}");
+        let log = parse(&text, "log.ron", &set).unwrap();
+        assert_eq!(log.deals.len(), 6);
+        assert_eq!(log.moves, 18, "three placements a deal while the game goes on");
+    }
+
+    #[test]
+    fn bad_moves_are_refused_with_the_deal_and_place() {
+        let (set, text) = written();
+        // The first move of deal 0, whatever it is, rewritten.
+        let start = text.find("moves: [").unwrap() + "moves: [".len();
+        let open = start + text[start..].find('(').unwrap();
+        let close = open + text[open..].find(')').unwrap();
+        let (line, _) = formats::line_col(&text, open);
+        let with = |m: &str| format!("{}{m}{}", &text[..open], &text[close + 1..]);
+        for (bad, says) in [
+            ("(\"oct\", 0, 0)", "unknown piece"),
+            ("(\"v5\", 0, 7)", "does not fit"),
+            ("(\"dot\", 10, 0)", "does not fit"),
+        ] {
+            let e = parse(&with(bad), "log.ron", &set)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            // A dot may be in the holder or not; either message names the place.
+            assert!(
+                e.contains("deal 0, move 0") && (e.contains(says) || e.contains("is not in the holder")),
+                "{bad}: {e}"
+            );
+            assert!(e.starts_with(&format!("log.ron:{line}:")), "{bad}: {e}");
+        }
+        let bare = text.replace("moves:", "old_moves:");
+        assert!(parse(&bare, "log.ron", &set).is_err());
+        let none: String = formats::batch_to_ron(
+            &[formats::deal_to_ron(
+                &Board::empty(BoardSize::CLASSIC),
+                &[0, 1],
+                &set,
+                None,
+                None,
+            )],
+            "no moves",
+        );
+        let e = parse(&none, "log.ron", &set).err().unwrap().to_string();
+        assert!(e.contains("hold no moves"), "{e}");
+    }
+}

@@ -1,0 +1,112 @@
+use super::*;
+use crate::fixtures::classic;
+
+fn player(lookahead: Lookahead, temperature: f64, slip: f64) -> Player {
+    Player {
+        name: "known".to_owned(),
+        evaluation: CoelhoWeights::BEST,
+        lookahead,
+        temperature,
+        slip,
+    }
+}
+
+fn moves(log: &[Logged]) -> usize {
+    log.iter().map(|d| d.moves.len()).sum()
+}
+
+/// The test: 2,000 moves of a known player (temperature 0.5, slip
+/// 0.1) fit back with both true values inside their intervals.
+#[test]
+fn a_known_player_is_recovered_within_its_intervals() {
+    let (set, shapes) = classic();
+    let known = player(Lookahead::Piece, 0.5, 0.1);
+    let log = record(&shapes, &set, 3, &known, 11, 700);
+    assert!(moves(&log) >= 2_000, "{} moves", moves(&log));
+    let decisions = piece_decisions(&shapes, CoelhoWeights::BEST, &log);
+    assert_eq!(decisions.len(), moves(&log));
+    assert!(
+        decisions.iter().all(|d| d.rank.is_some()),
+        "a piece player's moves are all its candidates"
+    );
+    let f = fit(&decisions, Lookahead::Piece);
+    let (t, s) = (f.temperature_ci, f.slip_ci);
+    assert!(t.0 <= 0.5 && 0.5 <= t.1, "temperature {} in {t:?}", f.temperature);
+    assert!(s.0 <= 0.1 && 0.1 <= s.1, "slip {} in {s:?}", f.slip);
+    // Informative, not the whole range.
+    assert!(t.1 - t.0 < 0.6 && s.1 - s.0 < 0.12, "{t:?} {s:?}");
+    assert_eq!(f.unexplained, 0);
+    // The maximum is the maximum: no grid neighbour does better.
+    for (dt, ds) in [(0.05, 0.0), (-0.05, 0.0), (0.0, 0.01), (0.0, -0.01)] {
+        let ll = log_likelihood(&decisions, f.temperature + dt, (f.slip + ds).clamp(0.0, 1.0));
+        assert!(ll <= f.loglik + 1e-6, "{dt} {ds}: {ll} > {}", f.loglik);
+    }
+}
+
+#[test]
+fn a_random_player_fits_slip_near_one() {
+    let (set, shapes) = classic();
+    let random = player(Lookahead::Piece, 0.0, 1.0);
+    let log = record(&shapes, &set, 3, &random, 5, 800);
+    let f = fit(
+        &piece_decisions(&shapes, CoelhoWeights::BEST, &log),
+        Lookahead::Piece,
+    );
+    assert!(f.slip >= 0.9, "{}", f.line());
+    assert!(f.slip_ci.1 >= 0.99, "{}", f.line());
+}
+
+#[test]
+fn a_holder_player_fits_its_slip_with_temperature_zero() {
+    let (set, shapes) = classic();
+    let known = player(Lookahead::Holder, 0.0, 0.2);
+    let log = record(&shapes, &set, 3, &known, 3, 60);
+    let decisions = holder_decisions(&shapes, CoelhoWeights::BEST, &log, &Progress::default()).unwrap();
+    let f = fit(&decisions, Lookahead::Holder);
+    assert_eq!((f.temperature, f.temperature_ci), (0.0, (0.0, 0.0)));
+    assert!(f.slip_ci.0 <= 0.2 && 0.2 <= f.slip_ci.1, "{}", f.line());
+    assert_eq!(
+        f.unexplained, 0,
+        "every move is the plan's or a slip of its piece"
+    );
+}
+
+#[test]
+fn the_choice_law_sums_to_one_over_the_candidates() {
+    let d = Decision {
+        by_slip: 0.1,
+        rank: Some(2),
+        per_rank: vec![2, 3, 1, 4],
+    };
+    for t in [0.0, 0.1, 1.0, 20.0] {
+        let total: f64 = (0..4)
+            .map(|k| {
+                let dk = Decision {
+                    rank: Some(k),
+                    ..d.clone()
+                };
+                f64::from(d.per_rank[k as usize]) * dk.by_choice(t)
+            })
+            .sum();
+        assert!((total - 1.0).abs() < 1e-12, "{t}: {total}");
+    }
+    assert_eq!(Decision { rank: None, ..d }.by_choice(1.0), 0.0);
+}
+
+#[test]
+fn a_profile_interval_is_read_where_the_curve_crosses_the_cut() {
+    // A parabola with its top at 5 and curvature 2: the 95 % interval of a
+    // normal log-likelihood, 5 ± 1.96 / sqrt(2).
+    let profile: Vec<(f64, f64)> = (0..=100)
+        .map(|i| {
+            let x = f64::from(i) / 10.0;
+            (x, -(x - 5.0).powi(2))
+        })
+        .collect();
+    let (lo, hi) = profile_interval(&profile, 0.0);
+    let half = (CHI2_95 / 2.0).sqrt();
+    assert!(
+        (lo - (5.0 - half)).abs() < 0.01 && (hi - (5.0 + half)).abs() < 0.01,
+        "{lo} {hi}"
+    );
+}

@@ -1,0 +1,142 @@
+//! `tenten deal --log N --player P` (a playtest log with the moves a model
+//! player made) and `tenten fit-player` (a player fitted to such a log).
+
+use super::*;
+use tenten_engine::io::playtest_log;
+use tenten_engine::play::fit;
+use tenten_engine::play::player::{self, Lookahead, Player};
+
+/// A player model: a preset name or a player file, read when parsed.
+#[derive(Clone, Debug)]
+pub(super) struct Model {
+    pub named: String,
+    pub player: Player,
+}
+
+pub(super) fn parse_model(s: &str) -> Result<Model, String> {
+    let player = if s.ends_with(".ron") {
+        player::load(Path::new(s)).map_err(|e| e.to_string())?
+    } else {
+        player::preset(s).ok_or_else(|| {
+            let names: Vec<&str> = player::PRESETS.iter().map(|(n, _)| *n).collect();
+            format!(
+                "unknown player {s:?}; choose from {}, or give a player file (.ron)",
+                names.join(", ")
+            )
+        })?
+    };
+    Ok(Model {
+        named: s.to_owned(),
+        player,
+    })
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub(super) enum LookaheadArg {
+    Piece,
+    Holder,
+}
+
+impl From<LookaheadArg> for Lookahead {
+    fn from(l: LookaheadArg) -> Self {
+        match l {
+            LookaheadArg::Piece => Lookahead::Piece,
+            LookaheadArg::Holder => Lookahead::Holder,
+        }
+    }
+}
+
+fn piece_set(pieces: Option<&Path>) -> Result<PieceSet, FormatError> {
+    match pieces {
+        Some(p) => formats::load_piece_set(p),
+        None => Ok(PieceSet::classic()),
+    }
+}
+
+/// `n` deals that `model` met in self-play on an empty 10x10 board with the
+/// random generator, each with its moves.
+pub(super) fn cmd_player_log(
+    seed: u64,
+    pieces: Option<&Path>,
+    k: usize,
+    n: usize,
+    model: &Model,
+    out: &mut String,
+) -> Result<(), FormatError> {
+    let set = piece_set(pieces)?;
+    let size = BoardSize::CLASSIC;
+    let shapes = Shapes::new(&set, size);
+    let log = fit::record(&shapes, &set, k, &model.player, seed, n);
+    let p = &model.player;
+    let comment = format!(
+        "A playtest log of {n} deals: tenten deal --seed {seed} --log {n} --player {}{}.\n\
+         Played by the model player {:?} (criteria {}, {} lookahead, temperature {}, slip {}),\n\
+         with the random generator ({}) on an empty {size} board, game g on seed {seed} + g.\n\
+         moves: (piece, column, row) of each piece's top-left corner, in the order placed;\n\
+         the deal a game was lost in has none.",
+        model.named,
+        if k == 3 {
+            String::new()
+        } else {
+            format!(" --holder-size {k}")
+        },
+        p.name,
+        p.evaluation,
+        match p.lookahead {
+            Lookahead::Piece => "piece",
+            Lookahead::Holder => "holder",
+        },
+        p.temperature,
+        p.slip,
+        set.name,
+    );
+    out.push_str(&playtest_log::to_ron(&log, size, &set, &comment));
+    Ok(())
+}
+
+/// Fits a player to the log at `file`; prints the estimates and writes the
+/// player file when asked.
+pub(super) fn cmd_fit_player(
+    file: &Path,
+    pieces: Option<&Path>,
+    lookahead: Lookahead,
+    evaluation: CoelhoWeights,
+    name: Option<String>,
+    save: Option<&Path>,
+    out: &mut String,
+) -> Result<(), FormatError> {
+    let set = piece_set(pieces)?;
+    let text = formats::read_text(file)?;
+    let log = playtest_log::parse(&text, &file.display().to_string(), &set)?;
+    let shapes = Shapes::new(&set, log.size);
+    eprintln!("fitting {} moves of {} deals...", log.moves, log.deals.len());
+    let decisions = match lookahead {
+        Lookahead::Piece => fit::piece_decisions(&shapes, evaluation, &log.deals),
+        Lookahead::Holder => {
+            fit::holder_decisions(&shapes, evaluation, &log.deals, &Progress::default()).unwrap_or_default()
+        }
+    };
+    let f = fit::fit(&decisions, lookahead);
+    let _ = writeln!(out, "{} intervals=profile_likelihood", f.line());
+    if let Some(path) = save {
+        let name = name.unwrap_or_else(|| {
+            let stem = file.file_stem().map_or("log".into(), |s| s.to_string_lossy());
+            format!("fitted to {stem}")
+        });
+        let player = f.player(&name, evaluation, lookahead);
+        let text = format!(
+            "// Fitted by tenten fit-player {}: {} moves, maximum likelihood;\n\
+             // temperature 95 % CI {:.3} to {:.3}, slip 95 % CI {:.4} to {:.4} (profile likelihood).\n\
+             // A model of the logged play, not a measurement of a person.\n{}",
+            file.display(),
+            f.moves,
+            f.temperature_ci.0,
+            f.temperature_ci.1,
+            f.slip_ci.0,
+            f.slip_ci.1,
+            player.to_ron()
+        );
+        formats::write_atomic(path, &text)?;
+    }
+    Ok(())
+}
