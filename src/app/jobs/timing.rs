@@ -46,6 +46,9 @@ pub struct TimingSweep {
     pub finished: Option<bool>,
     pub error: Option<String>,
     job: Option<Job<Message>>,
+    /// The worker's last word, kept across frames: its Done may be drained
+    /// a frame before the channel is seen closed.
+    done: Option<bool>,
 }
 
 impl TimingSweep {
@@ -109,7 +112,6 @@ impl TimingSweep {
     pub fn poll(&mut self) -> Option<bool> {
         let job = self.job.as_mut()?;
         let mut changed = false;
-        let mut complete = false;
         for m in job.drain() {
             match m {
                 Message::Corpus(deals) => self.deals = deals,
@@ -118,7 +120,7 @@ impl TimingSweep {
                     changed = true;
                 }
                 Message::Failed(e) => self.error = Some(e),
-                Message::Done { complete: c } => complete = c,
+                Message::Done { complete } => self.done = Some(complete),
             }
         }
         if changed {
@@ -127,6 +129,7 @@ impl TimingSweep {
         if !job.ended() {
             return None;
         }
+        let complete = self.done.take().unwrap_or(false);
         if !complete && !job.cancelled() && self.error.is_none() {
             self.error = Some("The sweep stopped unexpectedly.".to_owned());
         }
