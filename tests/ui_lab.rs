@@ -300,3 +300,29 @@ fn results_name_their_set_go_stale_and_can_be_pinned() {
     press(&mut h, "Unpin");
     assert!(h.state().live.lab.pinned.is_none());
 }
+
+/// A playtest log open in the document offers "Fit a player" in the Lab:
+/// the estimates with their intervals hold casual's temperature and slip,
+/// the likelihood curves are drawn, and the player can be saved.
+#[test]
+fn a_playtest_log_fits_a_player_in_the_lab() {
+    let mut h = harness();
+    assert!(h.query_by_label("Fit a player").is_none(), "no log open, no fit");
+    common::ui::open(&mut h, common::ui::preset("logs/casual-playtest.ron"));
+    h.get_by_label("Lab").click();
+    h.run();
+    press(&mut h, "Fit a player");
+    step_until(&mut h, "the fit", |a| !a.live.fit.running());
+    let fitted = h.state().live.fit.result.clone().expect("a fit");
+    let f = &fitted.fit;
+    // presets/players/casual.ron wrote it: temperature 0.5, slip 0.02.
+    assert!(f.temperature_ci.0 <= 0.5 && 0.5 <= f.temperature_ci.1, "{}", f.line());
+    assert!(f.slip_ci.0 <= 0.02 && 0.02 <= f.slip_ci.1, "{}", f.line());
+    h.get_by_label_contains("temperature 0.");
+    h.get_by_label("profile log-likelihood of temperature");
+    h.get_by_label("profile log-likelihood of slip");
+    h.get_by_label("Save player…");
+    // The file it saves reads back as the fitted player.
+    let back = tenten_engine::play::player::Player::parse(&fitted.player_file(), "fitted.ron").unwrap();
+    assert_eq!(back, fitted.player());
+}

@@ -110,12 +110,12 @@ pub(super) fn cmd_fit_player(
     let log = playtest_log::parse(&text, &file.display().to_string(), &set)?;
     let shapes = Shapes::new(&set, log.size);
     eprintln!("fitting {} moves of {} deals...", log.moves, log.deals.len());
+    let progress = Progress::default();
     let decisions = match lookahead {
-        Lookahead::Piece => fit::piece_decisions(&shapes, evaluation, &log.deals),
-        Lookahead::Holder => {
-            fit::holder_decisions(&shapes, evaluation, &log.deals, &Progress::default()).unwrap_or_default()
-        }
-    };
+        Lookahead::Piece => fit::piece_decisions(&shapes, evaluation, &log.deals, &progress),
+        Lookahead::Holder => fit::holder_decisions(&shapes, evaluation, &log.deals, &progress),
+    }
+    .unwrap_or_default();
     let f = fit::fit(&decisions, lookahead);
     let _ = writeln!(out, "{} intervals=profile_likelihood", f.line());
     if let Some(path) = save {

@@ -144,17 +144,41 @@ impl App {
             // The new run drops the replay: take its step off the board.
             self.live.debug_board = None;
         }
-        let (games, generators) = (plan.games, plan.generators.len());
+        let (games, generators, players) = (plan.games, plan.generators.len(), plan.players.len());
         let set_title = self.state.doc.set_title();
         let started = self.live.lab.start(plan, ctx);
         self.live.lab.set_title = set_title;
         match started {
             Ok(()) if self.live.lab.running() => {
-                self.live.status =
-                    format!("Generator lab: playing {games} games with each of {generators} generators");
+                self.live.status = format!(
+                    "Generator lab: playing {games} games for each of {players} players and {generators} generators"
+                );
             }
             Ok(()) => {}
             Err(e) => self.live.error = Some(format!("Could not start the simulation: {e}")),
+        }
+    }
+
+    /// Fits a player to the open batch, a playtest log with moves.
+    pub(crate) fn start_fit(
+        &mut self,
+        lookahead: tenten_engine::play::player::Lookahead,
+        ctx: &egui::Context,
+    ) {
+        let Some(batch) = &self.state.doc.batch else {
+            self.live.fit.error = Some("Open a playtest log (a batch of deals with moves) first.".to_owned());
+            return;
+        };
+        let request = crate::app::jobs::fit::FitRequest {
+            text: batch.source.text.clone(),
+            file: batch.source.path.display().to_string(),
+            set: self.state.doc.set.clone(),
+            lookahead,
+            evaluation: self.state.settings.lab.weights,
+        };
+        match self.live.fit.start(request, ctx) {
+            Ok(()) => self.live.status = "Fitting a player to the open log…".to_owned(),
+            Err(e) => self.live.error = Some(format!("Could not start the fit: {e}")),
         }
     }
 

@@ -69,6 +69,7 @@ impl App {
                 danger: DangerState::default(),
                 timing: TimingSweep::default(),
                 lab: Default::default(),
+                fit: Default::default(),
                 deals: Default::default(),
                 loading: None,
                 file_dialog: None,
@@ -107,6 +108,7 @@ impl App {
         let mut w: Vec<Watch> = self.job.iter().map(RepairJob::watch).collect();
         w.extend(self.live.danger.watch());
         w.extend(self.live.lab.watches());
+        w.extend(self.live.fit.watches());
         w.extend(self.live.timing.watch());
         w.extend(self.live.deals.watch());
         w.extend(self.live.loading.as_ref().map(|(_, j)| j.watch()));
@@ -144,6 +146,14 @@ impl App {
                 )
             } else {
                 format!("Generator lab cancelled after {games} games")
+            };
+        }
+
+        if self.live.fit.poll() {
+            self.live.status = match (&self.live.fit.error, &self.live.fit.result) {
+                (Some(e), _) => format!("Fitting a player failed: {e}"),
+                (None, Some(f)) => format!("Fitted a player to {} moves of {}", f.fit.moves, f.file),
+                (None, None) => "Fitting a player cancelled".to_owned(),
             };
         }
 

@@ -129,6 +129,9 @@ pub enum Command {
     CloseLabReplay,
     /// Put the replay's current round (board and dealt holder) in the document.
     OpenLabReplayDeal,
+    /// Fit a player (temperature and slip) to the open playtest log.
+    FitPlayer(tenten_engine::play::player::Lookahead),
+    CancelFit,
     /// Keep the Lab's results to compare the next runs with; drop the kept ones.
     PinLabRun,
     UnpinLabRun,

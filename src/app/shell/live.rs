@@ -68,6 +68,8 @@ pub struct Live {
     pub timing: TimingSweep,
     /// The generator lab's last simulation, its job and a replay.
     pub lab: crate::app::jobs::lab::Lab,
+    /// A player fitted to the open playtest log, and the job fitting it.
+    pub fit: crate::app::jobs::fit::PlayerFit,
     /// The open batch's deal list: verdicts, filter, order.
     pub deals: crate::app::shell::batch::DealsView,
     /// A large file being read on a thread.

@@ -117,14 +117,24 @@ pub fn record(
     out
 }
 
-/// The decisions of a piece-lookahead player judging with `evaluation`.
-pub fn piece_decisions(shapes: &Shapes, evaluation: CoelhoWeights, log: &[Logged]) -> Vec<Decision> {
+/// The decisions of a piece-lookahead player judging with `evaluation`;
+/// `None` when cancelled.
+pub fn piece_decisions(
+    shapes: &Shapes,
+    evaluation: CoelhoWeights,
+    log: &[Logged],
+    progress: &Progress,
+) -> Option<Vec<Decision>> {
     let eval = Evaluator::new(shapes.size());
     let mut found: Vec<Candidate> = Vec::new();
     let mut out = Vec::new();
     for deal in log {
         let mut board = deal.board;
         let mut left = deal.holder.clone();
+        if progress.cancelled() {
+            return None;
+        }
+        progress.advance(1);
         for &(piece, anchor) in &deal.moves {
             candidates(shapes, &eval, evaluation, board, &left, &mut found);
             let mut distinct: Vec<f64> = found.iter().map(|c| c.value).collect();
@@ -150,7 +160,7 @@ pub fn piece_decisions(shapes: &Shapes, evaluation: CoelhoWeights, log: &[Logged
             board = shapes.place(board, piece, anchor).0;
         }
     }
-    out
+    Some(out)
 }
 
 /// The decisions of a holder-lookahead player: it follows the analysis's
@@ -170,6 +180,7 @@ pub fn holder_decisions(
         let mut left = deal.holder.clone();
         let mut plan: Vec<(PieceIdx, u32)> = Vec::new();
         let mut step = 0;
+        progress.advance(1);
         for &(piece, anchor) in &deal.moves {
             if progress.cancelled() {
                 return None;

@@ -23,7 +23,7 @@ fn a_known_player_is_recovered_within_its_intervals() {
     let known = player(Lookahead::Piece, 0.5, 0.1);
     let log = record(&shapes, &set, 3, &known, 11, 700);
     assert!(moves(&log) >= 2_000, "{} moves", moves(&log));
-    let decisions = piece_decisions(&shapes, CoelhoWeights::BEST, &log);
+    let decisions = piece_decisions(&shapes, CoelhoWeights::BEST, &log, &Progress::default()).unwrap();
     assert_eq!(decisions.len(), moves(&log));
     assert!(
         decisions.iter().all(|d| d.rank.is_some()),
@@ -49,7 +49,7 @@ fn a_random_player_fits_slip_near_one() {
     let random = player(Lookahead::Piece, 0.0, 1.0);
     let log = record(&shapes, &set, 3, &random, 5, 800);
     let f = fit(
-        &piece_decisions(&shapes, CoelhoWeights::BEST, &log),
+        &piece_decisions(&shapes, CoelhoWeights::BEST, &log, &Progress::default()).unwrap(),
         Lookahead::Piece,
     );
     assert!(f.slip >= 0.9, "{}", f.line());

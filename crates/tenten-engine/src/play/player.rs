@@ -17,11 +17,12 @@ use crate::play::game::Strategy;
 use crate::progress::Progress;
 
 /// How far a player looks before placing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Lookahead {
     /// One piece at a time: the best single placement of any piece left,
     /// then look again.
+    #[default]
     Piece,
     /// Every order and placement of the whole holder (the analysis's search).
     Holder,

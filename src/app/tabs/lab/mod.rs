@@ -8,6 +8,7 @@ use egui::{RichText, Ui};
 
 use tenten_engine::play::game::End;
 
+mod fit;
 mod ladder;
 mod replay;
 mod results;
@@ -30,6 +31,8 @@ pub struct LabTab {
     /// The games list: which generator, and which ends.
     list_generator: usize,
     list_end: Option<End>,
+    /// How the player to fit looks ahead.
+    fit_lookahead: tenten_engine::play::player::Lookahead,
 }
 
 pub fn end_name(e: End) -> &'static str {
@@ -63,6 +66,7 @@ impl Tab for LabTab {
             );
         });
         self.settings(ui, state, live, cmds);
+        self.fit(ui, state, live, cmds);
         let lab = &live.lab;
         if let Some(e) = &lab.error {
             ui.colored_label(paint::BAD, e);

@@ -1,0 +1,133 @@
+//! Fitting a player to the open playtest log, on a job: the log read and
+//! checked, each move reduced to what the likelihood needs, then the
+//! maximum-likelihood temperature and slip with their profile curves.
+
+use tenten_engine::io::playtest_log;
+use tenten_engine::model::pieces::PieceSet;
+use tenten_engine::model::shapes::Shapes;
+use tenten_engine::play::coelho::CoelhoWeights;
+use tenten_engine::play::fit::{self, Fit};
+use tenten_engine::play::player::{Lookahead, Player};
+
+use crate::app::jobs::job::{Job, Watch};
+
+/// What to fit: the log's text and name, its piece set, and the player's
+/// fixed parts.
+#[derive(Clone, Debug)]
+pub struct FitRequest {
+    pub text: String,
+    pub file: String,
+    pub set: PieceSet,
+    pub lookahead: Lookahead,
+    pub evaluation: CoelhoWeights,
+}
+
+/// A finished fit and what it was asked.
+#[derive(Clone, Debug)]
+pub struct Fitted {
+    pub file: String,
+    pub lookahead: Lookahead,
+    pub evaluation: CoelhoWeights,
+    pub fit: Fit,
+}
+
+impl Fitted {
+    /// The fitted player, named after its log.
+    pub fn player(&self) -> Player {
+        let stem = std::path::Path::new(&self.file)
+            .file_stem()
+            .map_or("log".into(), |s| s.to_string_lossy());
+        self.fit
+            .player(&format!("fitted to {stem}"), self.evaluation, self.lookahead)
+    }
+
+    /// The player file, with a comment saying where it came from.
+    pub fn player_file(&self) -> String {
+        let f = &self.fit;
+        format!(
+            "// Fitted in the workbench to {}: {} moves, maximum likelihood;\n\
+             // temperature 95 % CI {:.3} to {:.3}, slip 95 % CI {:.4} to {:.4} (profile likelihood).\n\
+             // A model of the logged play, not a measurement of a person.\n{}",
+            self.file,
+            f.moves,
+            f.temperature_ci.0,
+            f.temperature_ci.1,
+            f.slip_ci.0,
+            f.slip_ci.1,
+            self.player().to_ron()
+        )
+    }
+}
+
+/// The last fit and the job computing the next.
+#[derive(Default)]
+pub struct PlayerFit {
+    pub result: Option<Fitted>,
+    pub error: Option<String>,
+    job: Option<Job<Result<Fitted, String>>>,
+}
+
+impl PlayerFit {
+    pub fn running(&self) -> bool {
+        self.job.is_some()
+    }
+
+    pub fn progress(&self) -> Option<(f32, Option<f64>)> {
+        self.job.as_ref().map(Job::progress)
+    }
+
+    pub fn watches(&self) -> Vec<Watch> {
+        self.job.iter().map(Job::watch).collect()
+    }
+
+    pub fn cancel(&mut self) {
+        if let Some(job) = &self.job {
+            job.cancel();
+        }
+    }
+
+    pub fn start(&mut self, r: FitRequest, ctx: &egui::Context) -> std::io::Result<()> {
+        self.cancel();
+        let job = Job::spawn("fit-player", ctx, move |send, progress| {
+            let log = match playtest_log::parse(&r.text, &r.file, &r.set) {
+                Ok(log) => log,
+                Err(e) => return send(Err(e.to_string())),
+            };
+            progress.set_total(log.deals.len());
+            let shapes = Shapes::new(&r.set, log.size);
+            let decisions = match r.lookahead {
+                Lookahead::Piece => fit::piece_decisions(&shapes, r.evaluation, &log.deals, progress),
+                Lookahead::Holder => fit::holder_decisions(&shapes, r.evaluation, &log.deals, progress),
+            };
+            if let Some(d) = decisions {
+                send(Ok(Fitted {
+                    file: r.file.clone(),
+                    lookahead: r.lookahead,
+                    evaluation: r.evaluation,
+                    fit: fit::fit(&d, r.lookahead),
+                }));
+            }
+        })?;
+        self.job = Some(job);
+        self.error = None;
+        Ok(())
+    }
+
+    /// Takes the answer when it comes; true in the frame the job ends.
+    pub fn poll(&mut self) -> bool {
+        let Some(job) = self.job.as_mut() else {
+            return false;
+        };
+        for answer in job.drain() {
+            match answer {
+                Ok(f) => self.result = Some(f),
+                Err(e) => self.error = Some(e),
+            }
+        }
+        if !job.ended() {
+            return false;
+        }
+        self.job = None;
+        true
+    }
+}
