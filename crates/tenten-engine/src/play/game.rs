@@ -1,7 +1,8 @@
 //! Self-play games that compare generators: a strategy places each dealt
 //! holder until it cannot, and the end is classified by whose fault it was.
 //! The start of the generator lab (issue 8): dealers in `dealers.rs`, the
-//! `random` and `greedy` strategies here, and the frequency statistics.
+//! `greedy` strategy here (random is a player file, `play::player`), and
+//! the frequency statistics.
 
 use crate::model::board::Bits;
 use crate::model::generator::Generator;
@@ -42,35 +43,6 @@ pub trait Strategy: Send {
         moves: &mut Vec<Move>,
         progress: &Progress,
     ) -> Option<(Bits, u64)>;
-}
-
-/// Each piece in dealt order at a random fitting spot.
-pub struct RandomStrategy;
-
-impl Strategy for RandomStrategy {
-    fn name(&self) -> &'static str {
-        "random"
-    }
-    fn play(
-        &mut self,
-        shapes: &Shapes,
-        mut board: Bits,
-        holder: &[PieceIdx],
-        rng: &mut Generator,
-        moves: &mut Vec<Move>,
-        _: &Progress,
-    ) -> Option<(Bits, u64)> {
-        moves.clear();
-        let mut points = 0;
-        for &piece in holder {
-            let anchor = crate::play::random_fill::random_spot(shapes, board, piece, rng)?;
-            moves.push((piece, anchor));
-            let (next, lines) = shapes.place(board, piece, anchor);
-            points += score(shapes.shape(piece).cells(), lines);
-            board = next;
-        }
-        Some((board, points))
-    }
 }
 
 /// Each piece in dealt order where it leaves the most free cells (after the
@@ -145,12 +117,12 @@ pub const STRATEGIES: [&str; 8] = [
     "random", "greedy", "coelho", "novice", "casual", "skilled", "expert", "machine",
 ];
 
-/// A strategy by name: the three bots, or a preset player
-/// (`play::player::PRESETS`); `weights` are the coelho strategy's criteria
+/// A strategy by name: the greedy and coelho bots, or a preset player
+/// (random among them,
+/// `play::player::PRESETS`); `weights` are the coelho strategy's criteria
 /// weights.
 pub fn strategy_by_name(name: &str, weights: CoelhoWeights) -> Option<Box<dyn Strategy>> {
     match name {
-        "random" => Some(Box::new(RandomStrategy)),
         "greedy" => Some(Box::new(GreedyStrategy)),
         "coelho" => Some(Box::new(CoelhoStrategy::new(weights))),
         // A player file, or a preset player by name.

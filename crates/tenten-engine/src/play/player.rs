@@ -121,13 +121,18 @@ impl Player {
     }
 }
 
-/// The ladder of presets, least skilled first (`presets/players/`, built in).
-pub const PRESETS: [(&str, &str); 5] = [
+/// The presets, least skilled first (`presets/players/`, built in): the
+/// random bot, the ladder of five, and the analysis's search with weights
+/// of one's choosing. (The greedy bot is no player file: see the test
+/// `greedy_is_not_a_player_model`.)
+pub const PRESETS: [(&str, &str); 7] = [
+    ("random", include_str!("../../../../presets/players/random.ron")),
     ("novice", include_str!("../../../../presets/players/novice.ron")),
     ("casual", include_str!("../../../../presets/players/casual.ron")),
     ("skilled", include_str!("../../../../presets/players/skilled.ron")),
     ("expert", include_str!("../../../../presets/players/expert.ron")),
     ("machine", include_str!("../../../../presets/players/machine.ron")),
+    ("coelho", include_str!("../../../../presets/players/coelho.ron")),
 ];
 
 /// Reads a player file.
@@ -372,6 +377,79 @@ mod tests {
         }
         assert_eq!(preset("machine").unwrap().lookahead, Lookahead::Holder);
         assert!(preset("nobody").is_none());
+    }
+
+    /// `coelho` (the analysis's search, built in for its speed) plays
+    /// exactly as its preset file, the `machine` player: the same games,
+    /// round for round.
+    #[test]
+    fn the_coelho_bot_plays_as_its_preset_file() {
+        use crate::model::board::BoardSize;
+        use crate::play::runner::{Plan, run};
+        use crate::search::changer::ChangeOptions;
+        let plan = Plan {
+            set: crate::model::pieces::PieceSet::classic(),
+            shapes_size: BoardSize::new(8, 8).unwrap(),
+            k: 3,
+            generators: vec!["random".to_owned()],
+            players: Vec::new(),
+            games: 6,
+            seed: 3,
+            max_rounds: 40,
+            options: ChangeOptions::default(),
+            weights: CoelhoWeights::BEST,
+        };
+        // Everything but the timings.
+        let games = |p: &str| {
+            run(&plan, p, "random", &Progress::default())
+                .unwrap()
+                .into_iter()
+                .map(|g| (g.seed, g.rounds, g.score, g.end, g.dealt))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(preset("coelho").unwrap().evaluation, CoelhoWeights::BEST);
+        assert_eq!(games("coelho"), games("machine"));
+    }
+
+    /// Why `greedy` is not a player file: its strength is its tie-break
+    /// (the lowest anchor, packing the top-left corner), which no
+    /// evaluation expresses. The player judging free cells alone (10000),
+    /// ties broken at random, dies far sooner on the same deals.
+    #[test]
+    fn greedy_is_not_a_player_model() {
+        use crate::model::board::BoardSize;
+        use crate::play::runner::{Plan, run, summarize};
+        use crate::search::changer::ChangeOptions;
+        let dir = std::env::temp_dir().join(format!("tenten-greedy-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("free-cells.ron");
+        let free_cells = Player {
+            name: "free cells".to_owned(),
+            evaluation: CoelhoWeights([1, 0, 0, 0, 0]),
+            lookahead: Lookahead::Piece,
+            temperature: 0.0,
+            slip: 0.0,
+        };
+        std::fs::write(&file, free_cells.to_ron()).unwrap();
+        let plan = Plan {
+            set: crate::model::pieces::PieceSet::classic(),
+            shapes_size: BoardSize::CLASSIC,
+            k: 3,
+            generators: vec!["random".to_owned()],
+            players: Vec::new(),
+            games: 40,
+            seed: 1,
+            max_rounds: 1_000,
+            options: ChangeOptions::default(),
+            weights: CoelhoWeights::BEST,
+        };
+        let median = |p: &str| {
+            let s = summarize(&run(&plan, p, "random", &Progress::default()).unwrap(), &plan.set);
+            s.km.median.unwrap()
+        };
+        let (greedy, model) = (median("greedy"), median(file.to_str().unwrap()));
+        std::fs::remove_dir_all(dir).ok();
+        assert!(model * 2 < greedy, "greedy {greedy}, the 10000 player {model}");
     }
 
     #[test]
