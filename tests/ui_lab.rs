@@ -316,7 +316,11 @@ fn a_playtest_log_fits_a_player_in_the_lab() {
     let fitted = h.state().live.fit.result.clone().expect("a fit");
     let f = &fitted.fit;
     // presets/players/casual.ron wrote it: temperature 0.5, slip 0.02.
-    assert!(f.temperature_ci.0 <= 0.5 && 0.5 <= f.temperature_ci.1, "{}", f.line());
+    assert!(
+        f.temperature_ci.0 <= 0.5 && 0.5 <= f.temperature_ci.1,
+        "{}",
+        f.line()
+    );
     assert!(f.slip_ci.0 <= 0.02 && 0.02 <= f.slip_ci.1, "{}", f.line());
     h.get_by_label_contains("temperature 0.");
     h.get_by_label("profile log-likelihood of temperature");

@@ -253,21 +253,35 @@ impl Evaluator {
             + w[4] * (1.0 - f64::from(c.surface) / f64::from(self.max_surface.max(1)))
     }
 
-    /// The value with the free cells (and maybe the alignment) already known:
-    /// both are carried down the search. Criteria weighted zero are skipped.
+    /// The part of the value that is cheap with the free cells (and maybe
+    /// the alignment) known, and the most the other criteria can add.
     #[inline]
-    fn value_given(&self, board: Bits, free: u32, alignment: Option<u32>, weights: &[f64; 5]) -> f64 {
+    fn value_known(&self, board: Bits, free: u32, alignment: Option<u32>, weights: &[f64; 5]) -> (f64, f64) {
         let mut v = weights[0] * f64::from(free);
+        if weights[4] != 0.0 {
+            v += weights[4] * (1.0 - f64::from(self.surface(board)) / f64::from(self.max_surface.max(1)));
+        }
+        let mut most = weights[1] + weights[2];
+        match alignment {
+            Some(a) if weights[3] != 0.0 => {
+                v += weights[3] * f64::from(a) / f64::from(self.max_alignment.max(1))
+            }
+            _ => most += weights[3],
+        }
+        (v, most)
+    }
+
+    /// The rest of `value_known`'s value: the large-piece room and, when it
+    /// was not carried down, the alignment.
+    #[inline]
+    fn value_rest(&self, board: Bits, alignment: Option<u32>, weights: &[f64; 5]) -> f64 {
+        let mut v = 0.0;
         if weights[1] != 0.0 || weights[2] != 0.0 {
             let (square5, large) = self.large_fits(board);
             v += weights[1] * f64::from(u8::from(square5)) + weights[2] * f64::from(large) / 3.0;
         }
-        if weights[3] != 0.0 {
-            let a = alignment.unwrap_or_else(|| self.alignment(board));
-            v += weights[3] * f64::from(a) / f64::from(self.max_alignment.max(1));
-        }
-        if weights[4] != 0.0 {
-            v += weights[4] * (1.0 - f64::from(self.surface(board)) / f64::from(self.max_surface.max(1)));
+        if weights[3] != 0.0 && alignment.is_none() {
+            v += weights[3] * f64::from(self.alignment(board)) / f64::from(self.max_alignment.max(1));
         }
         v
     }
@@ -431,13 +445,40 @@ impl Search<'_> {
             }
         }
         let (a, b) = self.piece_lines[usize::from(piece)];
+        // Every placement that clears nothing leaves the same free cells: when
+        // even those with every other criterion at its best cannot win, skip
+        // them before their alignment is counted (the leaf's own bound).
+        let plain_most = self.weights[0] * f64::from(s.free - cells) + self.rest_max;
         let mut fits = shape.fits(s.board, g.full);
+        if self.best.as_ref().is_some_and(|b| plain_most <= b.0) {
+            // Already hopeless at the start: visit only the anchors where the
+            // piece touches a line it could complete, and count the others as
+            // met, as the loop would have (the duplicates left out).
+            let mut touching: Bits = 0;
+            let mut m = shape.mask;
+            while m != 0 {
+                touching |= near >> m.trailing_zeros();
+                m &= m - 1;
+            }
+            let plain = fits & !touching;
+            let met = match s.last {
+                _ if inverted && !s.cleared => 0,
+                Some((_, a, false)) if same_as_last => plain & !((1 << a) - 1),
+                _ => plain,
+            };
+            self.counts.end_boards += u64::from(met.count_ones());
+            fits &= touching;
+        }
         while fits != 0 {
             let anchor = fits.trailing_zeros();
             fits &= fits - 1;
             let cells_at = shape.mask << anchor;
             if cells_at & near == 0 {
                 if Self::duplicate(&s, inverted, same_as_last, false, anchor) {
+                    continue;
+                }
+                if self.best.as_ref().is_some_and(|b| plain_most <= b.0) {
+                    self.counts.end_boards += 1;
                     continue;
                 }
                 let (x0, y0) = self.shapes.xy(anchor);
@@ -494,11 +535,18 @@ impl Search<'_> {
         if self.weights[0] * f64::from(free) + self.rest_max <= best {
             return;
         }
+        // The cheap criteria next (surface is two popcounts, the alignment
+        // often carried down): if the rest at their best still would not win,
+        // skip before the table and the costly criteria.
+        let (known, unknown_max) = self.eval.value_known(board, free, alignment, &self.weights);
+        if known + unknown_max <= best {
+            return;
+        }
         if self.dedup && !self.seen.insert(board) {
             return;
         }
         self.counts.evaluations += 1;
-        let value = self.eval.value_given(board, free, alignment, &self.weights);
+        let value = known + self.eval.value_rest(board, alignment, &self.weights);
         if value > best {
             self.best = Some((value, board, points, self.path));
         }

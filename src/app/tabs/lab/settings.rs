@@ -184,7 +184,10 @@ impl LabTab {
 /// What a player is: the bots in words, a preset from its own file.
 pub(super) fn player_help(p: &str) -> String {
     match p {
-        "random" => "Every placement a slip (presets/players/random.ron): a random legal placement of any piece left".to_owned(),
+        "random" => {
+            "Every placement a slip (presets/players/random.ron): a random legal placement of any piece left"
+                .to_owned()
+        }
         "greedy" => {
             "Each piece in dealt order where it leaves the most free cells (ties: more lines cleared)"
                 .to_owned()
