@@ -157,12 +157,15 @@ impl Lab {
         let job = plan.clone();
         let stream = Job::spawn("generator-lab", ctx, move |send, progress| {
             let pairs = pairs(&job);
-            progress.set_total(job.games * pairs.len());
+            // Progress in estimated time, so the ETA holds across players
+            // whose games differ a thousandfold in cost.
+            let costs: Vec<usize> = pairs.iter().map(|(p, _)| runner::game_cost(&job, p)).collect();
+            progress.set_total(job.games * costs.iter().sum::<usize>());
             let mut start = 0;
             while start < job.games {
                 let end = (start + BLOCK).min(job.games);
                 for (i, (p, g)) in pairs.iter().enumerate() {
-                    match runner::run_range(&job, p, g, start..end, progress) {
+                    match runner::run_range(&job, p, g, start..end, costs[i], progress) {
                         Some(games) => send(Block { pair: i, games }),
                         None => return,
                     }

@@ -69,13 +69,15 @@ pub fn play(
     )
 }
 
-/// Plays games `range` of `player` against `generator` in parallel; `None`
-/// when cancelled.
+/// Plays games `range` of `player` against `generator` in parallel, each
+/// game advancing `progress` by `cost` (see `game_cost`); `None` when
+/// cancelled.
 pub fn run_range(
     plan: &Plan,
     player: &str,
     generator: &str,
     range: std::ops::Range<usize>,
+    cost: usize,
     progress: &Progress,
 ) -> Option<Vec<Game>> {
     let shapes = Shapes::new(&plan.set, plan.shapes_size);
@@ -86,7 +88,7 @@ pub fn run_range(
                 return None;
             }
             let game = play(plan, &shapes, player, generator, g, None, progress)?;
-            progress.advance(1);
+            progress.advance(cost);
             Some(game)
         })
         .collect();
@@ -96,7 +98,29 @@ pub fn run_range(
 /// Plays every game of `player` against `generator`, in parallel; `None`
 /// when cancelled.
 pub fn run(plan: &Plan, player: &str, generator: &str, progress: &Progress) -> Option<Vec<Game>> {
-    run_range(plan, player, generator, 0..plan.games, progress)
+    run_range(plan, player, generator, 0..plan.games, 1, progress)
+}
+
+/// About how long a game of `player` takes, in microseconds on one core,
+/// for a progress bar whose ETA weighs a machine player's game (thousands
+/// of searched rounds) against a novice's (twenty quick ones). From the
+/// medians and rates measured on 10x10 with the random generator (README),
+/// the searching players' rate scaled to the plan's board and holder.
+pub fn game_cost(plan: &Plan, player: &str) -> usize {
+    let searching = crate::play::coelho::rounds_per_second_estimate(plan.k, plan.shapes_size.cells());
+    let (rounds, per_second) = match player {
+        "random" => (6.0, 300_000.0),
+        "greedy" => (21.0, 700_000.0),
+        "novice" => (21.0, 80_000.0),
+        "casual" => (102.0, 75_000.0),
+        "skilled" => (341.0, 2.0 * searching),
+        "expert" => (950.0, 2.0 * searching),
+        "machine" | "coelho" => (20_000.0, 2.0 * searching),
+        // A player file: as slow as a searching player, to be safe.
+        _ => (1_000.0, 2.0 * searching),
+    };
+    let rounds = f64::min(rounds, f64::from(plan.max_rounds));
+    ((rounds / per_second * 1e6) as usize).max(1)
 }
 
 /// Replays game `g` of `player` against `generator` round by round; `None`
@@ -407,6 +431,20 @@ mod tests {
                 .count(),
             61
         );
+    }
+
+    #[test]
+    fn a_game_costs_more_the_better_its_player_and_never_nothing() {
+        let mut p = plan(&["random"]);
+        p.shapes_size = BoardSize::CLASSIC;
+        p.max_rounds = 10_000;
+        let cost = |who: &str| game_cost(&p, who);
+        let ladder = ["novice", "casual", "skilled", "expert", "machine"].map(cost);
+        assert!(ladder.windows(2).all(|w| w[0] < w[1]), "{ladder:?}");
+        assert!(ladder[4] > 1_000 * ladder[0], "{ladder:?}");
+        // The cap bounds a game; a cap of one round costs at least 1.
+        p.max_rounds = 1;
+        assert!(["random", "greedy", "machine", "x.ron"].iter().all(|w| game_cost(&p, w) >= 1));
     }
 
     #[test]
