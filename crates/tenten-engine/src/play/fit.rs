@@ -312,11 +312,41 @@ pub fn fit(all: &[Decision], lookahead: Lookahead) -> Fit {
         .cloned()
         .collect();
     let decisions = decisions.as_slice();
-    let temperatures = match lookahead {
+    // Coarse grids, then forty more points each where the likelihood is
+    // high, so the curves and the intervals' ends are read finely there.
+    let coarse = match lookahead {
         Lookahead::Piece => temperature_grid(),
         Lookahead::Holder => vec![0.0],
     };
-    let slips = slip_grid();
+    let quick: Vec<(f64, f64, f64)> = coarse
+        .iter()
+        .map(|&t| {
+            let by_choice: Vec<f64> = decisions.iter().map(|d| d.by_choice(t)).collect();
+            let (s, ll) = best_slip(decisions, &by_choice);
+            (t, s, ll)
+        })
+        .collect();
+    let top = quick.iter().map(|q| q.2).fold(f64::NEG_INFINITY, f64::max);
+    let near = |xs: &[f64], i: usize| (xs[i.saturating_sub(1)], xs[(i + 1).min(xs.len() - 1)]);
+    let high: Vec<usize> = (0..quick.len()).filter(|&i| quick[i].2 >= top - 8.0).collect();
+    let mut temperatures = coarse.clone();
+    if let (Some(&a), Some(&b), Lookahead::Piece) = (high.first(), high.last(), lookahead) {
+        let (lo, hi) = (near(&coarse, a).0, near(&coarse, b).1);
+        temperatures.extend((0..40).map(|i| lo + (hi - lo) * f64::from(i) / 39.0));
+    }
+    temperatures.sort_by(f64::total_cmp);
+    temperatures.dedup();
+    let mut slips = slip_grid();
+    let slips_at: Vec<f64> = quick.iter().filter(|q| q.2 >= top - 8.0).map(|q| q.1).collect();
+    if let (Some(lo), Some(hi)) = (
+        slips_at.iter().copied().reduce(f64::min),
+        slips_at.iter().copied().reduce(f64::max),
+    ) {
+        let (lo, hi) = ((lo - 0.03).max(0.0), (hi + 0.03).min(1.0));
+        slips.extend((0..40).map(|i| lo + (hi - lo) * f64::from(i) / 39.0));
+    }
+    slips.sort_by(f64::total_cmp);
+    slips.dedup();
     let mut temperature_profile = Vec::with_capacity(temperatures.len());
     let mut slip_best = vec![f64::NEG_INFINITY; slips.len()];
     let mut best = (0.0, 1.0, f64::NEG_INFINITY);

@@ -444,7 +444,11 @@ mod tests {
         assert!(ladder[4] > 1_000 * ladder[0], "{ladder:?}");
         // The cap bounds a game; a cap of one round costs at least 1.
         p.max_rounds = 1;
-        assert!(["random", "greedy", "machine", "x.ron"].iter().all(|w| game_cost(&p, w) >= 1));
+        assert!(
+            ["random", "greedy", "machine", "x.ron"]
+                .iter()
+                .all(|w| game_cost(&p, w) >= 1)
+        );
     }
 
     #[test]
