@@ -248,3 +248,27 @@ fn a_replay_closed_while_it_plays_stops() {
     );
     assert!(h.state().live.lab.replay.is_none());
 }
+
+#[test]
+fn fitting_a_holder_player_to_a_log_stops_on_cancel() {
+    // Each deal of the log costs a full search of its holder in debug
+    // builds: seconds for the 200 deals.
+    let mut h = harness();
+    open(&mut h, preset("logs/casual-playtest.ron"));
+    h.state_mut()
+        .push(Command::FitPlayer(tenten_engine::play::player::Lookahead::Holder));
+    h.step();
+    assert!(h.state().live.fit.running(), "the fit is running");
+    cancel_and_join(&mut h, "fitting a holder player to 200 deals", Command::CancelFit);
+    h.run();
+    assert!(!h.state().live.fit.running());
+    assert!(
+        h.state().live.fit.result.is_none(),
+        "a cancelled fit leaves no result"
+    );
+    assert!(
+        h.state().live.status.contains("cancelled"),
+        "{}",
+        h.state().live.status
+    );
+}
