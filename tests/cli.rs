@@ -772,3 +772,49 @@ fn fit_player_refuses_bad_logs_with_the_deals_place() {
     assert!(run_bad(&["deal", "--seed", "1", "--log", "3", "--player", "clever"]).contains("unknown player"));
     assert!(run_bad(&["fit-player", path.to_str().unwrap(), "--evaluation", "12"]).contains("five digits"));
 }
+
+/// A generator file deals as the generator it presets; a bad one is
+/// refused with its place, exit 2.
+#[test]
+fn simulate_takes_generator_files() {
+    let out = run_ok(&[
+        "simulate",
+        "--generator",
+        "repair,presets/generators/repair.ron,presets/generators/classic-with-mercy.ron",
+        "--player",
+        "novice",
+        "--games",
+        "30",
+        "--seed",
+        "2",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    let figures = |l: &str| {
+        l.split(" strategy=")
+            .nth(1)
+            .unwrap()
+            .split(" rounds_per_s=")
+            .next()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(
+        figures(lines[0]),
+        figures(lines[1]),
+        "the preset file deals as repair"
+    );
+    assert!(
+        lines[2].starts_with("player=novice generator=presets/generators/classic-with-mercy.ron "),
+        "{out}"
+    );
+    let bad = temp_file(
+        "bands.ron",
+        b"(\n    name: \"x\",\n    by_fill: [\n        (up_to: 0.8, scale: {}),\n        (up_to: 0.5, scale: {}),\n    ],\n    check: none,\n)\n",
+    );
+    let err = run_bad(&["simulate", "--generator", bad.to_str().unwrap()]);
+    assert!(
+        err.contains("bands.ron:5:") && err.contains("bands rise in order"),
+        "{err}"
+    );
+}

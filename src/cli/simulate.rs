@@ -14,9 +14,16 @@ pub(super) struct Generators(pub Vec<String>);
 pub(super) fn parse_generators(s: &str) -> Result<Generators, String> {
     let names: Vec<String> = s.split(',').map(|g| g.trim().to_owned()).collect();
     for g in &names {
+        if g.ends_with(".ron") {
+            // A generator file: read now, so a bad one stops here with its
+            // place (its piece set is checked against the run's later).
+            tenten_engine::play::generator_file::load(Path::new(g), &PieceSet::classic())
+                .map_err(|e| e.to_string())?;
+            continue;
+        }
         if !tenten_engine::play::dealers::NAMES.contains(&g.as_str()) {
             return Err(format!(
-                "unknown generator {g:?}; choose from {}",
+                "unknown generator {g:?}; choose from {}, or give a generator file (.ron)",
                 tenten_engine::play::dealers::NAMES.join(", ")
             ));
         }
@@ -86,6 +93,19 @@ pub(super) fn cmd_simulate(
         Some(p) => formats::load_piece_set(p)?,
         None => PieceSet::classic(),
     };
+    for g in generators.iter().filter(|g| g.ends_with(".ron")) {
+        let spec = tenten_engine::play::generator_file::load(Path::new(g), &set)?;
+        if !tenten_engine::play::dealers::same_pieces(&spec.set, &set) {
+            return Err(FormatError::new(
+                g,
+                None,
+                format!(
+                    "the generator deals the pieces of \"{}\", not those of the run's set \"{}\"; give --pieces its set",
+                    spec.set.name, set.name
+                ),
+            ));
+        }
+    }
     let plan = Plan {
         set,
         shapes_size: size,

@@ -48,8 +48,17 @@ pub trait Dealer: Send {
 /// The generator names `tenten simulate` and the lab accept.
 pub const NAMES: [&str; 4] = ["random", "repair", "reject", "bag"];
 
-/// A dealer by name, for a game of `set`.
+/// A dealer by name, for a game of `set`; a name ending in `.ron` is a
+/// generator file, which must deal the pieces of `set` (its weights may
+/// differ).
 pub fn by_name(name: &str, set: &PieceSet, options: ChangeOptions) -> Option<Box<dyn Dealer>> {
+    if name.ends_with(".ron") {
+        let spec = crate::play::generator_file::load(std::path::Path::new(name), set).ok()?;
+        if !same_pieces(&spec.set, set) {
+            return None;
+        }
+        return Some(Box::new(crate::play::file_dealer::FileDealer::new(spec)));
+    }
     Some(match name {
         "random" => Box::new(RandomDealer),
         "repair" => Box::new(RepairDealer { options }),
@@ -59,6 +68,16 @@ pub fn by_name(name: &str, set: &PieceSet, options: ChangeOptions) -> Option<Box
     })
 }
 
+/// The same pieces in the same order (weights aside): a generator file's
+/// set can deal a game of `set`.
+pub fn same_pieces(a: &PieceSet, b: &PieceSet) -> bool {
+    a.pieces.len() == b.pieces.len()
+        && a.pieces
+            .iter()
+            .zip(&b.pieces)
+            .all(|(x, y)| x.id == y.id && x.cells() == y.cells())
+}
+
 fn timed_validate(table: &Table, holder: &[PieceIdx]) -> (bool, f64) {
     let t = Instant::now();
     let v = validate(table.shapes, table.board, holder);
@@ -66,7 +85,7 @@ fn timed_validate(table: &Table, holder: &[PieceIdx]) -> (bool, f64) {
 }
 
 /// A holder dealt as drawn: validated only to record whether it was fair.
-fn unchecked(table: &Table, holder: Vec<PieceIdx>) -> Dealt {
+pub fn unchecked(table: &Table, holder: Vec<PieceIdx>) -> Dealt {
     let (solvable, us) = timed_validate(table, &holder);
     Dealt {
         drawn: holder.clone(),
@@ -103,18 +122,29 @@ impl Dealer for RepairDealer {
     }
     fn deal(&mut self, table: &Table, rng: &mut Generator) -> Dealt {
         let drawn = rng.deal(table.set, table.k);
-        let t = Instant::now();
-        let r = repair(table.shapes, table.set, table.board, &drawn, rng, self.options);
-        let total_us = t.elapsed().as_secs_f64() * 1e6;
-        Dealt {
-            drawn,
-            drawn_unsolvable: r.outcome != Outcome::Unchanged,
-            repairs: r.attempts.len().saturating_sub(1) as u32,
-            dead: r.outcome == Outcome::Dead,
-            validate_us: r.attempts.first().map_or(0.0, |a| a.micros),
-            total_us,
-            holder: r.holder,
-        }
+        repaired(table, table.set, drawn, rng, self.options)
+    }
+}
+
+/// The changer on a drawn holder, its redraws weighted by `weights`.
+pub fn repaired(
+    table: &Table,
+    weights: &PieceSet,
+    drawn: Vec<PieceIdx>,
+    rng: &mut Generator,
+    options: ChangeOptions,
+) -> Dealt {
+    let t = Instant::now();
+    let r = repair(table.shapes, weights, table.board, &drawn, rng, options);
+    let total_us = t.elapsed().as_secs_f64() * 1e6;
+    Dealt {
+        drawn,
+        drawn_unsolvable: r.outcome != Outcome::Unchanged,
+        repairs: r.attempts.len().saturating_sub(1) as u32,
+        dead: r.outcome == Outcome::Dead,
+        validate_us: r.attempts.first().map_or(0.0, |a| a.micros),
+        total_us,
+        holder: r.holder,
     }
 }
 
@@ -133,45 +163,57 @@ impl Dealer for RejectDealer {
         "reject"
     }
     fn deal(&mut self, table: &Table, rng: &mut Generator) -> Dealt {
-        let t = Instant::now();
         let drawn = rng.deal(table.set, table.k);
-        let (solvable, us) = timed_validate(table, &drawn);
-        let mut out = Dealt {
-            drawn: drawn.clone(),
-            drawn_unsolvable: !solvable,
-            validate_us: us,
-            ..Dealt::default()
-        };
-        if solvable {
-            out.holder = drawn;
-            out.total_us = t.elapsed().as_secs_f64() * 1e6;
-            return out;
-        }
-        let options = ChangeOptions {
-            max_redraws: 0,
-            ..ChangeOptions::default()
-        };
-        let exact = repair(table.shapes, table.set, table.board, &drawn, rng, options);
-        out.repairs += exact.attempts.len().saturating_sub(1) as u32;
-        if exact.outcome == Outcome::Dead {
-            out.dead = true;
-            out.holder = drawn;
-            out.total_us = t.elapsed().as_secs_f64() * 1e6;
-            return out;
-        }
-        for _ in 1..self.max_draws {
-            let holder = rng.deal(table.set, table.k);
-            out.repairs += 1;
-            if timed_validate(table, &holder).0 {
-                out.holder = holder;
-                out.total_us = t.elapsed().as_secs_f64() * 1e6;
-                return out;
-            }
-        }
-        out.holder = exact.holder;
-        out.total_us = t.elapsed().as_secs_f64() * 1e6;
-        out
+        rejected(table, table.set, drawn, rng, self.max_draws)
     }
+}
+
+/// Reject-and-redraw of a drawn holder, redrawing by `weights` (see
+/// `RejectDealer`).
+pub fn rejected(
+    table: &Table,
+    weights: &PieceSet,
+    drawn: Vec<PieceIdx>,
+    rng: &mut Generator,
+    max_draws: u32,
+) -> Dealt {
+    let t = Instant::now();
+    let (solvable, us) = timed_validate(table, &drawn);
+    let mut out = Dealt {
+        drawn: drawn.clone(),
+        drawn_unsolvable: !solvable,
+        validate_us: us,
+        ..Dealt::default()
+    };
+    if solvable {
+        out.holder = drawn;
+        out.total_us = t.elapsed().as_secs_f64() * 1e6;
+        return out;
+    }
+    let options = ChangeOptions {
+        max_redraws: 0,
+        ..ChangeOptions::default()
+    };
+    let exact = repair(table.shapes, weights, table.board, &drawn, rng, options);
+    out.repairs += exact.attempts.len().saturating_sub(1) as u32;
+    if exact.outcome == Outcome::Dead {
+        out.dead = true;
+        out.holder = drawn;
+        out.total_us = t.elapsed().as_secs_f64() * 1e6;
+        return out;
+    }
+    for _ in 1..max_draws {
+        let holder = rng.deal(weights, table.k);
+        out.repairs += 1;
+        if timed_validate(table, &holder).0 {
+            out.holder = holder;
+            out.total_us = t.elapsed().as_secs_f64() * 1e6;
+            return out;
+        }
+    }
+    out.holder = exact.holder;
+    out.total_us = t.elapsed().as_secs_f64() * 1e6;
+    out
 }
 
 /// Deals from a shuffled bag holding each piece as many times as its weight
@@ -192,7 +234,7 @@ impl BagDealer {
         }
     }
 
-    fn next(&mut self, rng: &mut Generator) -> PieceIdx {
+    pub fn next(&mut self, rng: &mut Generator) -> PieceIdx {
         if self.bag.is_empty() {
             self.bag = self.full.clone();
             // Fisher-Yates, drawing from the game's stream.

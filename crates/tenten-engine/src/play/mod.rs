@@ -5,8 +5,10 @@
 
 pub mod coelho;
 pub mod dealers;
+pub mod file_dealer;
 pub mod fit;
 pub mod game;
+pub mod generator_file;
 pub mod player;
 pub mod random_fill;
 pub mod runner;

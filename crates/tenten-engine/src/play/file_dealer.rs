@@ -1,0 +1,157 @@
+//! Dealing from a generator file: the weights in force for the board's
+//! fill (and mercy's, after a run of rounds without a clear), each piece
+//! the previous one's kind again with chance `repeat_previous`, then the
+//! file's check. Seeded: the n-th deal of a seed is fixed. A file with no
+//! rule but its check deals exactly as the named generator it presets (a
+//! test holds the four presets to it).
+
+use crate::model::board::Bits;
+use crate::model::generator::Generator;
+use crate::model::pieces::{PieceIdx, PieceSet};
+use crate::play::dealers::{BagDealer, Dealer, Dealt, Table, rejected, repaired, unchecked};
+use crate::play::generator_file::{Check, GeneratorSpec, effective};
+use crate::search::changer::ChangeOptions;
+
+/// Integer weights for a scaled band: a thousandth of a base weight is
+/// the finest step a scale makes.
+const SCALE_STEPS: f64 = 1000.0;
+
+pub struct FileDealer {
+    pub spec: GeneratorSpec,
+    /// The set to draw from: index 0 without a band, b + 1 in band b; each
+    /// without and with mercy.
+    sets: Vec<[PieceSet; 2]>,
+    bag: Option<BagDealer>,
+    /// The last piece dealt.
+    previous: Option<PieceIdx>,
+    /// Rounds in a row that cleared no line, and the board and cells of the
+    /// last deal (to tell whether its round cleared).
+    dry_rounds: u32,
+    last: Option<(Bits, u32)>,
+}
+
+/// `set` with weights scaled to `weights`; the set itself when they are its.
+fn weighted(set: &PieceSet, weights: &[f64]) -> PieceSet {
+    if set
+        .pieces
+        .iter()
+        .zip(weights)
+        .all(|(p, &w)| f64::from(p.weight) == w)
+    {
+        return set.clone();
+    }
+    let mut scaled = set.clone();
+    for (p, &w) in scaled.pieces.iter_mut().zip(weights) {
+        p.weight = (w * SCALE_STEPS).round() as u32;
+    }
+    if scaled.total_weight() == 0 {
+        return set.clone();
+    }
+    scaled
+}
+
+impl FileDealer {
+    pub fn new(spec: GeneratorSpec) -> Self {
+        let mercy = spec.file.mercy.as_ref().map(|m| &m.scale);
+        let mut scales = vec![None];
+        scales.extend(spec.file.by_fill.iter().map(|b| Some(&b.scale)));
+        let sets = scales
+            .into_iter()
+            .map(|band| {
+                [
+                    weighted(&spec.set, &effective(&spec.set, band, None)),
+                    weighted(&spec.set, &effective(&spec.set, band, mercy)),
+                ]
+            })
+            .collect();
+        let bag = (spec.file.check == Check::Bag).then(|| BagDealer::new(&spec.set));
+        Self {
+            spec,
+            sets,
+            bag,
+            previous: None,
+            dry_rounds: 0,
+            last: None,
+        }
+    }
+
+    /// Whether mercy is in force for the next deal.
+    pub fn mercy_now(&self) -> bool {
+        self.spec
+            .file
+            .mercy
+            .as_ref()
+            .is_some_and(|m| self.dry_rounds >= m.after_rounds_without_clear)
+    }
+
+    /// Counts the round just played: it cleared a line when the board holds
+    /// fewer cells than before plus those dealt.
+    fn note_round(&mut self, board: Bits) {
+        if let Some((before, cells)) = self.last {
+            if board.count_ones() < before.count_ones() + cells {
+                self.dry_rounds = 0;
+            } else {
+                self.dry_rounds += 1;
+            }
+        }
+    }
+
+    fn draw(&mut self, set_index: usize, mercy: bool, rng: &mut Generator) -> PieceIdx {
+        let repeat = self.spec.file.repeat_previous;
+        let piece = match self.previous {
+            Some(p) if repeat > 0.0 && rng.unit() < repeat => p,
+            _ => rng.draw(&self.sets[set_index][usize::from(mercy)]),
+        };
+        self.previous = Some(piece);
+        piece
+    }
+}
+
+impl Dealer for FileDealer {
+    fn name(&self) -> &'static str {
+        "file"
+    }
+
+    fn deal(&mut self, table: &Table, rng: &mut Generator) -> Dealt {
+        self.note_round(table.board);
+        let cells = table.shapes.size().cells().max(1) as f64;
+        let fill = f64::from(table.board.count_ones()) / cells;
+        let set_index = self.spec.band_at(fill).map_or(0, |b| b + 1);
+        let mercy = self.mercy_now();
+        let dealt = match self.spec.file.check {
+            Check::Bag => {
+                let bag = self.bag.get_or_insert_with(|| BagDealer::new(&self.spec.set));
+                let holder: Vec<PieceIdx> = (0..table.k).map(|_| bag.next(rng)).collect();
+                unchecked(table, holder)
+            }
+            check => {
+                let drawn: Vec<PieceIdx> = (0..table.k).map(|_| self.draw(set_index, mercy, rng)).collect();
+                let weights = &self.sets[set_index][usize::from(mercy)];
+                match check {
+                    Check::Repair { policy, redraws } => {
+                        let options = ChangeOptions {
+                            policy,
+                            max_redraws: redraws,
+                            ..ChangeOptions::default()
+                        };
+                        repaired(table, weights, drawn, rng, options)
+                    }
+                    Check::Reject { redraws } => rejected(table, weights, drawn, rng, redraws),
+                    _ => unchecked(table, drawn),
+                }
+            }
+        };
+        let dealt_cells: u32 = dealt
+            .holder
+            .iter()
+            .map(|&p| table.shapes.shape(p).cells() as u32)
+            .sum();
+        self.last = Some((table.board, dealt_cells));
+        self.previous = dealt.holder.last().copied().or(self.previous);
+        dealt
+    }
+}
+
+#[cfg(test)]
+#[path = "file_dealer_tests.rs"]
+mod tests;
