@@ -103,6 +103,42 @@ enum Command {
         #[arg(long, value_name = "P", requires = "log", value_parser = players::parse_model)]
         player: Option<players::Model>,
     },
+    /// Tune a generator file's weights toward targets for a player (Nelder-Mead, every
+    /// candidate on the same seeds), check the best on fresh seeds and write it.
+    Tune {
+        /// The generator file to start from (or a preset name: random, repair, reject, bag).
+        #[arg(long, value_name = "BASE.ron")]
+        generator: String,
+        /// Who plays: a preset player, a bot or a player file.
+        #[arg(long, default_value = "casual", value_parser = simulate::parse_players)]
+        player: simulate::Players,
+        /// KEY=VALUE: median_rounds=N, unfair_share=S (at most), small_share=BAND:S; repeat the
+        /// option for several (each may end in @WEIGHT, default 1).
+        #[arg(long, required = true, value_name = "KEY=VALUE")]
+        target: Vec<String>,
+        /// The pieces whose weights move (default all).
+        #[arg(long, value_name = "ID,ID,...")]
+        free: Option<String>,
+        /// Every free weight stays in LO..HI, in tenths of a base weight (default 1,200).
+        #[arg(long, value_name = "LO,HI", default_value = "1,200")]
+        bounds: String,
+        /// Games per candidate (all on the same seeds).
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        games: u32,
+        /// Hold-out games on fresh seeds for the final check.
+        #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        holdout: u32,
+        /// Seconds to search.
+        #[arg(long, default_value_t = 120.0)]
+        budget: f64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, value_name = "R", default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
+        max_rounds: u32,
+        /// Where to write the tuned generator file (atomically).
+        #[arg(long, value_name = "TUNED.ron")]
+        out: PathBuf,
+    },
     /// Fit a player to a playtest log: temperature and slip by maximum likelihood over every
     /// recorded move, with 95 % profile-likelihood intervals:
     /// `temperature=<t> temperature_ci=<lo>,<hi> slip=<e> slip_ci=<lo>,<hi> moves=<n> ...`.
@@ -284,6 +320,34 @@ pub fn main(args: Vec<OsString>) -> i32 {
             pieces.as_deref(),
             usize::from(holder_size),
             n as usize,
+            &mut out,
+        ),
+        Command::Tune {
+            generator,
+            player,
+            target,
+            free,
+            bounds,
+            games,
+            holdout,
+            budget,
+            seed,
+            max_rounds,
+            out: file,
+        } => tune::cmd_tune(
+            tune::Args {
+                generator,
+                player: player.0.first().cloned().unwrap_or_default(),
+                targets: target,
+                free,
+                bounds,
+                games: games as usize,
+                holdout: holdout as usize,
+                budget,
+                seed,
+                max_rounds,
+                out: file,
+            },
             &mut out,
         ),
         Command::FitPlayer {
@@ -685,4 +749,5 @@ fn cmd_sweep(
 mod explain;
 mod players;
 mod simulate;
+mod tune;
 use explain::{explain_danger, explain_repair, explain_validation};

@@ -818,3 +818,75 @@ fn simulate_takes_generator_files() {
         "{err}"
     );
 }
+
+/// tune writes a generator file the rest of the workbench reads, and
+/// reports each target's start and hold-out values with intervals.
+#[test]
+fn tune_writes_a_tuned_generator_and_reports_the_hold_out() {
+    let out_file = temp_file("tuned.ron", b"").with_file_name("tuned.ron");
+    std::fs::remove_file(&out_file).ok();
+    let out = run_ok(&[
+        "tune",
+        "--generator",
+        "presets/generators/random.ron",
+        "--player",
+        "novice",
+        "--target",
+        "median_rounds=40",
+        "--games",
+        "30",
+        "--holdout",
+        "30",
+        "--budget",
+        "2",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert!(out.starts_with("target=median_rounds goal=40 start="), "{out}");
+    for key in [
+        "holdout=",
+        "holdout_ci=",
+        "weights_before=dot:20,sq2:60,",
+        "weights_after=dot:",
+        "evaluations_per_s=",
+    ] {
+        assert!(out.contains(key), "{key}: {out}");
+    }
+    let sim = run_ok(&[
+        "simulate",
+        "--generator",
+        out_file.to_str().unwrap(),
+        "--player",
+        "novice",
+        "--games",
+        "5",
+    ]);
+    assert!(sim.contains("games=5"), "{sim}");
+    let tuned = std::fs::read_to_string(&out_file).unwrap();
+    assert!(
+        tuned.starts_with("// Tuned by tenten tune from presets/generators/random.ron"),
+        "{tuned}"
+    );
+    for (args, says) in [
+        (vec!["--target", "median=3"], "unknown target"),
+        (
+            vec!["--target", "median_rounds=40", "--bounds", "9,2"],
+            "--bounds",
+        ),
+        (
+            vec!["--target", "median_rounds=40", "--free", "dot,oct"],
+            "unknown piece \"oct\"",
+        ),
+        (
+            vec!["--target", "median_rounds=40", "--generator", "lucky"],
+            "unknown generator",
+        ),
+    ] {
+        let mut all = vec!["tune", "--out", "/nonexistent/never.ron"];
+        if !args.contains(&"--generator") {
+            all.extend(["--generator", "random"]);
+        }
+        all.extend(args);
+        assert!(run_bad(&all).contains(says), "{says}");
+    }
+}

@@ -12,3 +12,4 @@ pub mod generator_file;
 pub mod player;
 pub mod random_fill;
 pub mod runner;
+pub mod tune;

@@ -55,12 +55,25 @@ pub fn play(
     progress: &Progress,
 ) -> Option<Game> {
     let mut dealer = dealers::by_name(generator, &plan.set, plan.options)?;
+    play_with(plan, shapes, player, dealer.as_mut(), g, record, progress)
+}
+
+/// Plays game `g` of `player` against `dealer`.
+fn play_with(
+    plan: &Plan,
+    shapes: &Shapes,
+    player: &str,
+    dealer: &mut dyn dealers::Dealer,
+    g: usize,
+    record: Option<&mut Vec<Round>>,
+    progress: &Progress,
+) -> Option<Game> {
     let mut strategy = game::strategy_by_name(player, plan.weights)?;
     game::play_game(
         shapes,
         &plan.set,
         plan.k,
-        dealer.as_mut(),
+        dealer,
         strategy.as_mut(),
         game_seed(plan, g),
         plan.max_rounds,
@@ -90,6 +103,29 @@ pub fn run_range(
             let game = play(plan, &shapes, player, generator, g, None, progress)?;
             progress.advance(cost);
             Some(game)
+        })
+        .collect();
+    games.into_iter().collect()
+}
+
+/// Plays games `range` of `player` against a generator file held in memory
+/// (a candidate of a tune), in parallel; `None` when cancelled.
+pub fn run_spec(
+    plan: &Plan,
+    player: &str,
+    spec: &crate::play::generator_file::GeneratorSpec,
+    range: std::ops::Range<usize>,
+    progress: &Progress,
+) -> Option<Vec<Game>> {
+    let shapes = Shapes::new(&plan.set, plan.shapes_size);
+    let games: Vec<Option<Game>> = range
+        .into_par_iter()
+        .map(|g| {
+            if progress.cancelled() {
+                return None;
+            }
+            let mut dealer = crate::play::file_dealer::FileDealer::new(spec.clone());
+            play_with(plan, &shapes, player, &mut dealer, g, None, progress)
         })
         .collect();
     games.into_iter().collect()

@@ -1,0 +1,195 @@
+//! `tenten tune`: a generator file's weights tuned toward targets for a
+//! player, the best checked on fresh seeds and written as a generator file.
+
+use std::sync::atomic::Ordering;
+
+use super::*;
+use tenten_engine::play::generator_file;
+use tenten_engine::play::runner::Plan;
+use tenten_engine::play::tune::{self, Target, TuneRequest};
+
+pub(super) struct Args {
+    pub generator: String,
+    pub player: String,
+    pub targets: Vec<String>,
+    pub free: Option<String>,
+    pub bounds: String,
+    pub games: usize,
+    pub holdout: usize,
+    pub budget: f64,
+    pub seed: u64,
+    pub max_rounds: u32,
+    pub out: PathBuf,
+}
+
+fn arg_error(message: String) -> FormatError {
+    FormatError::new("tune", None, message)
+}
+
+/// `KEY=VALUE` or `KEY=VALUE@WEIGHT`.
+fn parse_target(s: &str) -> Result<(Target, f64), FormatError> {
+    let (t, w) = match s.rsplit_once('@') {
+        Some((t, w)) => (
+            t,
+            w.parse::<f64>()
+                .ok()
+                .filter(|w| *w > 0.0)
+                .ok_or_else(|| arg_error(format!("the weight of target {s:?} is a positive number")))?,
+        ),
+        None => (s, 1.0),
+    };
+    Ok((Target::parse(t).map_err(arg_error)?, w))
+}
+
+pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<(), FormatError> {
+    let classic = PieceSet::classic();
+    let base = if a.generator.ends_with(".ron") {
+        generator_file::load(Path::new(&a.generator), &classic)?
+    } else {
+        generator_file::preset(&a.generator, &classic).ok_or_else(|| {
+            arg_error(format!(
+                "unknown generator {:?}; give a generator file (.ron) or random, repair, reject, bag",
+                a.generator
+            ))
+        })?
+    };
+    let targets = a
+        .targets
+        .iter()
+        .map(|t| parse_target(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    let free: Vec<PieceIdx> = match &a.free {
+        None => (0..base.set.pieces.len() as PieceIdx).collect(),
+        Some(ids) => ids
+            .split(',')
+            .map(|id| {
+                base.set.index_of(id.trim()).ok_or_else(|| {
+                    arg_error(format!(
+                        "--free: unknown piece {:?} (not in \"{}\")",
+                        id.trim(),
+                        base.set.name
+                    ))
+                })
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    let bounds = a
+        .bounds
+        .split_once(',')
+        .and_then(|(lo, hi)| Some((lo.trim().parse::<f64>().ok()?, hi.trim().parse::<f64>().ok()?)))
+        .filter(|(lo, hi)| *lo >= 0.0 && lo < hi)
+        .ok_or_else(|| {
+            arg_error(format!(
+                "--bounds is LO,HI with 0 <= LO < HI, like 1,200; got {:?}",
+                a.bounds
+            ))
+        })?;
+    if !(a.budget > 0.0) {
+        return Err(arg_error(format!(
+            "--budget is a positive number of seconds; got {}",
+            a.budget
+        )));
+    }
+    let req = TuneRequest {
+        plan: Plan {
+            set: base.set.clone(),
+            shapes_size: BoardSize::CLASSIC,
+            k: 3,
+            generators: Vec::new(),
+            players: vec![a.player.clone()],
+            games: a.games,
+            seed: a.seed,
+            max_rounds: a.max_rounds,
+            options: ChangeOptions::default(),
+            weights: CoelhoWeights::BEST,
+        },
+        base,
+        player: a.player.clone(),
+        targets,
+        free,
+        bounds,
+        budget_seconds: a.budget,
+        max_evaluations: None,
+        holdout_games: a.holdout,
+    };
+    eprintln!(
+        "tuning {} weights of {} for {} ({} games a candidate, {:.0} s)...",
+        req.free.len(),
+        req.base.file.name,
+        a.player,
+        a.games,
+        a.budget
+    );
+    let count = std::sync::atomic::AtomicUsize::new(0);
+    let report = tune::tune(&req, &Progress::default(), |e| {
+        if count.fetch_add(1, Ordering::Relaxed) % 10 == 0 {
+            eprintln!("  evaluation {} loss {:.5} best {:.5}", e.n, e.loss, e.best);
+        }
+    })
+    .ok_or_else(|| arg_error("the tune stopped before its first evaluation".to_owned()))?;
+    let mut tuned = report.tuned.clone();
+    tuned.file.name = format!("{} tuned", req.base.file.name);
+    // The base's piece set, found again from where the tuned file goes.
+    if let Some(p) = &req.base.file.pieces {
+        let set_file = formats::resolve_pieces_path(Path::new(&a.generator), p);
+        let from = a
+            .out
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let (from, set_file) = (std::path::absolute(from), std::path::absolute(&set_file));
+        if let (Ok(from), Ok(set_file)) = (from, set_file) {
+            tuned.file.pieces = Some(formats::relative_path(&from, &set_file).display().to_string());
+        }
+    }
+    let set = &req.plan.set;
+    for (t, at_start, v, ci) in &report.holdout {
+        let ci = ci.map_or("none".to_owned(), |(lo, hi)| {
+            if hi.is_finite() {
+                format!("{lo:.3},{hi:.3}")
+            } else {
+                format!("{lo:.3},none")
+            }
+        });
+        let _ = writeln!(
+            out,
+            "target={} goal={} start={at_start:.3} holdout={v:.3} holdout_ci={ci} holdout_games={}",
+            t.name(),
+            t.goal(),
+            req.holdout_games
+        );
+    }
+    let weights = |w: &[u32]| {
+        set.pieces
+            .iter()
+            .zip(w)
+            .map(|(p, w)| format!("{}:{w}", p.id))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let _ = writeln!(out, "weights_before={}", weights(&report.weights_before));
+    let _ = writeln!(out, "weights_after={}", weights(&report.weights_after));
+    let _ = writeln!(
+        out,
+        "loss_start={:.5} loss_best={:.5} evaluations={} seconds={:.1} evaluations_per_s={:.2} stopped_early={}",
+        report.start.loss,
+        report.best.loss,
+        report.evaluations.len(),
+        report.seconds,
+        report.evaluations_per_second(),
+        report.stopped_early
+    );
+    let text = format!(
+        "// Tuned by tenten tune from {} for {}: {}; {} evaluations of {} games (seeds {}..), hold-out {} games.\n{}",
+        a.generator,
+        a.player,
+        a.targets.join(" "),
+        report.evaluations.len(),
+        a.games,
+        a.seed,
+        a.holdout,
+        tuned.to_ron()
+    );
+    formats::write_atomic(&a.out, &text)?;
+    Ok(())
+}
