@@ -84,7 +84,7 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<(), FormatError> {
                 a.bounds
             ))
         })?;
-    if !(a.budget > 0.0) {
+    if a.budget.is_nan() || a.budget <= 0.0 {
         return Err(arg_error(format!(
             "--budget is a positive number of seconds; got {}",
             a.budget
@@ -122,7 +122,7 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<(), FormatError> {
     );
     let count = std::sync::atomic::AtomicUsize::new(0);
     let report = tune::tune(&req, &Progress::default(), |e| {
-        if count.fetch_add(1, Ordering::Relaxed) % 10 == 0 {
+        if count.fetch_add(1, Ordering::Relaxed).is_multiple_of(10) {
             eprintln!("  evaluation {} loss {:.5} best {:.5}", e.n, e.loss, e.best);
         }
     })
@@ -143,8 +143,9 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<(), FormatError> {
         }
     }
     let set = &req.plan.set;
-    for (t, at_start, v, ci) in &report.holdout {
-        let ci = ci.map_or("none".to_owned(), |(lo, hi)| {
+    for c in &report.holdout {
+        let (t, at_start, v) = (c.target, c.start, c.holdout);
+        let ci = c.ci.map_or("none".to_owned(), |(lo, hi)| {
             if hi.is_finite() {
                 format!("{lo:.3},{hi:.3}")
             } else {

@@ -191,6 +191,16 @@ pub struct Evaluation {
     pub measures: Vec<f64>,
 }
 
+/// One target checked: its value at the start (on the tuning seeds) and
+/// the tuned generator's on the hold-out games, with its 95 % interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Checked {
+    pub target: Target,
+    pub start: f64,
+    pub holdout: f64,
+    pub ci: Option<(f64, f64)>,
+}
+
 /// The result: the best generator, and how it does on fresh seeds.
 #[derive(Clone, Debug)]
 pub struct TuneReport {
@@ -198,9 +208,8 @@ pub struct TuneReport {
     pub start: Evaluation,
     pub best: Evaluation,
     pub evaluations: Vec<Evaluation>,
-    /// Per target: goal, value at the start (tuning seeds), value on the
-    /// hold-out games with its interval.
-    pub holdout: Vec<(Target, f64, f64, Option<(f64, f64)>)>,
+    /// Per target, how the start and the best did.
+    pub holdout: Vec<Checked>,
     pub weights_before: Vec<u32>,
     pub weights_after: Vec<u32>,
     pub seconds: f64,
@@ -393,8 +402,13 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
             .iter()
             .zip(&start.measures)
             .map(|((t, _), &at_start)| {
-                let (v, ci) = t.interval(&s, &req.plan.set);
-                (*t, at_start, v, ci)
+                let (holdout, ci) = t.interval(&s, &req.plan.set);
+                Checked {
+                    target: *t,
+                    start: at_start,
+                    holdout,
+                    ci,
+                }
             })
             .collect(),
         None => Vec::new(),

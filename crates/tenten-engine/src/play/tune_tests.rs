@@ -74,7 +74,12 @@ fn a_tune_moves_the_median_toward_its_target_on_fresh_seeds() {
         r.start.loss,
         r.best.loss
     );
-    let (_, at_start, holdout, ci) = r.holdout[0];
+    let Checked {
+        start: at_start,
+        holdout,
+        ci,
+        ..
+    } = r.holdout[0];
     assert_eq!(at_start, base_median);
     assert!(
         (holdout - goal).abs() < 0.3 * goal,
