@@ -21,6 +21,22 @@ fn series_name(r: &GeneratorResults) -> String {
     format!("{} ({})", r.name, count(r.games.len() as u64, "game", "games"))
 }
 
+/// A plot over rounds survived, from 0 and from 0 % up to `top` %.
+fn by_rounds(id: &str, height: f32, y_label: &'static str, top: f64) -> Plot<'static> {
+    Plot::new(id)
+        .height(height)
+        .custom_x_axes(vec![
+            AxisHints::new_x()
+                .label("rounds survived")
+                .label_spacing(24.0..=40.0),
+        ])
+        .custom_y_axes(vec![AxisHints::new_y().label(y_label).label_spacing(14.0..=20.0)])
+        .include_y(0.0)
+        .include_y(top)
+        .include_x(0.0)
+        .allow_scroll(false)
+}
+
 /// A step curve through `(x, y)` points: flat until the next x.
 fn steps(points: impl Iterator<Item = (f64, f64)>, last_x: f64) -> Vec<[f64; 2]> {
     let mut out: Vec<[f64; 2]> = Vec::new();
@@ -68,22 +84,7 @@ pub fn survival_plot(ui: &mut Ui, results: &[GeneratorResults], pinned: Option<&
         .map(|(r, label, style, _)| Entry::line(label.clone(), generator_color(&r.name), *style, None))
         .collect();
     let hidden = legend::show(ui, "lab_survival", &entries);
-    Plot::new("lab_survival")
-        .height(220.0)
-        .custom_x_axes(vec![
-            AxisHints::new_x()
-                .label("rounds survived")
-                .label_spacing(24.0..=40.0),
-        ])
-        .custom_y_axes(vec![
-            AxisHints::new_y()
-                .label("games still going (%)")
-                .label_spacing(14.0..=20.0),
-        ])
-        .include_y(0.0)
-        .include_y(100.0)
-        .include_x(0.0)
-        .allow_scroll(false)
+    by_rounds("lab_survival", 220.0, "games still going (%)", 100.0)
         .label_formatter(|pos: &HoverPosition<'_>| match pos {
             HoverPosition::NearDataPoint {
                 plot_name, position, ..
@@ -165,22 +166,7 @@ pub fn hazard_plot(ui: &mut Ui, results: &[GeneratorResults]) {
         })
         .fold(0.0f64, f64::max);
     let ceiling = (top * 100.0 * 1.5).max(1.0);
-    Plot::new("lab_hazard")
-        .height(200.0)
-        .custom_x_axes(vec![
-            AxisHints::new_x()
-                .label("rounds survived")
-                .label_spacing(24.0..=40.0),
-        ])
-        .custom_y_axes(vec![
-            AxisHints::new_y()
-                .label("chance to lose the next deal (%)")
-                .label_spacing(14.0..=20.0),
-        ])
-        .include_y(0.0)
-        .include_y(ceiling)
-        .include_x(0.0)
-        .allow_scroll(false)
+    by_rounds("lab_hazard", 200.0, "chance to lose the next deal (%)", ceiling)
         .label_formatter(|pos: &HoverPosition<'_>| match pos {
             HoverPosition::NearDataPoint {
                 plot_name, position, ..

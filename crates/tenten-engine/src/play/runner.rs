@@ -93,19 +93,9 @@ pub fn run_range(
     cost: usize,
     progress: &Progress,
 ) -> Option<Vec<Game>> {
-    let shapes = Shapes::new(&plan.set, plan.shapes_size);
-    let games: Vec<Option<Game>> = range
-        .into_par_iter()
-        .map(|g| {
-            if progress.cancelled() {
-                return None;
-            }
-            let game = play(plan, &shapes, player, generator, g, None, progress)?;
-            progress.advance(cost);
-            Some(game)
-        })
-        .collect();
-    games.into_iter().collect()
+    in_parallel(plan, range, cost, progress, |shapes, g| {
+        play(plan, shapes, player, generator, g, None, progress)
+    })
 }
 
 /// Plays games `range` of `player` against a generator file held in memory
@@ -117,6 +107,21 @@ pub fn run_spec(
     range: std::ops::Range<usize>,
     progress: &Progress,
 ) -> Option<Vec<Game>> {
+    in_parallel(plan, range, 1, progress, |shapes, g| {
+        let mut dealer = crate::play::file_dealer::FileDealer::new(spec.clone());
+        play_with(plan, shapes, player, &mut dealer, g, None, progress)
+    })
+}
+
+/// Games `range` played by `one` on all cores, in seed order; `None` when
+/// cancelled (or a game could not start).
+fn in_parallel(
+    plan: &Plan,
+    range: std::ops::Range<usize>,
+    cost: usize,
+    progress: &Progress,
+    one: impl Fn(&Shapes, usize) -> Option<Game> + Sync,
+) -> Option<Vec<Game>> {
     let shapes = Shapes::new(&plan.set, plan.shapes_size);
     let games: Vec<Option<Game>> = range
         .into_par_iter()
@@ -124,8 +129,9 @@ pub fn run_spec(
             if progress.cancelled() {
                 return None;
             }
-            let mut dealer = crate::play::file_dealer::FileDealer::new(spec.clone());
-            play_with(plan, &shapes, player, &mut dealer, g, None, progress)
+            let game = one(&shapes, g)?;
+            progress.advance(cost);
+            Some(game)
         })
         .collect();
     games.into_iter().collect()
