@@ -162,6 +162,10 @@ pub fn small_share(s: &Summary, set: &PieceSet, band: usize) -> Option<(f64, f64
     survival::share(small as usize, s.dealt_by_band[band] as usize)
 }
 
+/// A loss this small means every target is met within about 1 %: the
+/// search stops there (on the tuning seeds any closer is overfitting them).
+pub const GOOD_ENOUGH: f64 = 1e-4;
+
 /// What to tune.
 #[derive(Clone, Debug)]
 pub struct TuneRequest {
@@ -213,7 +217,8 @@ pub struct TuneReport {
     pub weights_before: Vec<u32>,
     pub weights_after: Vec<u32>,
     pub seconds: f64,
-    /// The budget ran out or a cancel came before Nelder-Mead converged.
+    /// The budget ran out or a cancel came before the targets were met or
+    /// Nelder-Mead converged.
     pub stopped_early: bool,
 }
 
@@ -321,6 +326,9 @@ impl<F: Fn(&Evaluation)> CostFunction for &Objective<'_, F> {
         if spent {
             return Err(Error::msg("the budget is spent"));
         }
+        if self.best.borrow().as_ref().is_some_and(|b| b.0 <= GOOD_ENOUGH) {
+            return Err(Error::msg("every target is met"));
+        }
         self.evaluate(x)
             .map(|e| e.loss)
             .ok_or_else(|| Error::msg("cancelled"))
@@ -369,7 +377,7 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
             .configure(|state| state.max_iters(400))
             .run();
         if run.is_err() {
-            stopped_early = true;
+            stopped_early = objective.best.borrow().as_ref().is_none_or(|b| b.0 > GOOD_ENOUGH);
             break;
         }
         round += 1;

@@ -40,19 +40,23 @@ impl LabTab {
                     }
                 });
                 ui.end_row();
-                ui.label("Players");
-                ui.horizontal_wrapped(|ui| {
-                    for p in STRATEGIES {
-                        let mut on = s.players.iter().any(|x| x == p);
-                        if ui.checkbox(&mut on, p).on_hover_text(player_help(p)).changed() {
-                            s.players.retain(|x| x != p);
-                            if on {
-                                s.players.push(p.to_owned());
+                // Two rows, the ladder and the bots: one wrapped row inside a
+                // grid cell overlaps the row below it in a narrow panel.
+                for (label, names) in [("Players", &STRATEGIES[3..]), ("Bots", &STRATEGIES[..3])] {
+                    ui.label(label);
+                    ui.horizontal(|ui| {
+                        for &p in names {
+                            let mut on = s.players.iter().any(|x| x == p);
+                            if ui.checkbox(&mut on, p).on_hover_text(player_help(p)).changed() {
+                                s.players.retain(|x| x != p);
+                                if on {
+                                    s.players.push(p.to_owned());
+                                }
                             }
                         }
-                    }
-                });
-                ui.end_row();
+                    });
+                    ui.end_row();
+                }
                 if s.players.iter().any(|p| p == "coelho") {
                     let label = ui.label("Weights");
                     ui.horizontal(|ui| {
