@@ -67,7 +67,7 @@ enum Action {
 fn random_command(rng: &mut Generator, files: &[PathBuf]) -> Command {
     let any = |rng: &mut Generator, n: usize| rng.below(n);
     let piece = |rng: &mut Generator| rng.below(24) as u8; // 19 pieces: some out of range
-    match rng.below(46) {
+    match rng.below(47) {
         0..=5 => Command::Paint {
             x: any(rng, 14),
             y: any(rng, 14),
@@ -150,7 +150,7 @@ fn random_command(rng: &mut Generator, files: &[PathBuf]) -> Command {
         }),
         31 => Command::SetMaxRedraws(rng.below(200)),
         32 => Command::ShowSolution((rng.below(2) == 0).then(|| any(rng, 6))),
-        33 => Command::SetInspectorTab(any(rng, 7)),
+        33 => Command::SetInspectorTab(any(rng, 8)),
         34 => [
             Command::TogglePalette,
             Command::ToggleInspector,
@@ -195,6 +195,30 @@ fn random_command(rng: &mut Generator, files: &[PathBuf]) -> Command {
             Command::OpenLabReplayDeal,
         ][rng.below(5)]
         .clone(),
+        // The active generator: from a preset, edited (sometimes into rules
+        // that must be refused), dealt from, closed.
+        45 => match rng.below(4) {
+            0 => Command::NewGenerator(["random", "repair", "reject", "bag"][rng.below(4)]),
+            1 => Command::CloseGenerator,
+            2 => Command::Deal,
+            _ => {
+                let set = tenten_engine::model::pieces::PieceSet::classic();
+                let mut rules = tenten_engine::play::generator_file::preset("bag", &set)
+                    .unwrap()
+                    .file;
+                rules.repeat_previous = rng.unit() * 1.2;
+                rules.by_fill = (0..rng.below(3))
+                    .map(|b| tenten_engine::play::generator_file::Band {
+                        up_to: 0.3 * (b as f64 + 1.0) + rng.unit() * 0.5 - 0.25,
+                        scale: [("dot".to_owned(), rng.unit() * 3.0 - 0.5)].into_iter().collect(),
+                    })
+                    .collect();
+                Command::SetGenerator {
+                    rules,
+                    stroke: any(rng, 3) as u64,
+                }
+            }
+        },
         _ => match rng.below(2) {
             0 => Command::ReplayLabGame {
                 player: ["novice", "casual", "greedy"][rng.below(3)].to_owned(),

@@ -68,9 +68,25 @@ impl App {
             .seed
             .wrapping_add(self.state.doc.deals.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let mut generator = Generator::new(seed);
+        // The active generator deals the whole holder (its rules and check
+        // see the board); without one, a weighted draw per slot.
+        let spec = self.state.doc.generator_spec();
         let doc = &mut self.state.doc;
-        for slot in &mut doc.slots {
-            let piece = generator.draw(&doc.set);
+        let dealt: Vec<_> = match spec {
+            Some(spec) => {
+                let shapes = tenten_engine::model::shapes::Shapes::new(&doc.set, doc.board.size());
+                let table = tenten_engine::play::dealers::Table {
+                    shapes: &shapes,
+                    set: &doc.set,
+                    board: doc.board.bits(),
+                    k: doc.slots.len(),
+                };
+                let mut dealer = tenten_engine::play::file_dealer::FileDealer::new(spec);
+                tenten_engine::play::dealers::Dealer::deal(&mut dealer, &table, &mut generator).holder
+            }
+            None => doc.slots.iter().map(|_| generator.draw(&doc.set)).collect(),
+        };
+        for (slot, piece) in doc.slots.iter_mut().zip(dealt) {
             if !slot.locked {
                 slot.piece = Some(piece);
             }

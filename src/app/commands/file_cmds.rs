@@ -73,6 +73,8 @@ impl App {
                 }
                 Err(e) => self.live.error = Some(e),
             },
+            Purpose::OpenGenerator => self.load_generator(&path),
+            Purpose::SaveGenerator => self.save_generator_to(&path),
             Purpose::SaveFiltered => self.save_filtered_to(&path),
             Purpose::SaveText { text, .. } => match tenten_engine::io::formats::write_atomic(&path, &text) {
                 Ok(()) => self.live.status = format!("Saved {}", path.display()),

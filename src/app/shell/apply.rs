@@ -57,6 +57,16 @@ impl App {
                 self.choose_file(Purpose::SaveDeal { batch }, ctx);
             }
             Command::SavePieceSetAs => self.choose_file(Purpose::SavePieceSet, ctx),
+            Command::OpenGenerator => self.choose_file(Purpose::OpenGenerator, ctx),
+            Command::LoadGenerator(path) => self.load_generator(&path),
+            Command::NewGenerator(name) => self.new_generator(name),
+            Command::SetGenerator { rules, stroke } => self.set_generator(rules, stroke),
+            Command::CloseGenerator => self.close_generator(),
+            Command::SaveGenerator => match self.state.doc.generator_path.clone() {
+                Some(path) => self.save_generator_to(&path),
+                None => self.choose_file(Purpose::SaveGenerator, ctx),
+            },
+            Command::SaveGeneratorAs => self.choose_file(Purpose::SaveGenerator, ctx),
             Command::Undo => {
                 if let Some(prev) = self.undo.undo(&self.titled()) {
                     self.restore(prev);

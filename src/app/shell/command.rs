@@ -88,6 +88,22 @@ pub enum Command {
         stroke: u64,
     },
     AddPiece(Piece),
+    // Generator
+    /// Choose a generator file to open, or open this one.
+    OpenGenerator,
+    LoadGenerator(std::path::PathBuf),
+    /// Start from a preset generator (random, repair, reject, bag).
+    NewGenerator(&'static str),
+    /// The edited rules; `stroke` groups one drag's changes into one undo
+    /// step (0: a step of its own).
+    SetGenerator {
+        rules: tenten_engine::play::generator_file::GeneratorFile,
+        stroke: u64,
+    },
+    /// Deal from the palette's weights again.
+    CloseGenerator,
+    SaveGenerator,
+    SaveGeneratorAs,
     /// Back to the set as it came from its file (or the built-in one).
     ResetPieceSet,
     // Verdict and repair

@@ -17,6 +17,8 @@ pub enum Purpose {
         batch: bool,
     },
     SavePieceSet,
+    OpenGenerator,
+    SaveGenerator,
     /// The deals the Deals tab shows, as a new batch.
     SaveFiltered,
     /// An export (CSV, SVG, DOT) whose text is ready.
@@ -35,6 +37,8 @@ impl Purpose {
             Purpose::SaveDeal { batch: true } => "Save the whole batch",
             Purpose::SaveDeal { batch: false } => "Save deal",
             Purpose::SavePieceSet => "Save piece set",
+            Purpose::OpenGenerator => "Open generator",
+            Purpose::SaveGenerator => "Save generator",
             Purpose::SaveFiltered => "Save the deals shown as a batch",
             Purpose::SaveText { title, .. } => title,
         }
@@ -43,7 +47,8 @@ impl Purpose {
     /// The file name a save proposes; `None` for an open.
     pub fn proposed_name(&self) -> Option<&str> {
         match self {
-            Purpose::OpenDeal | Purpose::OpenPieceSet => None,
+            Purpose::OpenDeal | Purpose::OpenPieceSet | Purpose::OpenGenerator => None,
+            Purpose::SaveGenerator => Some("generator.ron"),
             Purpose::SaveDeal { batch: true } => Some("deals.ron"),
             Purpose::SaveDeal { batch: false } => Some("deal.ron"),
             Purpose::SavePieceSet => Some("pieces.ron"),

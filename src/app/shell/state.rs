@@ -48,6 +48,13 @@ pub struct Doc {
     /// Deals made with the seed: the next deal is the (deals + 1)-th. Part of
     /// the document so that undoing a deal makes the next one the same again.
     pub deals: u64,
+    /// The active generator's rules (bands, repeat, mercy, check), dealing
+    /// from `set`'s weights; none: plain weighted draws. With the file it
+    /// came from and the rules as opened or saved ("modified" when they
+    /// differ), all in the document so undo covers them.
+    pub generator: Option<tenten_engine::play::generator_file::GeneratorFile>,
+    pub generator_origin: Option<tenten_engine::play::generator_file::GeneratorFile>,
+    pub generator_path: Option<std::path::PathBuf>,
 }
 
 impl Default for Doc {
@@ -69,11 +76,25 @@ impl Default for Doc {
             score: 0,
             batch: None,
             deals: 0,
+            generator: None,
+            generator_origin: None,
+            generator_path: None,
         }
     }
 }
 
 impl Doc {
+    /// The active generator on the document's set, when there is one and
+    /// it reads (edits are checked as they are made, so it does).
+    pub fn generator_spec(&self) -> Option<tenten_engine::play::generator_file::GeneratorSpec> {
+        let rules = self.generator.as_ref()?;
+        let spec = tenten_engine::play::generator_file::GeneratorSpec {
+            file: rules.clone(),
+            set: self.set.clone(),
+        };
+        tenten_engine::play::generator_file::parse(&spec.to_ron(), "the generator", &self.set).ok()
+    }
+
     /// The pieces in the filled slots, in slot order.
     pub fn holder(&self) -> Vec<PieceIdx> {
         self.slots.iter().filter_map(|s| s.piece).collect()

@@ -9,6 +9,7 @@ use crate::app::shell::state::State;
 
 mod deal;
 mod deals;
+mod generator;
 pub mod heuristic;
 mod lab;
 pub mod timing;
@@ -28,6 +29,7 @@ pub fn all() -> Vec<Box<dyn Tab>> {
         Box::new(timing::TimingTab::default()),
         Box::new(deals::DealsTab),
         Box::new(lab::LabTab::default()),
+        Box::new(generator::GeneratorTab),
     ]
 }
 

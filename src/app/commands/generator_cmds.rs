@@ -1,0 +1,123 @@
+//! The active generator: opened from a file or a preset, edited in the
+//! Generator tab (each edit checked as the file format checks it, undoable),
+//! saved, closed. Deal (Ctrl+D) deals from it.
+
+use std::path::Path;
+
+use tenten_engine::play::generator_file::{self, GeneratorFile, GeneratorSpec};
+
+use crate::app::shell::app::App;
+use crate::app::shell::undo::EditKey;
+
+impl App {
+    /// Opens a generator file: its set (with the file's weights) becomes the
+    /// palette's, its rules the active ones. A bad file changes nothing.
+    pub(crate) fn load_generator(&mut self, path: &Path) {
+        match generator_file::load(path, &self.state.doc.set) {
+            Ok(spec) => {
+                self.edit(EditKey::Single);
+                let closed = if spec.set == self.state.doc.set {
+                    ""
+                } else {
+                    // The file's set, as the file has it, is the palette's
+                    // "as opened" (its weights are the generator's).
+                    self.state.doc.set_origin = spec.set.clone();
+                    self.switch_set(spec.set.clone())
+                };
+                let doc = &mut self.state.doc;
+                doc.generator = Some(spec.file.clone());
+                doc.generator_origin = Some(spec.file);
+                doc.generator_path = Some(path.to_path_buf());
+                self.live.status = format!("Dealing from the generator {}{closed}", path.display());
+            }
+            Err(e) => self.live.error = Some(e.to_string()),
+        }
+    }
+
+    /// Starts from a preset's rules on the palette's set (untitled).
+    pub(crate) fn new_generator(&mut self, name: &str) {
+        let Some(spec) = generator_file::preset(name, &self.state.doc.set) else {
+            return;
+        };
+        self.edit(EditKey::Single);
+        let doc = &mut self.state.doc;
+        doc.generator = Some(spec.file.clone());
+        doc.generator_origin = Some(spec.file);
+        doc.generator_path = None;
+        self.live.status = format!("Dealing from a new generator, from the preset {name}");
+    }
+
+    /// An edit of the rules, applied only if the file would read (a band
+    /// out of order, every weight scaled to 0, ... are refused, with why).
+    pub(crate) fn set_generator(&mut self, rules: GeneratorFile, stroke: u64) {
+        if self.state.doc.generator.as_ref() == Some(&rules) {
+            return;
+        }
+        let spec = GeneratorSpec {
+            file: rules.clone(),
+            set: self.state.doc.set.clone(),
+        };
+        match generator_file::parse(&spec.to_ron(), "the generator", &self.state.doc.set) {
+            Ok(_) => {
+                self.edit(if stroke == 0 {
+                    EditKey::Single
+                } else {
+                    EditKey::Weight(stroke)
+                });
+                self.state.doc.generator = Some(rules);
+            }
+            Err(e) => self.live.status = format!("Not applied: {}", e.message),
+        }
+    }
+
+    pub(crate) fn close_generator(&mut self) {
+        if self.state.doc.generator.is_some() {
+            self.edit(EditKey::Single);
+            let doc = &mut self.state.doc;
+            doc.generator = None;
+            doc.generator_origin = None;
+            doc.generator_path = None;
+            self.live.status = "Dealing from the palette's weights".to_owned();
+        }
+    }
+
+    /// Writes the active generator: its rules, and the palette's weights as
+    /// the file's weights (what is on screen is what is saved).
+    pub(crate) fn save_generator_to(&mut self, path: &Path) {
+        let Some(rules) = self.state.doc.generator.clone() else {
+            return;
+        };
+        let mut file = rules.clone();
+        file.weights = self
+            .state
+            .doc
+            .set
+            .pieces
+            .iter()
+            .map(|p| (p.id.clone(), p.weight))
+            .collect();
+        // The set's file, found again from where the generator goes.
+        file.pieces = self.state.settings.pieces_file.as_ref().and_then(|set_file| {
+            let from = std::path::absolute(path.parent()?).ok()?;
+            let to = std::path::absolute(set_file).ok()?;
+            Some(
+                tenten_engine::io::formats::relative_path(&from, &to)
+                    .display()
+                    .to_string(),
+            )
+        });
+        let spec = GeneratorSpec {
+            file,
+            set: self.state.doc.set.clone(),
+        };
+        match tenten_engine::io::formats::write_atomic(path, &spec.to_ron()) {
+            Ok(()) => {
+                let doc = &mut self.state.doc;
+                doc.generator_origin = Some(rules);
+                doc.generator_path = Some(path.to_path_buf());
+                self.live.status = format!("Saved the generator to {}", path.display());
+            }
+            Err(e) => self.live.error = Some(e.to_string()),
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! The Generator tab and the active generator: opened from a file or a
+//! preset, edited (a bad edit refused, every edit undoable), dealt from,
+//! saved so that it reads back.
+
+mod common;
+
+use egui_kittest::kittest::Queryable;
+use tenten::app::shell::command::Command;
+use tenten_engine::play::generator_file::{self, Band};
+
+use common::ui::{harness_on_tab, preset};
+
+#[test]
+fn a_generator_opens_deals_edits_undoes_and_saves() {
+    tenten::app::disable_dialogs();
+    let mut h = harness_on_tab("Generator");
+    h.get_by_label_contains("Deal (Ctrl+D) draws from the palette's weights");
+    let before = h.state().state.doc.clone();
+    // A bad file changes nothing and says where.
+    let dir = std::env::temp_dir().join(format!("tenten-gen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.ron");
+    std::fs::write(
+        &bad,
+        "(name: \"x\", by_fill: [(up_to: 0.8), (up_to: 0.5)], check: none)",
+    )
+    .unwrap();
+    h.state_mut().push(Command::LoadGenerator(bad));
+    h.run();
+    assert!(
+        h.state()
+            .live
+            .error
+            .as_deref()
+            .unwrap_or("")
+            .contains("bands rise in order")
+    );
+    assert_eq!(h.state().state.doc, before, "a failed load changed the document");
+    h.state_mut().push(Command::DismissError);
+    // The example opens (a copy, without its set's path, so saving over it
+    // is harmless): its weights in the palette, its rules active.
+    let text = std::fs::read_to_string(preset("generators/classic-with-mercy.ron")).unwrap();
+    let copy = dir.join("mercy.ron");
+    std::fs::write(
+        &copy,
+        text.replace("    pieces: \"../pieces/classic-1010.ron\",\n", ""),
+    )
+    .unwrap();
+    h.state_mut().push(Command::LoadGenerator(copy.clone()));
+    h.run();
+    let doc = &h.state().state.doc;
+    assert_eq!(doc.generator.as_ref().unwrap().name, "classic with mercy");
+    assert_eq!(doc.set.piece(doc.set.index_of("dot").unwrap()).weight, 3);
+    h.get_by_label("Generator: classic with mercy");
+    h.get_by_label_contains("In force on this board: 0 % full, band 1");
+    // An edit that makes every weight 0 in a band is refused.
+    let mut rules = h.state().state.doc.generator.clone().unwrap();
+    let everything_off: std::collections::BTreeMap<String, f64> = h
+        .state()
+        .state
+        .doc
+        .set
+        .pieces
+        .iter()
+        .map(|p| (p.id.clone(), 0.0))
+        .collect();
+    rules.by_fill[0].scale = everything_off.clone();
+    h.state_mut().push(Command::SetGenerator { rules, stroke: 0 });
+    h.run();
+    assert!(
+        h.state().live.status.starts_with("Not applied:"),
+        "{}",
+        h.state().live.status
+    );
+    // Only dots on boards up to half full: Deal deals dots.
+    let mut rules = h.state().state.doc.generator.clone().unwrap();
+    let mut only_dots = everything_off;
+    only_dots.remove("dot");
+    rules.by_fill = vec![Band {
+        up_to: 1.0,
+        scale: only_dots,
+    }];
+    rules.check = generator_file::Check::None;
+    h.state_mut().push(Command::SetGenerator { rules, stroke: 0 });
+    h.run();
+    h.get_by_label_contains("mercy.ron (modified)");
+    h.state_mut().push(Command::Deal);
+    h.run();
+    let doc = &h.state().state.doc;
+    assert_eq!(doc.set.ids(&doc.holder()), "dot,dot,dot");
+    // Undo the deal, then the edit: the example's rules are back.
+    h.state_mut().push(Command::Undo);
+    h.state_mut().push(Command::Undo);
+    h.run();
+    let doc = &h.state().state.doc;
+    assert_eq!(doc.generator.as_ref().unwrap().by_fill.len(), 3);
+    assert_eq!(doc.generator, doc.generator_origin, "back to the rules as opened");
+    // A small edit, saved over its file: it reads back with the same rules
+    // and the palette's weights, and is no longer modified.
+    let mut rules = h.state().state.doc.generator.clone().unwrap();
+    rules.repeat_previous = 0.25;
+    h.state_mut().push(Command::SetGenerator {
+        rules: rules.clone(),
+        stroke: 0,
+    });
+    h.state_mut().push(Command::SaveGenerator);
+    h.run();
+    assert!(h.query_by_label_contains("mercy.ron (modified)").is_none());
+    assert!(
+        h.state().live.status.starts_with("Saved the generator to"),
+        "{}",
+        h.state().live.status
+    );
+    let back = generator_file::load(&copy, &tenten_engine::model::pieces::PieceSet::classic()).unwrap();
+    assert_eq!(back.file.repeat_previous, 0.25);
+    assert_eq!(
+        (back.file.by_fill, back.file.mercy, back.file.check),
+        (rules.by_fill, rules.mercy, rules.check)
+    );
+    assert_eq!(back.set, h.state().state.doc.set, "the palette's weights");
+    h.state_mut().push(Command::CloseGenerator);
+    h.run();
+    assert!(h.state().state.doc.generator.is_none());
+    h.get_by_label("Open generator…");
+    std::fs::remove_dir_all(dir).ok();
+}
