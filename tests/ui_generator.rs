@@ -124,3 +124,19 @@ fn a_generator_opens_deals_edits_undoes_and_saves() {
     h.get_by_label("Open generator…");
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// File > Open (and `tenten open`) takes a generator file too: it becomes
+/// the active generator and its tab shows.
+#[test]
+fn opening_a_generator_file_shows_its_tab() {
+    let mut h = common::ui::harness();
+    assert_eq!(h.state().state.settings.inspector_tab, 0);
+    h.state_mut().push(Command::Load(preset("generators/repair.ron")));
+    h.run();
+    assert_eq!(
+        h.state().state.settings.inspector_tab,
+        tenten::app::tabs::GENERATOR_TAB
+    );
+    assert_eq!(h.state().state.doc.generator.as_ref().unwrap().name, "repair");
+    h.get_by_label("Generator: repair");
+}

@@ -109,6 +109,14 @@ impl App {
     /// `poll_load` applies it when it is ready.
     pub(crate) fn load(&mut self, path: &std::path::Path, ctx: &egui::Context) {
         const ON_A_THREAD: u64 = 1 << 20;
+        // A generator file opens as the active generator (and shows its tab).
+        if is_generator_file(path) {
+            self.load_generator(path);
+            if self.live.error.is_none() {
+                self.state.settings.inspector_tab = crate::app::tabs::GENERATOR_TAB;
+            }
+            return;
+        }
         if std::fs::metadata(path).is_ok_and(|m| m.len() > ON_A_THREAD) {
             let (set, owned) = (self.state.doc.set.clone(), path.to_path_buf());
             let spawned = Job::spawn("open-file", ctx, move |send, progress| {
@@ -245,4 +253,12 @@ pub(crate) fn file_name(path: &std::path::Path) -> String {
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     )
+}
+
+/// A small file whose first key is a generator's (`name:` then a `check:`
+/// somewhere): deals and piece sets have neither.
+fn is_generator_file(path: &std::path::Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.len() < 1 << 16)
+        && std::fs::read_to_string(path)
+            .is_ok_and(|t| t.contains("check:") && t.contains("name:") && !t.contains("board:"))
 }
