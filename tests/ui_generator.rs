@@ -140,3 +140,70 @@ fn opening_a_generator_file_shows_its_tab() {
     assert_eq!(h.state().state.doc.generator.as_ref().unwrap().name, "repair");
     h.get_by_label("Generator: repair");
 }
+
+/// The Lab compares generator files and the generator being edited beside
+/// the built-in generators, on the same seeds; a file that does not read
+/// stops the run with its place.
+#[test]
+fn the_lab_compares_generator_files_and_the_one_being_edited() {
+    use tenten::app::shell::settings::LabSettings;
+    let mut h = harness_on_tab("Lab");
+    h.state_mut().push(Command::NewGenerator("bag"));
+    h.state_mut().push(Command::SetLab(LabSettings {
+        generators: vec!["random".to_owned()],
+        files: vec![
+            preset("generators/classic-with-mercy.ron"),
+            preset("generators/random-tuned-casual-x2.ron"),
+            preset("generators/random.ron"),
+        ],
+        players: vec!["novice".to_owned()],
+        games: 30,
+        ..LabSettings::default()
+    }));
+    h.state_mut().push(Command::StartLab);
+    h.run();
+    common::ui::step_until(&mut h, "the lab", |a| !a.live.lab.running());
+    let lab = &h.state().live.lab;
+    let names: Vec<&str> = lab.results.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "random",
+            "classic-with-mercy.ron",
+            "random-tuned-casual-x2.ron",
+            "random.ron",
+            "edited: bag"
+        ]
+    );
+    // The preset file plays exactly as the built-in generator.
+    let games = |i: usize| -> Vec<(u64, u32, u64)> {
+        lab.results[i]
+            .games
+            .iter()
+            .map(|g| (g.seed, g.rounds, g.score))
+            .collect()
+    };
+    assert!(games(0) == games(3), "random.ron plays as random");
+    assert!(lab.results.iter().all(|r| r.games.len() == 30));
+    // Named in the settings' file list, the ladder and the table at least.
+    assert!(h.query_all_by_label("classic-with-mercy.ron").count() >= 3);
+    // Editing the generator makes the results stale.
+    let mut rules = h.state().state.doc.generator.clone().unwrap();
+    rules.repeat_previous = 0.5;
+    h.state_mut().push(Command::SetGenerator { rules, stroke: 0 });
+    h.run();
+    h.get_by_label_contains("the generator being edited changed since this run");
+    // A file that does not read stops the next run, naming its place.
+    let dir = std::env::temp_dir().join(format!("tenten-labgen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.ron");
+    std::fs::write(&bad, "(name: \"x\", repeat_previous: 2.0, check: none)").unwrap();
+    let mut s = h.state().state.settings.lab.clone();
+    s.files.push(bad);
+    h.state_mut().push(Command::SetLab(s));
+    h.state_mut().push(Command::StartLab);
+    h.run();
+    let e = h.state().live.lab.error.clone().unwrap_or_default();
+    assert!(e.contains("bad.ron:1:") && e.contains("a chance, 0 to 1"), "{e}");
+    std::fs::remove_dir_all(dir).ok();
+}

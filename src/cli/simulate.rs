@@ -93,6 +93,8 @@ pub(super) fn cmd_simulate(
         Some(p) => formats::load_piece_set(p)?,
         None => PieceSet::classic(),
     };
+    // Generator files, read once for every game.
+    let mut specs = Vec::new();
     for g in generators.iter().filter(|g| g.ends_with(".ron")) {
         let spec = tenten_engine::play::generator_file::load(Path::new(g), &set)?;
         if !tenten_engine::play::dealers::same_pieces(&spec.set, &set) {
@@ -105,6 +107,7 @@ pub(super) fn cmd_simulate(
                 ),
             ));
         }
+        specs.push((g.clone(), spec));
     }
     let plan = Plan {
         set,
@@ -117,6 +120,7 @@ pub(super) fn cmd_simulate(
         max_rounds,
         options: ChangeOptions::default(),
         weights,
+        specs,
     };
     let mut rows = Vec::new();
     for player in players {

@@ -102,6 +102,7 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<(), FormatError> {
             max_rounds: a.max_rounds,
             options: ChangeOptions::default(),
             weights: CoelhoWeights::BEST,
+            specs: Vec::new(),
         },
         base,
         player: a.player.clone(),

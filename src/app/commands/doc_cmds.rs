@@ -155,7 +155,20 @@ impl App {
             reading: s.settings.reading,
             max_redraws: s.settings.max_redraws,
         };
-        let plan = crate::app::jobs::lab::plan(&s.settings.lab, &s.doc.set, s.doc.board.size(), options);
+        let planned = crate::app::jobs::lab::plan(
+            &s.settings.lab,
+            &s.doc.set,
+            s.doc.board.size(),
+            options,
+            s.doc.generator_spec(),
+        );
+        let plan = match planned {
+            Ok(plan) => plan,
+            Err(e) => {
+                self.live.lab.error = Some(e);
+                return;
+            }
+        };
         if self.live.lab.replay.is_some() {
             // The new run drops the replay: take its step off the board.
             self.live.debug_board = None;

@@ -74,6 +74,7 @@ impl App {
                 Err(e) => self.live.error = Some(e),
             },
             Purpose::OpenGenerator => self.load_generator(&path),
+            Purpose::AddLabGenerator => self.add_lab_generator(path),
             Purpose::SaveGenerator => self.save_generator_to(&path),
             Purpose::SaveFiltered => self.save_filtered_to(&path),
             Purpose::SaveText { text, .. } => match tenten_engine::io::formats::write_atomic(&path, &text) {

@@ -70,6 +70,29 @@ impl App {
         }
     }
 
+    /// A generator file for the Lab to compare, if it reads and deals the
+    /// palette's pieces.
+    pub(crate) fn add_lab_generator(&mut self, path: std::path::PathBuf) {
+        match generator_file::load(&path, &self.state.doc.set) {
+            Ok(spec) if tenten_engine::play::dealers::same_pieces(&spec.set, &self.state.doc.set) => {
+                let lab = &mut self.state.settings.lab;
+                if !lab.files.contains(&path) {
+                    lab.files.push(path.clone());
+                }
+                self.live.status = format!("The Lab compares {} too", path.display());
+            }
+            Ok(spec) => {
+                self.live.error = Some(format!(
+                    "{} deals the pieces of \"{}\", not the palette's \"{}\"",
+                    path.display(),
+                    spec.set.name,
+                    self.state.doc.set.name
+                ))
+            }
+            Err(e) => self.live.error = Some(e.to_string()),
+        }
+    }
+
     pub(crate) fn close_generator(&mut self) {
         if self.state.doc.generator.is_some() {
             self.edit(EditKey::Single);

@@ -334,9 +334,11 @@ pub fn run_label(plan: &Plan, set_title: &str) -> String {
 /// piece set and board now: empty while the results still describe them.
 /// Asked every frame the Lab shows results, so it compares in place
 /// instead of building (and cloning the set into) a new plan.
+#[allow(clippy::too_many_arguments)]
 pub fn stale(
     run: &Plan,
     settings: &LabSettings,
+    edited: Option<&tenten_engine::play::generator_file::GeneratorFile>,
     set: &tenten_engine::model::pieces::PieceSet,
     on_screen: BoardSize,
     options: ChangeOptions,
@@ -361,11 +363,22 @@ pub fn stale(
     if run.max_rounds != settings.max_rounds.max(1) {
         what.push("the round cap");
     }
-    if !run.generators.iter().eq(generators_of(settings)) {
+    let names = generators_of(settings)
+        .map(str::to_owned)
+        .chain(extra_names(settings, edited));
+    if !run.generators.iter().cloned().eq(names) {
         what.push("the generators");
     }
     if run.options != options {
         what.push("the repair settings");
+    }
+    let ran_edited = run
+        .specs
+        .iter()
+        .find(|(n, _)| n.starts_with("edited: "))
+        .map(|(_, s)| &s.file);
+    if ran_edited.is_some() && ran_edited != edited.filter(|_| settings.edited) {
+        what.push("the generator being edited");
     }
     what
 }
@@ -397,6 +410,31 @@ fn players_of(settings: &LabSettings) -> impl Iterator<Item = &String> + '_ {
     chosen.into_iter()
 }
 
+/// The name a generator file plays under: its file name.
+pub fn file_label(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// The name the generator being edited plays under.
+pub fn edited_label(rules: &tenten_engine::play::generator_file::GeneratorFile) -> String {
+    format!("edited: {}", rules.name)
+}
+
+/// The names of the generator files and the edited generator, in order.
+fn extra_names(
+    settings: &LabSettings,
+    edited: Option<&tenten_engine::play::generator_file::GeneratorFile>,
+) -> Vec<String> {
+    let mut names: Vec<String> = settings.files.iter().map(|p| file_label(p)).collect();
+    if let (true, Some(rules)) = (settings.edited, edited) {
+        names.push(edited_label(rules));
+    }
+    names
+}
+
 /// The chosen generators, in the lab's order.
 fn generators_of(settings: &LabSettings) -> impl Iterator<Item = &'static str> + '_ {
     dealers::NAMES
@@ -405,25 +443,47 @@ fn generators_of(settings: &LabSettings) -> impl Iterator<Item = &'static str> +
         .filter(|n| settings.generators.iter().any(|g| g == n))
 }
 
-/// The plan for the window's settings, piece set and board.
+/// The plan for the window's settings, piece set and board, with the
+/// generator files read (an unreadable one is an error, naming its place)
+/// and the generator being edited.
 pub fn plan(
     settings: &LabSettings,
     set: &tenten_engine::model::pieces::PieceSet,
     on_screen: BoardSize,
     options: ChangeOptions,
-) -> Plan {
-    Plan {
+    edited: Option<tenten_engine::play::generator_file::GeneratorSpec>,
+) -> Result<Plan, String> {
+    let mut specs = Vec::new();
+    for path in &settings.files {
+        let spec = tenten_engine::play::generator_file::load(path, set).map_err(|e| e.to_string())?;
+        if !dealers::same_pieces(&spec.set, set) {
+            return Err(format!(
+                "{} deals the pieces of \"{}\", not the palette's \"{}\"",
+                path.display(),
+                spec.set.name,
+                set.name
+            ));
+        }
+        specs.push((file_label(path), spec));
+    }
+    if let (true, Some(spec)) = (settings.edited, edited) {
+        specs.push((edited_label(&spec.file), spec));
+    }
+    let mut generators: Vec<String> = generators_of(settings).map(str::to_owned).collect();
+    generators.extend(specs.iter().map(|(n, _)| n.clone()));
+    Ok(Plan {
         set: set.clone(),
         shapes_size: board_of(settings, on_screen),
         k: holder_of(settings),
-        generators: generators_of(settings).map(str::to_owned).collect(),
+        generators,
         players: players_of(settings).cloned().collect(),
         games: settings.games.max(1),
         seed: settings.seed,
         max_rounds: settings.max_rounds.max(1),
         options,
         weights: settings.weights,
-    }
+        specs,
+    })
 }
 
 #[cfg(test)]
@@ -435,9 +495,16 @@ mod tests {
     fn a_run_goes_stale_when_what_it_measured_changes() {
         let set = tenten_engine::model::pieces::PieceSet::classic();
         let settings = LabSettings::default();
-        let run = plan(&settings, &set, BoardSize::CLASSIC, ChangeOptions::default());
+        let run = plan(
+            &settings,
+            &set,
+            BoardSize::CLASSIC,
+            ChangeOptions::default(),
+            None,
+        )
+        .unwrap();
         let now = |s: &LabSettings, set: &tenten_engine::model::pieces::PieceSet, board: BoardSize| {
-            stale(&run, s, set, board, ChangeOptions::default())
+            stale(&run, s, None, set, board, ChangeOptions::default())
         };
         assert!(now(&settings, &set, BoardSize::CLASSIC).is_empty());
         let mut edited = set.clone();
@@ -467,7 +534,7 @@ mod tests {
             ..ChangeOptions::default()
         };
         assert_eq!(
-            stale(&run, &settings, &set, BoardSize::CLASSIC, repair),
+            stale(&run, &settings, None, &set, BoardSize::CLASSIC, repair),
             ["the repair settings"]
         );
     }
@@ -478,6 +545,8 @@ mod tests {
         let mut state = crate::app::shell::state::State::default();
         state.settings.lab = LabSettings {
             generators: vec!["bag".to_owned(), "repair".to_owned()],
+            files: vec!["presets/generators/classic-with-mercy.ron".into()],
+            edited: false,
             players: vec!["coelho".to_owned(), "expert".to_owned()],
             detail: "expert".to_owned(),
             weights: CoelhoWeights([0, 3, 2, 9, 1]),
@@ -512,7 +581,9 @@ mod tests {
             &tenten_engine::model::pieces::PieceSet::classic(),
             BoardSize::CLASSIC,
             ChangeOptions::default(),
-        );
+            None,
+        )
+        .unwrap();
         assert_eq!(p.generators, ["random", "bag"]);
         assert_eq!(
             (p.k, p.games, p.max_rounds),

@@ -22,7 +22,21 @@ pub fn generator_color(name: &str) -> Color32 {
         "repair" => Color32::from_rgb(0x2e, 0xa0, 0x5a),
         "reject" => Color32::from_rgb(0x7e, 0x57, 0xc2),
         "bag" => Color32::from_rgb(0xe0, 0x8a, 0x1f),
-        _ => Color32::from_rgb(0x31, 0x7b, 0xd6),
+        // Generator files and the one being edited: one of a few more
+        // colours, the same for a name every time.
+        other => {
+            const MORE: [Color32; 5] = [
+                Color32::from_rgb(0x31, 0x7b, 0xd6),
+                Color32::from_rgb(0xd6, 0x4f, 0x8c),
+                Color32::from_rgb(0x1f, 0xb5, 0xb0),
+                Color32::from_rgb(0xb8, 0x8a, 0x4a),
+                Color32::from_rgb(0x9c, 0xc1, 0x3a),
+            ];
+            let h = other
+                .bytes()
+                .fold(7u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+            MORE[h as usize % MORE.len()]
+        }
     }
 }
 

@@ -340,6 +340,7 @@ impl App {
             Command::SetLab(settings) => self.state.settings.lab = settings,
             Command::StartLab => self.start_lab(ctx),
             Command::CancelLab => self.live.lab.cancel(),
+            Command::AddLabGenerator => self.choose_file(Purpose::AddLabGenerator, ctx),
             Command::ReplayLabGame {
                 player,
                 generator,

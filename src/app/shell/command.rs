@@ -134,6 +134,8 @@ pub enum Command {
     SetLab(crate::app::shell::settings::LabSettings),
     StartLab,
     CancelLab,
+    /// Choose a generator file for the Lab to compare.
+    AddLabGenerator,
     /// Play game `game` of `player` against `generator` of the last run
     /// again, round by round.
     ReplayLabGame {

@@ -19,6 +19,8 @@ pub enum Purpose {
     SavePieceSet,
     OpenGenerator,
     SaveGenerator,
+    /// A generator file for the Lab to compare.
+    AddLabGenerator,
     /// The deals the Deals tab shows, as a new batch.
     SaveFiltered,
     /// An export (CSV, SVG, DOT) whose text is ready.
@@ -38,6 +40,7 @@ impl Purpose {
             Purpose::SaveDeal { batch: false } => "Save deal",
             Purpose::SavePieceSet => "Save piece set",
             Purpose::OpenGenerator => "Open generator",
+            Purpose::AddLabGenerator => "Compare a generator file in the Lab",
             Purpose::SaveGenerator => "Save generator",
             Purpose::SaveFiltered => "Save the deals shown as a batch",
             Purpose::SaveText { title, .. } => title,
@@ -47,7 +50,9 @@ impl Purpose {
     /// The file name a save proposes; `None` for an open.
     pub fn proposed_name(&self) -> Option<&str> {
         match self {
-            Purpose::OpenDeal | Purpose::OpenPieceSet | Purpose::OpenGenerator => None,
+            Purpose::OpenDeal | Purpose::OpenPieceSet | Purpose::OpenGenerator | Purpose::AddLabGenerator => {
+                None
+            }
             Purpose::SaveGenerator => Some("generator.ron"),
             Purpose::SaveDeal { batch: true } => Some("deals.ron"),
             Purpose::SaveDeal { batch: false } => Some("deal.ron"),

@@ -164,6 +164,10 @@ pub enum LabSize {
 #[serde(default)]
 pub struct LabSettings {
     pub generators: Vec<String>,
+    /// Generator files compared beside the built-in generators.
+    pub files: Vec<std::path::PathBuf>,
+    /// Whether the generator being edited (the Generator tab's) plays too.
+    pub edited: bool,
     /// Who plays: the rows of the skill ladder.
     pub players: Vec<String>,
     /// The player whose games the plots and tables below the ladder show;
@@ -183,6 +187,8 @@ impl Default for LabSettings {
     fn default() -> Self {
         Self {
             generators: dealers::NAMES.iter().map(|s| s.to_string()).collect(),
+            files: Vec::new(),
+            edited: true,
             players: vec!["novice".to_owned(), "casual".to_owned()],
             detail: String::new(),
             weights: CoelhoWeights::BEST,

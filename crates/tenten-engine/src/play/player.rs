@@ -398,6 +398,7 @@ mod tests {
             max_rounds: 40,
             options: ChangeOptions::default(),
             weights: CoelhoWeights::BEST,
+            specs: Vec::new(),
         };
         // Everything but the timings.
         let games = |p: &str| {
@@ -442,6 +443,7 @@ mod tests {
             max_rounds: 1_000,
             options: ChangeOptions::default(),
             weights: CoelhoWeights::BEST,
+            specs: Vec::new(),
         };
         let median = |p: &str| {
             let s = summarize(&run(&plan, p, "random", &Progress::default()).unwrap(), &plan.set);
@@ -554,6 +556,7 @@ mod tests {
             max_rounds: 2_000,
             options: ChangeOptions::default(),
             weights: CoelhoWeights::BEST,
+            specs: Vec::new(),
         };
         let median = |strategy: &str| {
             let p = plan(strategy);

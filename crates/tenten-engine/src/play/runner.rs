@@ -34,6 +34,10 @@ pub struct Plan {
     pub options: ChangeOptions,
     /// The coelho strategy's criteria weights.
     pub weights: CoelhoWeights,
+    /// Generators held in memory, by the name `generators` gives them (a
+    /// file read once, or the one being edited in the window); other names
+    /// are the built-in generators or files read by `dealers::by_name`.
+    pub specs: Vec<(String, crate::play::generator_file::GeneratorSpec)>,
 }
 
 /// Game g of every generator starts from seed + g: paired comparisons.
@@ -54,7 +58,10 @@ pub fn play(
     record: Option<&mut Vec<Round>>,
     progress: &Progress,
 ) -> Option<Game> {
-    let mut dealer = dealers::by_name(generator, &plan.set, plan.options)?;
+    let mut dealer: Box<dyn dealers::Dealer> = match plan.specs.iter().find(|(n, _)| n == generator) {
+        Some((_, spec)) => Box::new(crate::play::file_dealer::FileDealer::new(spec.clone())),
+        None => dealers::by_name(generator, &plan.set, plan.options)?,
+    };
     play_with(plan, shapes, player, dealer.as_mut(), g, record, progress)
 }
 
@@ -388,6 +395,7 @@ mod tests {
             max_rounds: 1_000,
             options: ChangeOptions::default(),
             weights: CoelhoWeights::BEST,
+            specs: Vec::new(),
         }
     }
 

@@ -19,6 +19,7 @@ fn request(target: Target, evaluations: usize) -> TuneRequest {
             max_rounds: 2_000,
             options: ChangeOptions::default(),
             weights: CoelhoWeights::BEST,
+            specs: Vec::new(),
         },
         player: "novice".to_owned(),
         targets: vec![(target, 1.0)],

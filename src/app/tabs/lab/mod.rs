@@ -98,6 +98,7 @@ impl Tab for LabTab {
         let stale = crate::app::jobs::lab::stale(
             plan,
             &state.settings.lab,
+            state.doc.generator.as_ref(),
             &state.doc.set,
             state.doc.board.size(),
             tenten_engine::search::changer::ChangeOptions {

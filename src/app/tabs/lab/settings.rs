@@ -40,6 +40,36 @@ impl LabTab {
                     }
                 });
                 ui.end_row();
+                ui.label("Files");
+                ui.horizontal_wrapped(|ui| {
+                    let mut remove = None;
+                    for (i, path) in s.files.iter().enumerate() {
+                        ui.label(crate::app::jobs::lab::file_label(path))
+                            .on_hover_text(path.display().to_string());
+                        if ui
+                            .small_button("x")
+                            .on_hover_text("Leave this file out")
+                            .clicked()
+                        {
+                            remove = Some(i);
+                        }
+                    }
+                    if let Some(i) = remove {
+                        s.files.remove(i);
+                    }
+                    if ui
+                        .button("Add generator file…")
+                        .on_hover_text("Compare a generator file (presets/generators) with the others")
+                        .clicked()
+                    {
+                        cmds.push(Command::AddLabGenerator);
+                    }
+                    if let Some(rules) = &state.doc.generator {
+                        ui.checkbox(&mut s.edited, crate::app::jobs::lab::edited_label(rules))
+                            .on_hover_text("The Generator tab's rules, as they are now");
+                    }
+                });
+                ui.end_row();
                 // Two rows, the ladder and the bots: one wrapped row inside a
                 // grid cell overlaps the row below it in a narrow panel.
                 for (label, names) in [("Players", &STRATEGIES[3..]), ("Bots", &STRATEGIES[..3])] {
