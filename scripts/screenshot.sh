@@ -48,9 +48,16 @@ if [ -n "${DRAG:-}" ]; then
     DISPLAY=$display xdotool mouseup 1
     sleep 1
 fi
-# CLICKS="x,y x,y" clicks there first, in order (menus, collapsed sections).
+# CLICKS="x,y x,y" clicks there first, in order (menus, collapsed sections);
+# an item "type=TEXT" types TEXT and presses Return instead (a file name in
+# the window's own file dialog).
 for click in ${CLICKS:-}; do
-    DISPLAY=$display xdotool mousemove "${click%,*}" "${click#*,}" click 1
+    if [ "${click#type=}" != "$click" ]; then
+        DISPLAY=$display xdotool type --delay 20 "${click#type=}"
+        DISPLAY=$display xdotool key Return
+    else
+        DISPLAY=$display xdotool mousemove "${click%,*}" "${click#*,}" click 1
+    fi
     sleep 1
 done
 # WAIT=s waits that long after the clicks (a sweep or a simulation to end).
