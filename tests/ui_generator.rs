@@ -207,3 +207,40 @@ fn the_lab_compares_generator_files_and_the_one_being_edited() {
     assert!(e.contains("bad.ron:1:") && e.contains("a chance, 0 to 1"), "{e}");
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// The danger of a board is computed with the weights the active generator
+/// uses on a board that full.
+#[test]
+fn the_danger_uses_the_weights_in_force() {
+    let mut h = common::ui::harness();
+    h.state_mut().push(Command::NewGenerator("random"));
+    h.run();
+    let mut rules = h.state().state.doc.generator.clone().unwrap();
+    let only_dots: std::collections::BTreeMap<String, f64> = h
+        .state()
+        .state
+        .doc
+        .set
+        .pieces
+        .iter()
+        .filter(|p| p.id != "dot")
+        .map(|p| (p.id.clone(), 0.0))
+        .collect();
+    rules.by_fill = vec![Band {
+        up_to: 1.0,
+        scale: only_dots,
+    }];
+    h.state_mut().push(Command::SetGenerator { rules, stroke: 0 });
+    h.run();
+    common::ui::step_until(&mut h, "the danger", |a| a.live.danger.settled(&a.state));
+    let input = h.state().live.danger.input.clone().unwrap();
+    let dealt: Vec<&str> = input
+        .set
+        .pieces
+        .iter()
+        .filter(|p| p.weight > 0)
+        .map(|p| p.id.as_str())
+        .collect();
+    assert_eq!(dealt, ["dot"]);
+    h.get_by_label_contains("with the weights generator \"random\" uses on a board this full");
+}

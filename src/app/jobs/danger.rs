@@ -27,7 +27,8 @@ pub struct DangerInput {
 impl DangerInput {
     pub fn of(state: &State) -> Self {
         Self {
-            set: state.doc.set.clone(),
+            // The weights a deal on this board is drawn with.
+            set: state.doc.set_in_force().into_owned(),
             size: state.doc.board.size(),
             board: state.doc.board.bits(),
             k: state.doc.slots.len(),
@@ -41,7 +42,7 @@ impl DangerInput {
         self.board == state.doc.board.bits()
             && self.size == state.doc.board.size()
             && self.k == state.doc.slots.len()
-            && self.set == state.doc.set
+            && self.set == *state.doc.set_in_force()
     }
 
     fn matches(&self, state: &State) -> bool {

@@ -59,11 +59,12 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
         );
     });
     ui.weak(format!(
-        "{} of {} deals of {} cannot be placed: exact, with the palette's weights, \
+        "{} of {} deals of {} cannot be placed: exact, with {}, \
          each deal drawn piece by piece{}",
         danger.killers.len(),
         danger.multisets,
         danger.k,
+        weights_in_force(state),
         if danger.cleared_first.is_empty() {
             String::new()
         } else {
@@ -202,5 +203,16 @@ fn overlays(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
         .changed()
     {
         cmds.push(Command::ToggleDeadRegions);
+    }
+}
+
+/// Whose weights the danger is computed with.
+fn weights_in_force(state: &crate::app::shell::state::State) -> String {
+    match &state.doc.generator {
+        Some(rules) => format!(
+            "the weights generator \"{}\" uses on a board this full",
+            rules.name
+        ),
+        None => "the palette's weights".to_owned(),
     }
 }

@@ -95,6 +95,27 @@ impl Doc {
         tenten_engine::play::generator_file::parse(&spec.to_ron(), "the generator", &self.set).ok()
     }
 
+    /// The set with the weights in force on this board: the active
+    /// generator's band for the board's fill (mercy aside: it needs a game's
+    /// history), or the palette's.
+    pub fn set_in_force(&self) -> std::borrow::Cow<'_, PieceSet> {
+        use tenten_engine::play::generator_file::effective;
+        let Some(rules) = &self.generator else {
+            return std::borrow::Cow::Borrowed(&self.set);
+        };
+        let fill = self.board.filled() as f64 / self.board.size().cells().max(1) as f64;
+        let band = rules
+            .by_fill
+            .iter()
+            .find(|b| fill <= b.up_to + 1e-12)
+            .map(|b| &b.scale);
+        if band.is_none_or(|b| b.is_empty()) {
+            return std::borrow::Cow::Borrowed(&self.set);
+        }
+        let weights = effective(&self.set, band, None);
+        std::borrow::Cow::Owned(tenten_engine::play::file_dealer::weighted(&self.set, &weights))
+    }
+
     /// The pieces in the filled slots, in slot order.
     pub fn holder(&self) -> Vec<PieceIdx> {
         self.slots.iter().filter_map(|s| s.piece).collect()

@@ -30,8 +30,9 @@ pub struct FileDealer {
     last: Option<(Bits, u32)>,
 }
 
-/// `set` with weights scaled to `weights`; the set itself when they are its.
-fn weighted(set: &PieceSet, weights: &[f64]) -> PieceSet {
+/// `set` with weights scaled to `weights` (whole numbers, a thousandth of a
+/// weight the finest step); the set itself when they are its.
+pub fn weighted(set: &PieceSet, weights: &[f64]) -> PieceSet {
     if set
         .pieces
         .iter()
