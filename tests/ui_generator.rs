@@ -8,7 +8,7 @@ use egui_kittest::kittest::Queryable;
 use tenten::app::shell::command::Command;
 use tenten_engine::play::generator_file::{self, Band};
 
-use common::ui::{harness_on_tab, preset};
+use common::ui::{harness_on_tab, preset, press};
 
 #[test]
 fn a_generator_opens_deals_edits_undoes_and_saves() {
@@ -243,4 +243,41 @@ fn the_danger_uses_the_weights_in_force() {
         .collect();
     assert_eq!(dealt, ["dot"]);
     h.get_by_label_contains("with the weights generator \"random\" uses on a board this full");
+}
+
+/// The Lab's Tune view: a short tune of the random generator for novice,
+/// its convergence plot and hold-out check, applied to the palette and the
+/// Generator tab in one undoable step.
+#[test]
+fn a_tune_in_the_lab_applies_and_undoes() {
+    use tenten::app::shell::settings::{LabSettings, TuneSettings};
+    let mut h = harness_on_tab("Lab");
+    h.state_mut().push(Command::SetLab(LabSettings {
+        tune: TuneSettings {
+            player: "novice".to_owned(),
+            median_rounds: 35.0,
+            unfair_share: None,
+            games: 20,
+            holdout: 20,
+            budget_seconds: 3.0,
+        },
+        ..LabSettings::default()
+    }));
+    h.state_mut().push(Command::StartTune);
+    h.run();
+    common::ui::step_until(&mut h, "the tune", |a| !a.live.tune.running());
+    let report = h.state().live.tune.report.clone().expect("a report");
+    assert!(report.best.loss <= report.start.loss);
+    assert_eq!(report.holdout.len(), 1);
+    h.get_by_label("best so far");
+    h.get_by_label_contains("median_rounds: goal 35, at the start");
+    let before = h.state().state.doc.clone();
+    press(&mut h, "Apply to the generator");
+    let doc = &h.state().state.doc;
+    assert_eq!(doc.generator.as_ref().unwrap().name, "random tuned");
+    let weights: Vec<u32> = doc.set.pieces.iter().map(|p| p.weight).collect();
+    assert_eq!(weights, report.weights_after);
+    h.state_mut().push(Command::Undo);
+    h.run();
+    assert_eq!(h.state().state.doc, before, "one undo takes the tune back");
 }

@@ -272,3 +272,19 @@ fn fitting_a_holder_player_to_a_log_stops_on_cancel() {
         h.state().live.status
     );
 }
+
+#[test]
+fn a_tune_stops_on_cancel() {
+    let mut h = harness();
+    let mut s = h.state().state.settings.lab.clone();
+    s.tune.budget_seconds = 600.0;
+    s.tune.games = 400;
+    h.state_mut().push(Command::SetLab(s));
+    h.state_mut().push(Command::StartTune);
+    h.step();
+    assert!(h.state().live.tune.running(), "the tune is running");
+    cancel_and_join(&mut h, "a 600 s tune", Command::CancelTune);
+    h.run();
+    assert!(!h.state().live.tune.running());
+    assert!(h.state().live.status.contains("cancelled") || h.state().live.tune.report.is_some());
+}

@@ -24,9 +24,13 @@ impl App {
                     self.state.doc.set_origin = spec.set.clone();
                     self.switch_set(spec.set.clone())
                 };
+                // The file's weights are the palette's now; the rules keep
+                // none of their own, so palette edits deal as they show.
+                let mut rules = spec.file;
+                rules.weights.clear();
                 let doc = &mut self.state.doc;
-                doc.generator = Some(spec.file.clone());
-                doc.generator_origin = Some(spec.file);
+                doc.generator = Some(rules.clone());
+                doc.generator_origin = Some(rules);
                 doc.generator_path = Some(path.to_path_buf());
                 self.live.status = format!("Dealing from the generator {}{closed}", path.display());
             }
@@ -91,6 +95,86 @@ impl App {
             }
             Err(e) => self.live.error = Some(e.to_string()),
         }
+    }
+
+    /// Tunes the active generator (or the random preset) for the Lab's
+    /// player and targets, on the board and holder on screen.
+    pub(crate) fn start_tune(&mut self, ctx: &egui::Context) {
+        use tenten_engine::play::tune::{Target, TuneRequest};
+        let doc = &self.state.doc;
+        let t = self.state.settings.lab.tune.clone();
+        let base = match doc.generator_spec() {
+            Some(spec) => spec,
+            None => match generator_file::preset("random", &doc.set) {
+                Some(spec) => spec,
+                None => return,
+            },
+        };
+        let mut targets = vec![(Target::MedianRounds(t.median_rounds.max(1.0)), 1.0)];
+        if let Some(u) = t.unfair_share {
+            targets.push((Target::UnfairShare(u.clamp(0.0, 1.0)), 1.0));
+        }
+        let what = format!(
+            "{} for {}: median {:.0} rounds{}",
+            base.file.name,
+            t.player,
+            t.median_rounds,
+            t.unfair_share.map_or(String::new(), |u| format!(
+                ", at most {:.0} % of losses unfair",
+                u * 100.0
+            ))
+        );
+        let request = TuneRequest {
+            plan: tenten_engine::play::runner::Plan {
+                set: doc.set.clone(),
+                shapes_size: doc.board.size(),
+                k: doc.slots.len(),
+                generators: Vec::new(),
+                players: vec![t.player.clone()],
+                games: t.games.max(1),
+                seed: self.state.settings.lab.seed,
+                max_rounds: self.state.settings.lab.max_rounds.max(1),
+                options: tenten_engine::search::changer::ChangeOptions::default(),
+                weights: self.state.settings.lab.weights,
+                specs: Vec::new(),
+            },
+            free: (0..doc.set.pieces.len() as tenten_engine::model::pieces::PieceIdx).collect(),
+            base,
+            player: t.player.clone(),
+            targets,
+            bounds: (1.0, 200.0),
+            budget_seconds: t.budget_seconds.max(1.0),
+            max_evaluations: None,
+            holdout_games: t.holdout.max(1),
+        };
+        match self.live.tune.start(request, what, ctx) {
+            Ok(()) => self.live.status = "Tuning the generator…".to_owned(),
+            Err(e) => self.live.error = Some(format!("Could not start the tune: {e}")),
+        }
+    }
+
+    /// The tuned weights into the palette and the tuned rules into the
+    /// Generator tab, as one undoable step.
+    pub(crate) fn apply_tuned(&mut self) {
+        let Some(report) = &self.live.tune.report else {
+            return;
+        };
+        let tuned = report.tuned.clone();
+        if !tenten_engine::play::dealers::same_pieces(&tuned.set, &self.state.doc.set) {
+            self.live.error = Some("The tune was for another piece set; run it again.".to_owned());
+            return;
+        }
+        self.edit(EditKey::Single);
+        let doc = &mut self.state.doc;
+        for (p, t) in doc.set.pieces.iter_mut().zip(&tuned.set.pieces) {
+            p.weight = t.weight;
+        }
+        let mut rules = tuned.file;
+        rules.name = format!("{} tuned", rules.name.trim_end_matches(" tuned"));
+        // The weights live in the palette; the rules keep none of their own.
+        rules.weights.clear();
+        doc.generator = Some(rules);
+        self.live.status = "Applied the tuned weights to the palette and the generator".to_owned();
     }
 
     pub(crate) fn close_generator(&mut self) {

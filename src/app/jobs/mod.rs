@@ -10,5 +10,6 @@ pub mod judge;
 pub mod lab;
 pub mod repair;
 pub mod timing;
+pub mod tune;
 
 pub use job::{Job, Watch, progress_bar};

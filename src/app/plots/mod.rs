@@ -5,3 +5,4 @@ pub mod lab;
 pub mod legend;
 pub mod survival;
 pub mod timing;
+pub mod tune;

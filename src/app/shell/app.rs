@@ -70,6 +70,7 @@ impl App {
                 timing: TimingSweep::default(),
                 lab: Default::default(),
                 fit: Default::default(),
+                tune: Default::default(),
                 deals: Default::default(),
                 loading: None,
                 file_dialog: None,
@@ -109,6 +110,7 @@ impl App {
         w.extend(self.live.danger.watch());
         w.extend(self.live.lab.watches());
         w.extend(self.live.fit.watches());
+        w.extend(self.live.tune.watches());
         w.extend(self.live.timing.watch());
         w.extend(self.live.deals.watch());
         w.extend(self.live.loading.as_ref().map(|(_, j)| j.watch()));
@@ -149,6 +151,16 @@ impl App {
             };
         }
 
+        if self.live.tune.poll() {
+            let t = &self.live.tune;
+            self.live.status = match (&t.error, &t.report) {
+                (Some(e), _) => format!("The tune failed: {e}"),
+                (None, Some(r)) => {
+                    format!("Tuned: {} evaluations in {:.0} s", r.evaluations.len(), r.seconds)
+                }
+                (None, None) => "The tune was cancelled".to_owned(),
+            };
+        }
         if self.live.fit.poll() {
             self.live.status = match (&self.live.fit.error, &self.live.fit.result) {
                 (Some(e), _) => format!("Fitting a player failed: {e}"),

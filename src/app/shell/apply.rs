@@ -341,6 +341,9 @@ impl App {
             Command::StartLab => self.start_lab(ctx),
             Command::CancelLab => self.live.lab.cancel(),
             Command::AddLabGenerator => self.choose_file(Purpose::AddLabGenerator, ctx),
+            Command::StartTune => self.start_tune(ctx),
+            Command::CancelTune => self.live.tune.cancel(),
+            Command::ApplyTuned => self.apply_tuned(),
             Command::ReplayLabGame {
                 player,
                 generator,

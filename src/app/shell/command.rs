@@ -136,6 +136,12 @@ pub enum Command {
     CancelLab,
     /// Choose a generator file for the Lab to compare.
     AddLabGenerator,
+    /// Tune the active generator (or the random one) toward the Lab's
+    /// targets; stop it; put its result in the palette and the Generator
+    /// tab (undoable).
+    StartTune,
+    CancelTune,
+    ApplyTuned,
     /// Play game `game` of `player` against `generator` of the last run
     /// again, round by round.
     ReplayLabGame {

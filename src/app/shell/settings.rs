@@ -159,6 +159,33 @@ pub enum LabSize {
     Fixed(BoardSize),
 }
 
+/// What the Lab's Tune view aims for, persisted with the session.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TuneSettings {
+    pub player: String,
+    /// The median rounds to reach.
+    pub median_rounds: f64,
+    /// At most this share of losses unfair; `None`: no such target.
+    pub unfair_share: Option<f64>,
+    pub games: usize,
+    pub holdout: usize,
+    pub budget_seconds: f64,
+}
+
+impl Default for TuneSettings {
+    fn default() -> Self {
+        Self {
+            player: "casual".to_owned(),
+            median_rounds: 200.0,
+            unfair_share: None,
+            games: 200,
+            holdout: 400,
+            budget_seconds: 110.0,
+        }
+    }
+}
+
 /// The lab's settings, persisted with the session.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -181,6 +208,7 @@ pub struct LabSettings {
     pub seed: u64,
     /// The two generators the paired test compares.
     pub compare: (String, String),
+    pub tune: TuneSettings,
 }
 
 impl Default for LabSettings {
@@ -198,6 +226,7 @@ impl Default for LabSettings {
             max_rounds: 10_000,
             seed: 1,
             compare: ("repair".to_owned(), "random".to_owned()),
+            tune: TuneSettings::default(),
         }
     }
 }

@@ -114,7 +114,8 @@ pub fn run_spec(
     range: std::ops::Range<usize>,
     progress: &Progress,
 ) -> Option<Vec<Game>> {
-    in_parallel(plan, range, 1, progress, |shapes, g| {
+    // A tune measures its progress in time, not games: these advance nothing.
+    in_parallel(plan, range, 0, progress, |shapes, g| {
         let mut dealer = crate::play::file_dealer::FileDealer::new(spec.clone());
         play_with(plan, shapes, player, &mut dealer, g, None, progress)
     })

@@ -13,6 +13,7 @@ mod ladder;
 mod replay;
 mod results;
 mod settings;
+mod tune;
 
 use super::Tab;
 use crate::app::plots::lab as lab_plots;
@@ -33,6 +34,8 @@ pub struct LabTab {
     list_end: Option<End>,
     /// How the player to fit looks ahead.
     fit_lookahead: tenten_engine::play::player::Lookahead,
+    /// The Tune view was opened for the tune now running.
+    tune_opened: bool,
 }
 
 pub fn end_name(e: End) -> &'static str {
@@ -67,6 +70,7 @@ impl Tab for LabTab {
         });
         self.settings(ui, state, live, cmds);
         self.fit(ui, state, live, cmds);
+        self.tune(ui, state, live, cmds);
         let lab = &live.lab;
         if let Some(e) = &lab.error {
             ui.colored_label(paint::BAD, e);

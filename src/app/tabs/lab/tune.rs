@@ -1,0 +1,157 @@
+//! The Lab's Tune view: the targets for a player, the budget, a run on a
+//! job with its convergence plot, the hold-out check, and the result put in
+//! the palette and the Generator tab with one (undoable) click.
+
+use egui::{RichText, Ui};
+
+use tenten_engine::play::game::STRATEGIES;
+
+use super::LabTab;
+use crate::app::plots::tune::convergence_plot;
+use crate::app::shell::command::Command;
+use crate::app::shell::live::Live;
+use crate::app::shell::state::State;
+use crate::app::widgets::paint;
+
+impl LabTab {
+    pub(super) fn tune(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
+        let job = &live.tune;
+        // A tune that starts opens the view once (the user may close it).
+        let open = if job.running() && !self.tune_opened {
+            self.tune_opened = true;
+            Some(true)
+        } else {
+            None
+        };
+        if !job.running() {
+            self.tune_opened = false;
+        }
+        egui::CollapsingHeader::new(RichText::new("Tune the generator").strong())
+            .open(open)
+            .show(ui, |ui| {
+                let base = state
+                    .doc
+                    .generator
+                    .as_ref()
+                    .map_or("the random generator".to_owned(), |g| format!("the generator \"{}\"", g.name));
+                ui.label(format!(
+                    "Searches the weights of every piece of {base} (Nelder-Mead; every candidate on the Lab's seeds, then checked on fresh ones) toward:"
+                ));
+                let old = &state.settings.lab;
+                let mut s = old.clone();
+                egui::Grid::new("lab_tune_settings").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
+                    let label = ui.label("Player");
+                    egui::ComboBox::from_id_salt("lab_tune_player")
+                        .selected_text(s.tune.player.clone())
+                        .show_ui(ui, |ui| {
+                            for p in STRATEGIES {
+                                ui.selectable_value(&mut s.tune.player, p.to_owned(), p);
+                            }
+                        })
+                        .response
+                        .labelled_by(label.id);
+                    ui.end_row();
+                    let label = ui.label("Median rounds");
+                    ui.add(egui::DragValue::new(&mut s.tune.median_rounds).range(1.0..=100_000.0).speed(1.0))
+                        .labelled_by(label.id);
+                    ui.end_row();
+                    let label = ui.label("Unfair share");
+                    ui.horizontal(|ui| {
+                        let mut on = s.tune.unfair_share.is_some();
+                        if ui.checkbox(&mut on, "at most").labelled_by(label.id).changed() {
+                            s.tune.unfair_share = on.then_some(0.2);
+                        }
+                        if let Some(u) = &mut s.tune.unfair_share {
+                            let mut percent = *u * 100.0;
+                            ui.add(egui::DragValue::new(&mut percent).range(0.0..=100.0).suffix(" % of losses"))
+                                .labelled_by(label.id);
+                            *u = percent / 100.0;
+                        }
+                    });
+                    ui.end_row();
+                    let label = ui.label("Games");
+                    ui.horizontal(|ui| {
+                        ui.add(egui::DragValue::new(&mut s.tune.games).range(10..=10_000))
+                            .labelled_by(label.id)
+                            .on_hover_text("Games per candidate, all on the same seeds");
+                        let label = ui.label("hold-out");
+                        ui.add(egui::DragValue::new(&mut s.tune.holdout).range(10..=100_000))
+                            .labelled_by(label.id);
+                        let label = ui.label("budget");
+                        ui.add(egui::DragValue::new(&mut s.tune.budget_seconds).range(1.0..=3600.0).suffix(" s"))
+                            .labelled_by(label.id);
+                    });
+                    ui.end_row();
+                });
+                if s != *old {
+                    cmds.push(Command::SetLab(s));
+                }
+                ui.horizontal(|ui| {
+                    if ui.add_enabled(!job.running(), egui::Button::new("Run tune")).clicked() {
+                        cmds.push(Command::StartTune);
+                    }
+                    if job.running() && ui.button("Cancel tune").clicked() {
+                        cmds.push(Command::CancelTune);
+                    }
+                });
+                if let Some(p) = job.progress() {
+                    crate::app::jobs::progress_bar(ui, p);
+                }
+                if let Some(e) = &job.error {
+                    ui.colored_label(paint::BAD, e);
+                }
+                if job.evaluations.is_empty() {
+                    return;
+                }
+                ui.weak(format!("Tuning {}", job.what));
+                convergence_plot(ui, &job.evaluations);
+                let Some(r) = &job.report else { return };
+                for c in &r.holdout {
+                    let ci = c.ci.map_or("no interval".to_owned(), |(lo, hi)| {
+                        if hi.is_finite() {
+                            format!("95 % CI {lo:.2} to {hi:.2}")
+                        } else {
+                            format!("95 % CI from {lo:.2}")
+                        }
+                    });
+                    ui.label(
+                        RichText::new(format!(
+                            "{}: goal {}, at the start {:.2}, tuned {:.2} on {} fresh games ({ci})",
+                            c.target.name(),
+                            c.target.goal(),
+                            c.start,
+                            c.holdout,
+                            state.settings.lab.tune.holdout
+                        ))
+                        .strong(),
+                    );
+                }
+                ui.weak(format!(
+                    "{} evaluations in {:.0} s ({:.1} a second); loss {:.4} at the start, {:.5} at best{}",
+                    r.evaluations.len(),
+                    r.seconds,
+                    r.evaluations_per_second(),
+                    r.start.loss,
+                    r.best.loss,
+                    if r.stopped_early { "; stopped early (the budget or Cancel), the best so far kept" } else { "" }
+                ));
+                let changes: Vec<String> = r
+                    .tuned
+                    .set
+                    .pieces
+                    .iter()
+                    .zip(r.weights_before.iter().zip(&r.weights_after))
+                    .filter(|(_, (b, a))| b != a)
+                    .map(|(p, (b, a))| format!("{} {b} to {a}", p.id))
+                    .collect();
+                ui.weak(format!("Weights in tenths of a base weight: {}", changes.join(", ")));
+                if ui
+                    .button("Apply to the generator")
+                    .on_hover_text("The tuned weights into the palette and the rules into the Generator tab (Ctrl+Z undoes)")
+                    .clicked()
+                {
+                    cmds.push(Command::ApplyTuned);
+                }
+            });
+    }
+}
