@@ -556,6 +556,10 @@ mod tests {
             max_rounds: 300,
             seed: 9,
             compare: ("bag".to_owned(), "repair".to_owned()),
+            tune: crate::app::shell::settings::TuneSettings {
+                median_rounds: 77.0,
+                ..Default::default()
+            },
         };
         let text = ron::ser::to_string(&state).unwrap();
         let back: crate::app::shell::state::State = ron::from_str(&text).unwrap();
