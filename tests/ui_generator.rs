@@ -65,7 +65,10 @@ fn a_generator_opens_deals_edits_undoes_and_saves() {
         .map(|p| (p.id.clone(), 0.0))
         .collect();
     rules.by_fill[0].scale = everything_off.clone();
-    h.state_mut().push(Command::SetGenerator { rules, stroke: 0 });
+    h.state_mut().push(Command::SetGenerator {
+        rules: Box::new(rules),
+        stroke: 0,
+    });
     h.run();
     assert!(
         h.state().live.status.starts_with("Not applied:"),
@@ -81,7 +84,10 @@ fn a_generator_opens_deals_edits_undoes_and_saves() {
         scale: only_dots,
     }];
     rules.check = generator_file::Check::None;
-    h.state_mut().push(Command::SetGenerator { rules, stroke: 0 });
+    h.state_mut().push(Command::SetGenerator {
+        rules: Box::new(rules),
+        stroke: 0,
+    });
     h.run();
     h.get_by_label_contains("mercy.ron (modified)");
     h.state_mut().push(Command::Deal);
@@ -100,7 +106,7 @@ fn a_generator_opens_deals_edits_undoes_and_saves() {
     let mut rules = h.state().state.doc.generator.clone().unwrap();
     rules.repeat_previous = 0.25;
     h.state_mut().push(Command::SetGenerator {
-        rules: rules.clone(),
+        rules: Box::new(rules.clone()),
         stroke: 0,
     });
     h.state_mut().push(Command::SaveGenerator);
@@ -190,7 +196,10 @@ fn the_lab_compares_generator_files_and_the_one_being_edited() {
     // Editing the generator makes the results stale.
     let mut rules = h.state().state.doc.generator.clone().unwrap();
     rules.repeat_previous = 0.5;
-    h.state_mut().push(Command::SetGenerator { rules, stroke: 0 });
+    h.state_mut().push(Command::SetGenerator {
+        rules: Box::new(rules),
+        stroke: 0,
+    });
     h.run();
     h.get_by_label_contains("the generator being edited changed since this run");
     // A file that does not read stops the next run, naming its place.
@@ -230,7 +239,10 @@ fn the_danger_uses_the_weights_in_force() {
         up_to: 1.0,
         scale: only_dots,
     }];
-    h.state_mut().push(Command::SetGenerator { rules, stroke: 0 });
+    h.state_mut().push(Command::SetGenerator {
+        rules: Box::new(rules),
+        stroke: 0,
+    });
     h.run();
     common::ui::step_until(&mut h, "the danger", |a| a.live.danger.settled(&a.state));
     let input = h.state().live.danger.input.clone().unwrap();

@@ -58,6 +58,9 @@ fn sandbox(seed: u64) -> (PathBuf, Vec<PathBuf>) {
 }
 
 /// One random action, described for the failure report.
+// A command is as large as the Lab's settings; the actions are few and
+// short-lived, so boxing buys nothing.
+#[allow(clippy::large_enum_variant)]
 enum Action {
     Cmd(Command),
     Click(Pos2, PointerButton),
@@ -214,7 +217,7 @@ fn random_command(rng: &mut Generator, files: &[PathBuf]) -> Command {
                     })
                     .collect();
                 Command::SetGenerator {
-                    rules,
+                    rules: Box::new(rules),
                     stroke: any(rng, 3) as u64,
                 }
             }

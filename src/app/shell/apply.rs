@@ -60,7 +60,7 @@ impl App {
             Command::OpenGenerator => self.choose_file(Purpose::OpenGenerator, ctx),
             Command::LoadGenerator(path) => self.load_generator(&path),
             Command::NewGenerator(name) => self.new_generator(name),
-            Command::SetGenerator { rules, stroke } => self.set_generator(rules, stroke),
+            Command::SetGenerator { rules, stroke } => self.set_generator(*rules, stroke),
             Command::CloseGenerator => self.close_generator(),
             Command::SaveGenerator => match self.state.doc.generator_path.clone() {
                 Some(path) => self.save_generator_to(&path),

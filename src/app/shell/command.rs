@@ -97,7 +97,7 @@ pub enum Command {
     /// The edited rules; `stroke` groups one drag's changes into one undo
     /// step (0: a step of its own).
     SetGenerator {
-        rules: tenten_engine::play::generator_file::GeneratorFile,
+        rules: Box<tenten_engine::play::generator_file::GeneratorFile>,
         stroke: u64,
     },
     /// Deal from the palette's weights again.

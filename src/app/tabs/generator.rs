@@ -121,7 +121,7 @@ impl Tab for GeneratorTab {
         bands(ui, state, &mut edited.by_fill, &mut dragged);
         if edited != *rules {
             cmds.push(Command::SetGenerator {
-                rules: edited,
+                rules: Box::new(edited),
                 stroke,
             });
         }
