@@ -890,3 +890,48 @@ fn tune_writes_a_tuned_generator_and_reports_the_hold_out() {
         assert!(run_bad(&all).contains(says), "{says}");
     }
 }
+
+/// A tune killed midway leaves the best generator found so far in --out.
+#[test]
+fn a_killed_tune_keeps_the_best_so_far() {
+    let out_file = std::env::temp_dir().join(format!("tenten-killed-{}.ron", std::process::id()));
+    std::fs::remove_file(&out_file).ok();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tenten"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "tune",
+            "--generator",
+            "random",
+            "--player",
+            "novice",
+            "--target",
+            "median_rounds=60",
+        ])
+        .args([
+            "--games",
+            "40",
+            "--budget",
+            "600",
+            "--out",
+            out_file.to_str().unwrap(),
+        ])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait for the first best to be written, then kill the process.
+    let start = std::time::Instant::now();
+    while !out_file.exists() && start.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let text = std::fs::read_to_string(&out_file).expect("a best-so-far file");
+    assert!(text.contains("the best so far"), "{text}");
+    let spec = tenten_engine::play::generator_file::parse(
+        &text,
+        "killed.ron",
+        &tenten_engine::model::pieces::PieceSet::classic(),
+    );
+    assert!(spec.is_ok(), "{spec:?}");
+    std::fs::remove_file(out_file).ok();
+}

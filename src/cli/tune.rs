@@ -4,7 +4,7 @@
 use std::sync::atomic::Ordering;
 
 use super::*;
-use tenten_engine::play::generator_file;
+use tenten_engine::play::generator_file::{self, GeneratorSpec};
 use tenten_engine::play::runner::Plan;
 use tenten_engine::play::tune::{self, Target, TuneRequest};
 
@@ -122,26 +122,49 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<(), FormatError> {
         a.budget
     );
     let count = std::sync::atomic::AtomicUsize::new(0);
+    // Each new best is written at once (atomically), so a run stopped by
+    // Ctrl+C or a kill keeps the best generator found so far.
+    let write = |spec: &GeneratorSpec, note: &str| -> Result<(), FormatError> {
+        let mut tuned = spec.clone();
+        tuned.file.name = format!("{} tuned", req.base.file.name);
+        if let Some(p) = &req.base.file.pieces {
+            let set_file = formats::resolve_pieces_path(Path::new(&a.generator), p);
+            let from = a
+                .out
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            if let (Ok(from), Ok(set_file)) = (std::path::absolute(from), std::path::absolute(&set_file)) {
+                tuned.file.pieces = Some(formats::relative_path(&from, &set_file).display().to_string());
+            }
+        }
+        let text = format!(
+            "// Tuned by tenten tune from {} for {}: {}; {note}\n{}",
+            a.generator,
+            a.player,
+            a.targets.join(" "),
+            tuned.to_ron()
+        );
+        formats::write_atomic(&a.out, &text)
+    };
+    let failed = std::cell::RefCell::new(None);
     let report = tune::tune(&req, &Progress::default(), |e| {
         if count.fetch_add(1, Ordering::Relaxed).is_multiple_of(10) {
             eprintln!("  evaluation {} loss {:.5} best {:.5}", e.n, e.loss, e.best);
         }
+        if e.loss == e.best && failed.borrow().is_none() {
+            let note = format!(
+                "the best so far, evaluation {} (loss {:.5}), not yet checked on the hold-out.",
+                e.n, e.loss
+            );
+            if let Err(err) = write(&tune::candidate(&req, &e.x), &note) {
+                *failed.borrow_mut() = Some(err);
+            }
+        }
     })
     .ok_or_else(|| arg_error("the tune stopped before its first evaluation".to_owned()))?;
-    let mut tuned = report.tuned.clone();
-    tuned.file.name = format!("{} tuned", req.base.file.name);
-    // The base's piece set, found again from where the tuned file goes.
-    if let Some(p) = &req.base.file.pieces {
-        let set_file = formats::resolve_pieces_path(Path::new(&a.generator), p);
-        let from = a
-            .out
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let (from, set_file) = (std::path::absolute(from), std::path::absolute(&set_file));
-        if let (Ok(from), Ok(set_file)) = (from, set_file) {
-            tuned.file.pieces = Some(formats::relative_path(&from, &set_file).display().to_string());
-        }
+    if let Some(err) = failed.into_inner() {
+        return Err(err);
     }
     let set = &req.plan.set;
     for c in &report.holdout {
@@ -181,17 +204,13 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<(), FormatError> {
         report.evaluations_per_second(),
         report.stopped_early
     );
-    let text = format!(
-        "// Tuned by tenten tune from {} for {}: {}; {} evaluations of {} games (seeds {}..), hold-out {} games.\n{}",
-        a.generator,
-        a.player,
-        a.targets.join(" "),
+    let note = format!(
+        "{} evaluations of {} games (seeds {}..), hold-out {} games.",
         report.evaluations.len(),
         a.games,
         a.seed,
-        a.holdout,
-        tuned.to_ron()
+        a.holdout
     );
-    formats::write_atomic(&a.out, &text)?;
+    write(&report.tuned, &note)?;
     Ok(())
 }

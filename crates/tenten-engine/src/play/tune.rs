@@ -193,6 +193,8 @@ pub struct Evaluation {
     pub loss: f64,
     pub best: f64,
     pub measures: Vec<f64>,
+    /// The free weights tried (see `candidate`).
+    pub x: Vec<f64>,
 }
 
 /// One target checked: its value at the start (on the tuning seeds) and
@@ -235,7 +237,7 @@ fn start_weights(set: &PieceSet) -> Vec<u32> {
 
 /// The candidate generator for free weights `x` (clamped to the bounds and
 /// rounded): every piece's weight written, in steps.
-fn candidate(req: &TuneRequest, x: &[f64]) -> GeneratorSpec {
+pub fn candidate(req: &TuneRequest, x: &[f64]) -> GeneratorSpec {
     let mut weights = start_weights(&req.base.set);
     for (&piece, &v) in req.free.iter().zip(x) {
         weights[usize::from(piece)] = v.clamp(req.bounds.0, req.bounds.1).round() as u32;
@@ -304,6 +306,7 @@ impl<F: Fn(&Evaluation)> Objective<'_, F> {
             loss,
             best: best.as_ref().map_or(loss, |b| b.0),
             measures,
+            x: x.to_vec(),
         };
         self.seen.borrow_mut().push(e.clone());
         (self.on_eval)(&e);
