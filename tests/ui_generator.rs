@@ -293,3 +293,43 @@ fn a_tune_in_the_lab_applies_and_undoes() {
     h.run();
     assert_eq!(h.state().state.doc, before, "one undo takes the tune back");
 }
+
+/// The Timing corpora draw their holders as the active generator does.
+#[test]
+fn a_timing_sweep_draws_its_holders_from_the_active_generator() {
+    use tenten::app::shell::settings::TimingSettings;
+    let mut h = harness_on_tab("Timing");
+    h.state_mut().push(Command::NewGenerator("random"));
+    h.run();
+    let mut rules = h.state().state.doc.generator.clone().unwrap();
+    let only_sq2: std::collections::BTreeMap<String, f64> = h
+        .state()
+        .state
+        .doc
+        .set
+        .pieces
+        .iter()
+        .filter(|p| p.id != "sq2")
+        .map(|p| (p.id.clone(), 0.0))
+        .collect();
+    rules.by_fill = vec![Band {
+        up_to: 1.0,
+        scale: only_sq2,
+    }];
+    h.state_mut().push(Command::SetGenerator {
+        rules: Box::new(rules),
+        stroke: 0,
+    });
+    let mut t = TimingSettings::default();
+    t.deals = 30;
+    t.factors = vec![1.0];
+    h.state_mut().push(Command::SetTiming(t));
+    h.state_mut().push(Command::StartSweep);
+    h.run();
+    common::ui::step_until(&mut h, "the sweep", |a| !a.live.timing.running());
+    let sq2 = h.state().state.doc.set.index_of("sq2").unwrap();
+    let deals = &h.state().live.timing.deals;
+    assert_eq!(deals.len(), 30);
+    assert!(deals.iter().all(|d| d.holder.iter().all(|&p| p == sq2)));
+    h.get_by_label_contains("holders drawn as the generator \"random\" draws them");
+}

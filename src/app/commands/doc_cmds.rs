@@ -141,6 +141,7 @@ impl App {
                 reading: s.settings.reading,
                 max_redraws: s.settings.max_redraws,
             },
+            generator: s.doc.generator_spec(),
         };
         match self.live.timing.start(request, ctx) {
             Ok(()) => self.live.status = "Timing sweep started".to_owned(),

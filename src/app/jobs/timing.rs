@@ -25,6 +25,9 @@ pub struct SweepRequest {
     pub board: Bits,
     pub file: Option<PathBuf>,
     pub options: ChangeOptions,
+    /// The active generator: the corpus's holders are drawn as it draws
+    /// them (the weights of the band in force for each board's fill).
+    pub generator: Option<tenten_engine::play::generator_file::GeneratorSpec>,
 }
 
 enum Message {
@@ -155,7 +158,35 @@ fn corpus(r: &SweepRequest, progress: &Progress) -> Result<Vec<SweepDeal>, Strin
         CorpusChoice::Board => timing::one_board(&r.set, r.board, r.k, n, s.seed),
         CorpusChoice::File => file_deals(r)?,
     };
-    Ok(deals)
+    Ok(match (&r.generator, s.corpus) {
+        // A file's holders are what the file says.
+        (Some(spec), corpus) if corpus != CorpusChoice::File => redrawn(spec, deals, r, s.seed),
+        _ => deals,
+    })
+}
+
+/// The corpus's boards with their holders drawn again as the active
+/// generator draws them on boards that full.
+fn redrawn(
+    spec: &tenten_engine::play::generator_file::GeneratorSpec,
+    deals: Vec<SweepDeal>,
+    r: &SweepRequest,
+    seed: u64,
+) -> Vec<SweepDeal> {
+    let mut rng = tenten_engine::model::generator::Generator::new(seed ^ 0x6E6E_7261_746F_72);
+    let cells = r.size.cells().max(1) as f64;
+    deals
+        .into_iter()
+        .map(|d| SweepDeal {
+            holder: tenten_engine::play::file_dealer::draw_holder(
+                spec,
+                f64::from(d.board.count_ones()) / cells,
+                r.k,
+                &mut rng,
+            ),
+            board: d.board,
+        })
+        .collect()
 }
 
 /// Every deal of the opened file, on the window's piece set and board size.

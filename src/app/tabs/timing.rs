@@ -150,8 +150,15 @@ impl TimingTab {
             cmds.push(Command::SetTiming(s));
         }
         let doc = &state.doc;
+        let drawn = match &doc.generator {
+            Some(g) => format!(
+                "; holders drawn as the generator \"{}\" draws them (its band for each board's fill; a file corpus keeps its own)",
+                g.name
+            ),
+            None => String::new(),
+        };
         ui.weak(format!(
-            "Pieces and weights from the palette ({}), {} board, holders of {}, policy {}, {} redraws",
+            "Pieces and weights from the palette ({}), {} board, holders of {}, policy {}, {} redraws{drawn}",
             doc.set.name,
             doc.board.size(),
             doc.slots.len(),

@@ -51,6 +51,14 @@ pub fn weighted(set: &PieceSet, weights: &[f64]) -> PieceSet {
     scaled
 }
 
+/// A holder as `spec` would draw it on a board `fill` full, before its
+/// check: the weights of the band in force (mercy and repeat_previous need
+/// a game's history, and are left out). For corpora of deals to time.
+pub fn draw_holder(spec: &GeneratorSpec, fill: f64, k: usize, rng: &mut Generator) -> Vec<PieceIdx> {
+    let set = weighted(&spec.set, &spec.weights_at(fill, false));
+    rng.deal(&set, k)
+}
+
 impl FileDealer {
     pub fn new(spec: GeneratorSpec) -> Self {
         let mercy = spec.file.mercy.as_ref().map(|m| &m.scale);
