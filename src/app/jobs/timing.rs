@@ -173,7 +173,7 @@ fn redrawn(
     r: &SweepRequest,
     seed: u64,
 ) -> Vec<SweepDeal> {
-    let mut rng = tenten_engine::model::generator::Generator::new(seed ^ 0x6E6E_7261_746F_72);
+    let mut rng = tenten_engine::model::generator::Generator::new(seed ^ 0x006E_6E72_6174_6F72);
     let cells = r.size.cells().max(1) as f64;
     deals
         .into_iter()
