@@ -320,10 +320,11 @@ fn a_timing_sweep_draws_its_holders_from_the_active_generator() {
         rules: Box::new(rules),
         stroke: 0,
     });
-    let mut t = TimingSettings::default();
-    t.deals = 30;
-    t.factors = vec![1.0];
-    h.state_mut().push(Command::SetTiming(t));
+    h.state_mut().push(Command::SetTiming(TimingSettings {
+        deals: 30,
+        factors: vec![1.0],
+        ..Default::default()
+    }));
     h.state_mut().push(Command::StartSweep);
     h.run();
     common::ui::step_until(&mut h, "the sweep", |a| !a.live.timing.running());
