@@ -2,9 +2,7 @@
 //! far against evaluations, on a log scale (a loss falls by decades).
 
 use egui::{Color32, Ui};
-use egui_plot::{
-    AxisHints, HoverPosition, Line, LineStyle, MarkerShape, Plot, PlotPoints, Points, uniform_grid_spacer,
-};
+use egui_plot::{AxisHints, HoverPosition, Line, LineStyle, MarkerShape, Plot, PlotPoints, Points};
 
 use tenten_engine::play::tune::{Evaluation, GOOD_ENOUGH};
 
@@ -33,23 +31,13 @@ pub fn convergence_plot(ui: &mut Ui, evaluations: &[Evaluation]) {
     let hidden = legend::show(ui, "lab_tune", &entries);
     Plot::new("lab_tune")
         .height(170.0)
-        // A mark at every decade of the loss.
-        .y_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
         .custom_x_axes(vec![
             AxisHints::new_x().label("evaluations").label_spacing(24.0..=40.0),
         ])
         .custom_y_axes(vec![
             AxisHints::new_y()
-                .label("loss (log10)")
-                .label_spacing(14.0..=20.0)
-                .formatter(|mark, _| {
-                    let d = mark.value.round();
-                    if (mark.value - d).abs() < 1e-9 {
-                        format!("1e{d:.0}")
-                    } else {
-                        String::new()
-                    }
-                }),
+                .label("log10 of the loss")
+                .label_spacing(14.0..=20.0),
         ])
         .include_x(0.0)
         .include_y(log_loss(GOOD_ENOUGH))
