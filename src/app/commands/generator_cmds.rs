@@ -53,7 +53,9 @@ impl App {
 
     /// An edit of the rules, applied only if the file would read (a band
     /// out of order, every weight scaled to 0, ... are refused, with why).
-    pub(crate) fn set_generator(&mut self, rules: GeneratorFile, stroke: u64) {
+    pub(crate) fn set_generator(&mut self, mut rules: GeneratorFile, stroke: u64) {
+        // The palette holds the weights; rules in the document hold none.
+        rules.weights.clear();
         if self.state.doc.generator.as_ref() == Some(&rules) {
             return;
         }

@@ -84,15 +84,15 @@ impl Default for Doc {
 }
 
 impl Doc {
-    /// The active generator on the document's set, when there is one and
-    /// it reads (edits are checked as they are made, so it does).
+    /// The active generator on the document's set. Its rules were checked
+    /// when they were opened or edited (`set_generator` refuses what would
+    /// not read) and carry no weights of their own (the palette's are used),
+    /// so no reading again: this is asked every frame the Generator tab shows.
     pub fn generator_spec(&self) -> Option<tenten_engine::play::generator_file::GeneratorSpec> {
-        let rules = self.generator.as_ref()?;
-        let spec = tenten_engine::play::generator_file::GeneratorSpec {
-            file: rules.clone(),
+        Some(tenten_engine::play::generator_file::GeneratorSpec {
+            file: self.generator.clone()?,
             set: self.set.clone(),
-        };
-        tenten_engine::play::generator_file::parse(&spec.to_ron(), "the generator", &self.set).ok()
+        })
     }
 
     /// The set with the weights in force on this board: the active

@@ -16,7 +16,18 @@ use crate::app::widgets::paint;
 impl LabTab {
     pub(super) fn fit(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
         let Some(batch) = &state.doc.batch else { return };
-        if !batch.source.text.contains("moves:") {
+        // Whether the open batch is a playtest log, looked up once per
+        // opening: a log of many thousand deals is megabytes of text.
+        let id = batch.source.id;
+        let is_log = match self.log_seen {
+            Some((seen, is_log)) if seen == id => is_log,
+            _ => {
+                let is_log = batch.source.text.contains("moves:");
+                self.log_seen = Some((id, is_log));
+                is_log
+            }
+        };
+        if !is_log {
             return;
         }
         let name = batch

@@ -36,6 +36,8 @@ pub struct LabTab {
     fit_lookahead: tenten_engine::play::player::Lookahead,
     /// The Tune view was opened for the tune now running.
     tune_opened: bool,
+    /// The open batch (by its opening's id) and whether it holds moves.
+    log_seen: Option<(u64, bool)>,
 }
 
 pub fn end_name(e: End) -> &'static str {
