@@ -62,11 +62,7 @@ impl App {
     /// seed is reproducible; the first equals `tenten deal --seed S`.
     pub(crate) fn deal(&mut self) {
         self.edit(EditKey::Single);
-        let seed = self
-            .state
-            .settings
-            .seed
-            .wrapping_add(self.state.doc.deals.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let seed = tenten_engine::play::dealers::nth_deal_seed(self.state.settings.seed, self.state.doc.deals);
         let mut generator = Generator::new(seed);
         // The active generator deals the whole holder (its rules and check
         // see the board); without one, a weighted draw per slot.

@@ -45,6 +45,14 @@ pub trait Dealer: Send {
     fn deal(&mut self, table: &Table, rng: &mut Generator) -> Dealt;
 }
 
+/// The seed of deal `n` (from 0) of `seed`: each deal of the window's Deal
+/// and of the library's dealer draws from its own stream, so the n-th deal
+/// of a seed is fixed however the deals before it went; deal 0 draws from
+/// `seed` itself, as `tenten deal --seed S` does.
+pub fn nth_deal_seed(seed: u64, n: u64) -> u64 {
+    seed.wrapping_add(n.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
 /// The generator names `tenten simulate` and the lab accept.
 pub const NAMES: [&str; 4] = ["random", "repair", "reject", "bag"];
 

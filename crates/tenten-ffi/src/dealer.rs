@@ -1,0 +1,130 @@
+//! Dealers: the generator's holders, one seeded stream per deal.
+
+use std::sync::Arc;
+
+use tenten_engine::model::generator::Generator;
+use tenten_engine::play::dealers::{Dealer, Table, nth_deal_seed};
+use tenten_engine::play::file_dealer::FileDealer;
+
+use crate::TENTEN_MAX_HOLDER;
+use crate::args::{board, obj, obj_mut, out, put};
+use crate::rules::{Rules, TentenRules};
+use crate::status::{TentenStatus, guard};
+
+/// A generator dealing a game from a seed. Changes with every deal: use it
+/// from one thread at a time.
+pub struct TentenDealer {
+    rules: Arc<Rules>,
+    dealer: FileDealer,
+    seed: u64,
+    next: u64,
+}
+
+/// One holder dealt.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TentenDeal {
+    /// n: this is deal n (from 0) of the dealer's seed.
+    pub index: u64,
+    /// The holder's size (the rules' holder size) and its piece indices.
+    pub count: u32,
+    pub pieces: [u8; TENTEN_MAX_HOLDER],
+    /// 1 when the holder first drawn could not be placed (the generator's
+    /// check may have fixed it), else 0.
+    pub drawn_unsolvable: u8,
+    /// 1 when no holder of this size can be placed on the board: the game
+    /// is over whatever is dealt. Else 0.
+    pub dead: u8,
+    /// Holders validated beyond the first (changer attempts, redraws).
+    pub repairs: u32,
+}
+
+/// A dealer for `rules`' generator, seeded with `seed`. Deal n draws from
+/// its own stream (seed + n * 0x9E3779B97F4A7C15, wrapping), so the n-th
+/// deal of a seed on a given board is fixed: deal 0 is `tenten deal --seed
+/// S`, and deal n is the workbench's n-th Deal of seed S (Ctrl+D) for every
+/// generator without history. A generator's history (mercy after rounds
+/// without a clear, repeat_previous, the bag) is this dealer's, as in a
+/// game.
+///
+/// # Safety
+/// `rules` is NULL or a live handle; `result` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenten_dealer_new(
+    rules: *const TentenRules,
+    seed: u64,
+    result: *mut *mut TentenDealer,
+) -> TentenStatus {
+    guard(|| {
+        // SAFETY: the caller's promise on `rules`.
+        let rules = Arc::clone(&unsafe { obj(rules, "rules") }?.inner);
+        let result = out(result, "result")?;
+        let dealer = TentenDealer {
+            dealer: FileDealer::new(rules.spec.clone()),
+            rules,
+            seed,
+            next: 0,
+        };
+        // SAFETY: checked by `out`.
+        unsafe { put(result, Box::into_raw(Box::new(dealer))) };
+        Ok(())
+    })
+}
+
+/// Deals the next holder for the board `cells` (`cell_count` bytes, row
+/// by row from the top, nonzero for a filled cell; the rules' width x
+/// height of them).
+///
+/// # Safety
+/// `dealer` is NULL or a live handle no other thread uses during the call;
+/// `cells` is NULL or `cell_count` readable bytes; `deal` is NULL or
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenten_dealer_next(
+    dealer: *mut TentenDealer,
+    cells: *const u8,
+    cell_count: usize,
+    deal: *mut TentenDeal,
+) -> TentenStatus {
+    guard(|| {
+        // SAFETY: the caller's promises.
+        let d = unsafe { obj_mut(dealer, "dealer") }?;
+        // SAFETY: the caller's promise on `cells`.
+        let bits = unsafe { board(&d.rules, cells, cell_count) }?;
+        let deal = out(deal, "deal")?;
+        let table = Table {
+            shapes: &d.rules.shapes,
+            set: &d.rules.spec.set,
+            board: bits,
+            k: d.rules.k,
+        };
+        let mut rng = Generator::new(nth_deal_seed(d.seed, d.next));
+        let dealt = d.dealer.deal(&table, &mut rng);
+        let mut pieces = [0; TENTEN_MAX_HOLDER];
+        pieces[..dealt.holder.len()].copy_from_slice(&dealt.holder);
+        let result = TentenDeal {
+            index: d.next,
+            count: dealt.holder.len() as u32,
+            pieces,
+            drawn_unsolvable: u8::from(dealt.drawn_unsolvable),
+            dead: u8::from(dealt.dead),
+            repairs: dealt.repairs,
+        };
+        d.next += 1;
+        // SAFETY: checked by `out`.
+        unsafe { put(deal, result) };
+        Ok(())
+    })
+}
+
+/// Frees a dealer. NULL does nothing.
+///
+/// # Safety
+/// `dealer` is NULL or a handle from this library not freed before.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenten_dealer_free(dealer: *mut TentenDealer) {
+    if !dealer.is_null() {
+        // SAFETY: made by Box::into_raw in tenten_dealer_new, freed once.
+        drop(unsafe { Box::from_raw(dealer) });
+    }
+}
