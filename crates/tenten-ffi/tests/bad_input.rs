@@ -1,0 +1,43 @@
+//! Bad input through the ABI, tested from C (tests/c/bad_input.c): a null
+//! pointer, a board of the wrong size, an unknown piece id, malformed RON
+//! and more each return an error code with a message, and the host process
+//! goes on.
+
+mod common;
+
+use std::path::Path;
+
+use common::{library_dir, root, run};
+
+#[test]
+fn bad_input_from_c_returns_codes_and_messages_and_never_aborts() {
+    let lib_dir = library_dir();
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bad_input");
+    std::fs::create_dir_all(&tmp).expect("a scratch folder");
+    let exe = tmp.join("bad_input");
+    let source = root().join("crates/tenten-ffi/tests/c/bad_input.c");
+    let args: Vec<String> = vec![
+        "-Wall".into(),
+        "-Werror".into(),
+        "-Iinclude".into(),
+        source.display().to_string(),
+        format!("-L{}", lib_dir.display()),
+        "-ltenten_ffi".into(),
+        "-o".into(),
+        exe.display().to_string(),
+    ];
+    run("cc", &args, &[]);
+    // `run` fails the test on a nonzero exit (a failed check) or a crash.
+    let out = run(
+        &exe.display().to_string(),
+        &[],
+        &[("LD_LIBRARY_PATH", lib_dir.display().to_string())],
+    );
+    assert!(!out.contains("FAIL"), "{out}");
+    let last = out.lines().last().unwrap_or_default();
+    let counts: Vec<usize> = last.split(' ').filter_map(|w| w.parse().ok()).collect();
+    assert_eq!(counts.len(), 2, "{out}");
+    assert_eq!(counts[0], counts[1], "{out}");
+    assert_eq!(counts[1], out.lines().filter(|l| l.starts_with("ok ")).count(), "{out}");
+    assert!(counts[1] >= 30, "every check ran: {out}");
+}
