@@ -13,7 +13,7 @@ use tenten_engine::model::board::{Bits, BoardSize, MAX_SIDE, MIN_SIDE};
 use tenten_engine::model::generator::Generator;
 use tenten_engine::model::pieces::{Piece, PieceIdx, PieceSet};
 use tenten_engine::model::shapes::Shapes;
-use tenten_engine::search::validator::{validate, validate_traced};
+use tenten_engine::search::validator::{validate, validate_traced, verdict};
 
 /// The classic pieces plus three odd custom shapes.
 fn test_set() -> PieceSet {
@@ -32,6 +32,12 @@ fn check(set: &PieceSet, size: BoardSize, bits: Bits, holder: &[PieceIdx]) -> Re
     // The fast path's shortcuts must note exactly what the traced search notes.
     let (traced, _) = validate_traced(&shapes, bits, holder);
     prop_assert_eq!(&v, &traced);
+    // The verdict alone (the C library's validate) is the same search's.
+    let brief = verdict(&shapes, bits, holder);
+    prop_assert_eq!(
+        (brief.solvable, brief.nodes, brief.solution),
+        (v.solvable, v.nodes, v.solution)
+    );
     let start = clear_full(&grid_of(size, bits));
     let mut left: Vec<&Piece> = holder.iter().map(|&i| set.piece(i)).collect();
     let expected = brute(&start, &mut left, &mut HashSet::new());

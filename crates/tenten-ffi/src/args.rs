@@ -4,13 +4,14 @@
 
 use std::ffi::{CStr, c_char};
 
-use tenten_engine::model::board::Bits;
+use tenten_engine::model::board::{Bits, BoardSize};
 use tenten_engine::model::pieces::PieceIdx;
 
 use crate::TENTEN_MAX_HOLDER;
 use crate::rules::Rules;
 use crate::status::{Failure, TentenStatus};
 
+#[cold]
 fn null(what: &str) -> Failure {
     Failure::new(TentenStatus::NullPointer, format!("{what} is NULL"))
 }
@@ -71,26 +72,74 @@ pub(crate) unsafe fn text<'a>(p: *const c_char, what: &str) -> Result<&'a str, F
 ///
 /// # Safety
 /// `cells` is NULL or points to `count` readable bytes.
+#[inline(always)]
 pub(crate) unsafe fn board(rules: &Rules, cells: *const u8, count: usize) -> Result<Bits, Failure> {
     if cells.is_null() {
         return Err(null("cells"));
     }
     let size = rules.shapes.size();
     if count != size.cells() {
-        return Err(Failure::new(
-            TentenStatus::InvalidArgument,
-            format!(
-                "the board has {count} cells; these rules play on a {size} board of {} cells",
-                size.cells()
-            ),
-        ));
+        return Err(wrong_size(count, size));
     }
     // SAFETY: non-null, and `count` bytes by the caller's promise.
     let cells = unsafe { std::slice::from_raw_parts(cells, count) };
-    Ok(cells
+    Ok(pack(cells))
+}
+
+/// Bit i set when byte i is nonzero. A game's validate is a fraction of a
+/// microsecond, so reading its board must cost nanoseconds: on x86-64,
+/// sixteen cells per SSE2 compare (SSE2 is part of every x86-64 CPU), the
+/// last sixteen overlapping the chunk before (a board has at least 16
+/// cells, and a cell read twice sets the same bit).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn pack(cells: &[u8]) -> Bits {
+    use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_setzero_si128};
+    let n = cells.len();
+    if n < 16 {
+        return plain_pack(cells);
+    }
+    let filled = |at: usize| -> Bits {
+        let chunk = &cells[at..at + 16];
+        // SAFETY: an unaligned load of the 16 bytes of `chunk`, and SSE2.
+        // One bit per byte that equals zero.
+        let empty = unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+            _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) as u16
+        };
+        Bits::from(!empty) << at
+    };
+    let mut bits = filled(n - 16);
+    for at in (0..n - 16).step_by(16) {
+        bits |= filled(at);
+    }
+    bits
+}
+
+/// Bit i set when byte i is nonzero (elsewhere the compiler vectorises
+/// the plain loop itself).
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn pack(cells: &[u8]) -> Bits {
+    plain_pack(cells)
+}
+
+fn plain_pack(cells: &[u8]) -> Bits {
+    cells
         .iter()
         .enumerate()
-        .fold(0, |bits, (i, &c)| if c != 0 { bits | 1 << i } else { bits }))
+        .fold(0, |bits, (i, &c)| bits | Bits::from(c != 0) << i)
+}
+
+#[cold]
+fn wrong_size(count: usize, size: BoardSize) -> Failure {
+    Failure::new(
+        TentenStatus::InvalidArgument,
+        format!(
+            "the board has {count} cells; these rules play on a {size} board of {} cells",
+            size.cells()
+        ),
+    )
 }
 
 /// A piece index of the rules' set.
@@ -99,22 +148,33 @@ pub(crate) fn piece(rules: &Rules, index: u8) -> Result<PieceIdx, Failure> {
     if usize::from(index) < n {
         Ok(index)
     } else {
-        Err(Failure::new(
-            TentenStatus::UnknownPiece,
-            format!(
-                "piece index {index} is not in the set {:?} (its {n} pieces are 0 to {})",
-                rules.spec.set.name,
-                n - 1
-            ),
-        ))
+        Err(unknown_piece(rules, index))
     }
+}
+
+#[cold]
+fn unknown_piece(rules: &Rules, index: u8) -> Failure {
+    let n = rules.spec.set.pieces.len();
+    Failure::new(
+        TentenStatus::UnknownPiece,
+        format!(
+            "piece index {index} is not in the set {:?} (its {n} pieces are 0 to {})",
+            rules.spec.set.name,
+            n - 1
+        ),
+    )
 }
 
 /// A holder of 1 to TENTEN_MAX_HOLDER piece indices.
 ///
 /// # Safety
 /// `pieces` is NULL or points to `count` readable bytes.
-pub(crate) unsafe fn holder(rules: &Rules, pieces: *const u8, count: usize) -> Result<Vec<PieceIdx>, Failure> {
+#[inline(always)]
+pub(crate) unsafe fn holder<'a>(
+    rules: &Rules,
+    pieces: *const u8,
+    count: usize,
+) -> Result<&'a [PieceIdx], Failure> {
     if pieces.is_null() {
         return Err(null("holder"));
     }
@@ -126,12 +186,10 @@ pub(crate) unsafe fn holder(rules: &Rules, pieces: *const u8, count: usize) -> R
     }
     // SAFETY: non-null, and `count` bytes by the caller's promise.
     let raw = unsafe { std::slice::from_raw_parts(pieces, count) };
-    raw.iter()
-        .enumerate()
-        .map(|(slot, &p)| {
-            piece(rules, p).map_err(|f| Failure::new(f.status, format!("holder slot {slot}: {}", f.message)))
-        })
-        .collect()
+    for (slot, &p) in raw.iter().enumerate() {
+        piece(rules, p).map_err(|f| Failure::new(f.status, format!("holder slot {slot}: {}", f.message)))?;
+    }
+    Ok(raw)
 }
 
 /// Writes `bits` back as cells (1 filled, 0 empty).
@@ -143,5 +201,23 @@ pub(crate) unsafe fn write_board(cells: *mut u8, count: usize, bits: Bits) {
     let cells = unsafe { std::slice::from_raw_parts_mut(cells, count) };
     for (i, c) in cells.iter_mut().enumerate() {
         *c = u8::from(bits >> i & 1 == 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{pack, plain_pack};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Packing sixteen at a time is the plain loop over the cells.
+        #[test]
+        fn pack_sets_the_bit_of_every_nonzero_cell(cells in proptest::collection::vec(
+            prop_oneof![Just(0u8), Just(1u8), any::<u8>()], 0..=128,
+        )) {
+            let bit_by_bit = cells.iter().enumerate().fold(0u128, |b, (i, &c)| if c != 0 { b | 1 << i } else { b });
+            prop_assert_eq!(pack(&cells), bit_by_bit);
+            prop_assert_eq!(plain_pack(&cells), bit_by_bit);
+        }
     }
 }

@@ -128,3 +128,83 @@ pub unsafe extern "C" fn tenten_dealer_free(dealer: *mut TentenDealer) {
         drop(unsafe { Box::from_raw(dealer) });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tenten_rules_free;
+    use crate::test_support::{cells, rules};
+    use tenten_engine::model::board::BoardSize;
+    use tenten_engine::model::pieces::PieceSet;
+    use tenten_engine::model::shapes::Shapes;
+    use tenten_engine::play::generator_file::preset;
+
+    fn deals(preset_name: &str, seed: u64, boards: &[u128]) -> Vec<Vec<u8>> {
+        let r = rules(preset_name, 10, 10, 3);
+        let mut dealer = std::ptr::null_mut();
+        let mut out = Vec::new();
+        // SAFETY: live handles and writable outputs.
+        unsafe {
+            assert_eq!(tenten_dealer_new(r, seed, &mut dealer), TentenStatus::Ok);
+            // The dealer keeps what it needs: the rules may go first.
+            tenten_rules_free(r);
+            for (n, &b) in boards.iter().enumerate() {
+                let c = cells(b, 100);
+                let mut deal = TentenDeal::default();
+                assert_eq!(
+                    tenten_dealer_next(dealer, c.as_ptr(), c.len(), &mut deal),
+                    TentenStatus::Ok
+                );
+                assert_eq!(deal.index, n as u64);
+                out.push(deal.pieces[..deal.count as usize].to_vec());
+            }
+            tenten_dealer_free(dealer);
+        }
+        out
+    }
+
+    /// Boards of a game: empty, then crowded ones where repair and reject
+    /// have to change what they draw.
+    fn boards() -> Vec<u128> {
+        let mut g = Generator::new(99);
+        (0..40u32)
+            .map(|i| {
+                let fill = f64::from(i % 8) / 10.0;
+                (0..100).fold(0u128, |b, bit| if g.unit() < fill { b | 1 << bit } else { b })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn deal_n_is_the_workbench_deal_n_of_the_seed() {
+        let set = PieceSet::classic();
+        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let boards = boards();
+        for name in ["random", "repair", "reject"] {
+            for seed in [0, 7, u64::MAX] {
+                let got = deals(name, seed, &boards);
+                for (n, (&board, holder)) in boards.iter().zip(&got).enumerate() {
+                    // The window's Deal: a fresh dealer on the stream of deal n.
+                    let table = Table {
+                        shapes: &shapes,
+                        set: &set,
+                        board,
+                        k: 3,
+                    };
+                    let mut fresh = FileDealer::new(preset(name, &set).unwrap());
+                    let mut rng = Generator::new(nth_deal_seed(seed, n as u64));
+                    assert_eq!(
+                        holder,
+                        &fresh.deal(&table, &mut rng).holder,
+                        "{name} seed {seed} deal {n}"
+                    );
+                }
+            }
+        }
+        // The crowded boards make repair change what it drew.
+        assert_ne!(deals("repair", 7, &boards), deals("random", 7, &boards));
+        // Deal 0 is `tenten deal --seed S`: the weighted draw from the seed's own stream.
+        let first = &deals("random", 7, &[0])[0];
+        assert_eq!(first, &Generator::new(7).deal(&set, 3));
+    }
+}

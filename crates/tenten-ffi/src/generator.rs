@@ -46,7 +46,10 @@ pub unsafe extern "C" fn tenten_generator_preset(
             let names: Vec<&str> = PRESETS.iter().map(|(n, _)| *n).collect();
             Failure::new(
                 TentenStatus::InvalidArgument,
-                format!("no preset generator {name:?}; the presets are {}", names.join(", ")),
+                format!(
+                    "no preset generator {name:?}; the presets are {}",
+                    names.join(", ")
+                ),
             )
         })?;
         give(spec, result)

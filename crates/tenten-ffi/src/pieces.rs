@@ -19,7 +19,8 @@ pub(crate) fn parse_error(e: FormatError) -> Failure {
 
 /// The file's text, or an I/O failure naming it.
 pub(crate) fn read(path: &str) -> Result<String, Failure> {
-    std::fs::read_to_string(path).map_err(|e| Failure::new(TentenStatus::Io, format!("{path}: cannot read: {e}")))
+    std::fs::read_to_string(path)
+        .map_err(|e| Failure::new(TentenStatus::Io, format!("{path}: cannot read: {e}")))
 }
 
 fn give(set: PieceSet, result: *mut *mut TentenPieces) -> Done {
@@ -43,7 +44,10 @@ pub unsafe extern "C" fn tenten_pieces_classic(result: *mut *mut TentenPieces) -
 /// # Safety
 /// `path` is NULL or a NUL-terminated string; `result` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn tenten_pieces_load(path: *const c_char, result: *mut *mut TentenPieces) -> TentenStatus {
+pub unsafe extern "C" fn tenten_pieces_load(
+    path: *const c_char,
+    result: *mut *mut TentenPieces,
+) -> TentenStatus {
     guard(|| {
         // SAFETY: the caller's promise on `path`.
         let path = unsafe { text(path, "path") }?;
@@ -58,7 +62,10 @@ pub unsafe extern "C" fn tenten_pieces_load(path: *const c_char, result: *mut *m
 /// # Safety
 /// `ron` is NULL or a NUL-terminated string; `result` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn tenten_pieces_parse(ron: *const c_char, result: *mut *mut TentenPieces) -> TentenStatus {
+pub unsafe extern "C" fn tenten_pieces_parse(
+    ron: *const c_char,
+    result: *mut *mut TentenPieces,
+) -> TentenStatus {
     guard(|| {
         // SAFETY: the caller's promise on `ron`.
         let ron = unsafe { text(ron, "ron") }?;

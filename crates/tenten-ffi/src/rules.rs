@@ -108,7 +108,10 @@ pub unsafe extern "C" fn tenten_rules_free(rules: *mut TentenRules) {
 /// # Safety
 /// `rules` is NULL or a live handle; `count` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn tenten_rules_piece_count(rules: *const TentenRules, count: *mut u32) -> TentenStatus {
+pub unsafe extern "C" fn tenten_rules_piece_count(
+    rules: *const TentenRules,
+    count: *mut u32,
+) -> TentenStatus {
     guard(|| {
         // SAFETY: the caller's promise on `rules`.
         let rules = unsafe { obj(rules, "rules") }?;

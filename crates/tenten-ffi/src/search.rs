@@ -4,7 +4,7 @@
 use tenten_engine::danger::danger;
 use tenten_engine::model::generator::Generator;
 use tenten_engine::search::changer::{Outcome, repair};
-use tenten_engine::search::validator::validate;
+use tenten_engine::search::validator::verdict;
 
 use crate::TENTEN_MAX_HOLDER;
 use crate::args::{board, obj, out, put};
@@ -60,29 +60,37 @@ pub unsafe extern "C" fn tenten_validate(
         // SAFETY: the caller's promises.
         let rules = &unsafe { obj(rules, "rules") }?.inner;
         // SAFETY: the caller's promises.
-        let (bits, pieces) = unsafe { (board(rules, cells, cell_count)?, crate::args::holder(rules, holder, holder_count)?) };
+        let (bits, pieces) = unsafe {
+            (
+                board(rules, cells, cell_count)?,
+                crate::args::holder(rules, holder, holder_count)?,
+            )
+        };
         let result = out(result, "result")?;
-        let v = validate(&rules.shapes, bits, &pieces);
-        let mut verdict = TentenValidation {
+        // The same search as the workbench's validate, without copying out
+        // the per-order records the ABI does not return.
+        let v = verdict(&rules.shapes, bits, pieces);
+        let mut answer = TentenValidation {
             placements: v.nodes,
             solvable: u8::from(v.solvable),
             ..TentenValidation::default()
         };
         if let Some(solution) = &v.solution {
-            verdict.order = solution.order;
-            verdict.step_count = solution.steps().len() as u8;
-            for (to, s) in verdict.steps.iter_mut().zip(solution.steps()) {
+            answer.order = solution.order;
+            answer.step_count = solution.steps().len() as u8;
+            for (to, s) in answer.steps.iter_mut().zip(solution.steps()) {
                 *to = TentenStep {
                     slot: s.slot,
                     piece: pieces[usize::from(s.slot)],
                     x: s.x,
                     y: s.y,
-                    lines: s.lines.count(),
+                    // One count for rows and columns together.
+                    lines: (u32::from(s.lines.rows) | u32::from(s.lines.cols) << 16).count_ones(),
                 };
             }
         }
         // SAFETY: checked by `out`.
-        unsafe { put(result, verdict) };
+        unsafe { put(result, answer) };
         Ok(())
     })
 }
@@ -124,13 +132,18 @@ pub unsafe extern "C" fn tenten_repair(
         // SAFETY: the caller's promises.
         let rules = &unsafe { obj(rules, "rules") }?.inner;
         // SAFETY: the caller's promises.
-        let (bits, pieces) = unsafe { (board(rules, cells, cell_count)?, crate::args::holder(rules, holder, holder_count)?) };
+        let (bits, pieces) = unsafe {
+            (
+                board(rules, cells, cell_count)?,
+                crate::args::holder(rules, holder, holder_count)?,
+            )
+        };
         let result = out(result, "result")?;
         let r = repair(
             &rules.shapes,
             &rules.spec.set,
             bits,
-            &pieces,
+            pieces,
             &mut Generator::new(seed),
             rules.options,
         );
@@ -190,4 +203,68 @@ pub unsafe extern "C" fn tenten_danger(
         unsafe { put(result, answer) };
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{cells, rules};
+    use crate::{TentenPlay, tenten_play, tenten_rules_free};
+    use proptest::prelude::*;
+    use tenten_engine::model::board::{BoardSize, Geometry};
+    use tenten_engine::model::pieces::PieceSet;
+    use tenten_engine::model::shapes::Shapes;
+    use tenten_engine::search::validator::validate;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// The ABI's verdict is the engine's, and its solution, played
+        /// through the ABI, places the whole holder.
+        #[test]
+        fn validate_through_the_abi_is_the_engines_and_its_solution_plays(
+            raw in any::<u128>(),
+            density in 0u32..4,
+            holder in proptest::collection::vec(0u8..19, 1..=3),
+        ) {
+            let size = BoardSize::new(8, 8).unwrap();
+            let geometry = Geometry::new(size);
+            // A board half to 94 % full before its full lines clear.
+            let mut bits = raw;
+            for i in 0..density {
+                bits |= raw.rotate_left(13 * i + 7);
+            }
+            bits &= geometry.full;
+            bits &= !geometry.mask_of(geometry.full_lines(bits));
+            let r = rules("random", 8, 8, 3);
+            let c = cells(bits, 64);
+            let mut v = TentenValidation::default();
+            // SAFETY: live handle, arrays of the stated lengths, writable output.
+            let status = unsafe { tenten_validate(r, c.as_ptr(), c.len(), holder.as_ptr(), holder.len(), &mut v) };
+            prop_assert_eq!(status, TentenStatus::Ok);
+            let shapes = Shapes::new(&PieceSet::classic(), size);
+            let engine = validate(&shapes, bits, &holder);
+            prop_assert_eq!(v.solvable == 1, engine.solvable);
+            prop_assert_eq!(v.placements, engine.nodes);
+            if engine.solvable {
+                prop_assert_eq!(usize::from(v.step_count), holder.len());
+                let mut board = c.clone();
+                let mut used = vec![false; holder.len()];
+                for s in &v.steps[..usize::from(v.step_count)] {
+                    prop_assert!(!used[usize::from(s.slot)]);
+                    used[usize::from(s.slot)] = true;
+                    prop_assert_eq!(s.piece, holder[usize::from(s.slot)]);
+                    let mut play = TentenPlay::default();
+                    // SAFETY: as above.
+                    let status = unsafe { tenten_play(r, board.as_mut_ptr(), board.len(), s.piece, s.x, s.y, &mut play) };
+                    prop_assert_eq!(status, TentenStatus::Ok);
+                    prop_assert_eq!(play.rows + play.columns, s.lines);
+                }
+            } else {
+                prop_assert_eq!(v.step_count, 0);
+            }
+            // SAFETY: made above, freed once.
+            unsafe { tenten_rules_free(r) };
+        }
+    }
 }

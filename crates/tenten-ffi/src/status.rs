@@ -75,7 +75,9 @@ pub(crate) fn guard(body: impl FnOnce() -> Done) -> TentenStatus {
                 .map(|s| (*s).to_owned())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown".to_owned());
-            set_last_error(&format!("internal error in the tenten library (please report it): {what}"));
+            set_last_error(&format!(
+                "internal error in the tenten library (please report it): {what}"
+            ));
             TentenStatus::Panic
         }
     }

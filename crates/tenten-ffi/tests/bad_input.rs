@@ -38,6 +38,10 @@ fn bad_input_from_c_returns_codes_and_messages_and_never_aborts() {
     let counts: Vec<usize> = last.split(' ').filter_map(|w| w.parse().ok()).collect();
     assert_eq!(counts.len(), 2, "{out}");
     assert_eq!(counts[0], counts[1], "{out}");
-    assert_eq!(counts[1], out.lines().filter(|l| l.starts_with("ok ")).count(), "{out}");
+    assert_eq!(
+        counts[1],
+        out.lines().filter(|l| l.starts_with("ok ")).count(),
+        "{out}"
+    );
     assert!(counts[1] >= 30, "every check ran: {out}");
 }

@@ -51,7 +51,14 @@ fn engine_lines() -> String {
         let holder = dealer.deal(&table, &mut rng).holder;
         let verdict = validate(&shapes, board, &holder);
         let mut moves = Vec::new();
-        let placed = GreedyStrategy.play(&shapes, board, &holder, &mut rng, &mut moves, &Progress::default());
+        let placed = GreedyStrategy.play(
+            &shapes,
+            board,
+            &holder,
+            &mut rng,
+            &mut moves,
+            &Progress::default(),
+        );
         let mut points = 0;
         let mut texts = Vec::new();
         for &(piece, anchor) in &moves {
@@ -64,7 +71,11 @@ fn engine_lines() -> String {
         total += points;
         let over = placed.is_none();
         let ids: Vec<&str> = holder.iter().map(|&p| set.piece(p).id.as_str()).collect();
-        let moves = if texts.is_empty() { "-".to_owned() } else { texts.join(";") };
+        let moves = if texts.is_empty() {
+            "-".to_owned()
+        } else {
+            texts.join(";")
+        };
         let _ = writeln!(
             out,
             "round {} game {game} holder={} solvable={} placements={} moves={moves} points={points} score={total} filled={}{}",
@@ -101,13 +112,22 @@ fn assert_same(language: &str, got: &str, want: &str) {
 #[test]
 fn c_csharp_and_python_play_exactly_as_the_engine() {
     let want = engine_lines();
-    assert_eq!(want.lines().count(), ROUNDS as usize + want.matches(" over:").count() + 1);
-    assert!(want.contains(" over\n"), "the greedy player loses some games in 200 rounds");
+    assert_eq!(
+        want.lines().count(),
+        ROUNDS as usize + want.matches(" over:").count() + 1
+    );
+    assert!(
+        want.contains(" over\n"),
+        "the greedy player loses some games in 200 rounds"
+    );
     // Deal 0 is `tenten deal --seed 7`: a weighted draw of three from the stream of seed 7.
     let classic = PieceSet::classic();
     let first = Generator::new(SEED).deal(&classic, K);
     let ids: Vec<&str> = first.iter().map(|&p| classic.piece(p).id.as_str()).collect();
-    assert!(want.starts_with(&format!("round 1 game 1 holder={} ", ids.join(","))), "{want:.80}");
+    assert!(
+        want.starts_with(&format!("round 1 game 1 holder={} ", ids.join(","))),
+        "{want:.80}"
+    );
 
     let lib_dir = library_dir();
     let lib = lib_dir.join("libtenten_ffi.so");

@@ -24,7 +24,12 @@ fn the_checked_in_header_is_current() {
         checked_in == generated,
         "include/tenten.h is stale: run `UPDATE_HEADER=1 cargo test -p tenten-ffi --test header` and commit it"
     );
-    for name in ["tenten_validate", "tenten_dealer_next", "tenten_last_error", "TENTEN_STATUS_NULL_POINTER"] {
+    for name in [
+        "tenten_validate",
+        "tenten_dealer_next",
+        "tenten_last_error",
+        "TENTEN_STATUS_NULL_POINTER",
+    ] {
         assert!(generated.contains(name), "the header lacks {name}");
     }
 }

@@ -62,7 +62,8 @@ impl App {
     /// seed is reproducible; the first equals `tenten deal --seed S`.
     pub(crate) fn deal(&mut self) {
         self.edit(EditKey::Single);
-        let seed = tenten_engine::play::dealers::nth_deal_seed(self.state.settings.seed, self.state.doc.deals);
+        let seed =
+            tenten_engine::play::dealers::nth_deal_seed(self.state.settings.seed, self.state.doc.deals);
         let mut generator = Generator::new(seed);
         // The active generator deals the whole holder (its rules and check
         // see the board); without one, a weighted draw per slot.

@@ -15,7 +15,11 @@ pub fn root() -> PathBuf {
 /// (target/debug under `cargo test`): the test binary's folder's parent.
 pub fn library_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("the test's own path");
-    let dir = exe.parent().and_then(|d| d.parent()).expect("target/<profile>").to_path_buf();
+    let dir = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .expect("target/<profile>")
+        .to_path_buf();
     assert!(
         dir.join("libtenten_ffi.so").exists(),
         "no libtenten_ffi.so in {}: cargo builds it with this crate's tests",
