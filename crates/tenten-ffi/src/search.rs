@@ -267,4 +267,106 @@ mod tests {
             unsafe { tenten_rules_free(r) };
         }
     }
+
+    /// Boards of a game, empty to jammed, and a holder for each.
+    fn corpus() -> Vec<(u128, Vec<u8>)> {
+        let set = PieceSet::classic();
+        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let mut g = Generator::new(5);
+        tenten_engine::play::random_fill::played_deals(&shapes, &set, 3, 300, &mut g)
+            .into_iter()
+            .map(|d| (d.board, d.holder))
+            .collect()
+    }
+
+    #[test]
+    fn repair_and_danger_through_the_abi_are_the_engines() {
+        let r = rules("repair", 10, 10, 3);
+        let set = PieceSet::classic();
+        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let mut changed = 0;
+        for (i, (board, holder)) in corpus().iter().enumerate().step_by(3) {
+            let c = cells(*board, 100);
+            let mut got = TentenRepair::default();
+            // SAFETY: live handle, arrays of the stated lengths, writable output.
+            let status = unsafe {
+                tenten_repair(
+                    r,
+                    c.as_ptr(),
+                    100,
+                    holder.as_ptr(),
+                    holder.len(),
+                    i as u64,
+                    &mut got,
+                )
+            };
+            assert_eq!(status, TentenStatus::Ok);
+            let options = tenten_engine::search::changer::ChangeOptions::default();
+            let want = repair(
+                &shapes,
+                &set,
+                *board,
+                holder,
+                &mut Generator::new(i as u64),
+                options,
+            );
+            assert_eq!(
+                &got.pieces[..got.count as usize],
+                want.holder.as_slice(),
+                "deal {i}"
+            );
+            assert_eq!(got.attempts as usize, want.attempts.len());
+            assert_eq!(got.dead == 1, want.outcome == Outcome::Dead);
+            changed += usize::from(got.changed);
+            if i % 30 == 0 {
+                let mut d = TentenDanger::default();
+                // SAFETY: as above.
+                assert_eq!(
+                    unsafe { tenten_danger(r, c.as_ptr(), 100, &mut d) },
+                    TentenStatus::Ok
+                );
+                let engine = danger(&shapes, &set, *board, 3).unwrap();
+                assert_eq!(
+                    (d.probability, d.killers),
+                    (engine.probability, engine.killers.len() as u64)
+                );
+            }
+        }
+        assert!(changed > 0, "some holders of the corpus needed the changer");
+        // SAFETY: made above, freed once.
+        unsafe { tenten_rules_free(r) };
+    }
+
+    #[test]
+    fn one_rules_handle_serves_many_threads_at_once() {
+        let r = rules("random", 10, 10, 3);
+        let corpus = corpus();
+        let verdicts = |handle: usize| -> Vec<(u8, u64)> {
+            let r = handle as *const TentenRules;
+            corpus
+                .iter()
+                .map(|(board, holder)| {
+                    let c = cells(*board, 100);
+                    let mut v = TentenValidation::default();
+                    // SAFETY: the rules live until every thread is joined.
+                    let status =
+                        unsafe { tenten_validate(r, c.as_ptr(), 100, holder.as_ptr(), holder.len(), &mut v) };
+                    assert_eq!(status, TentenStatus::Ok);
+                    (v.solvable, v.placements)
+                })
+                .collect()
+        };
+        let address = r as usize;
+        let alone = verdicts(address);
+        let together: Vec<_> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..4).map(|_| scope.spawn(|| verdicts(address))).collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(alone.iter().any(|v| v.0 == 0) && alone.iter().any(|v| v.0 == 1));
+        for t in together {
+            assert_eq!(t, alone);
+        }
+        // SAFETY: made above, freed once, after the threads.
+        unsafe { tenten_rules_free(r) };
+    }
 }
