@@ -17,6 +17,7 @@ use tenten_engine::model::shapes::Shapes;
 use tenten_engine::perf::bench;
 use tenten_engine::perf::{throttle, timing};
 use tenten_engine::play::coelho::CoelhoWeights;
+use tenten_engine::play::results::Shard;
 use tenten_engine::progress::Progress;
 use tenten_engine::search::changer::{ChangeOptions, DEFAULT_MAX_REDRAWS, Outcome, Repair, repair};
 use tenten_engine::search::heuristic::{FMatrix, Policy, Reading};
@@ -227,6 +228,36 @@ enum Command {
         /// Write one row per game to this CSV file (atomically).
         #[arg(long, value_name = "FILE")]
         csv: Option<PathBuf>,
+        /// Play only shard I of N: the games g with g mod N = I, seeded as in one
+        /// process; needs --out. `tenten merge` puts the shards back together.
+        #[arg(long, value_name = "I/N", value_parser = simulate::parse_shard)]
+        shard: Option<Shard>,
+        /// Write the games (every record a merge needs, and the settings) to this
+        /// result file, atomically.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Keep the games played so far in this file (atomically, every
+        /// --checkpoint-games games or --checkpoint-seconds seconds); the same command
+        /// run again resumes from it.
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<PathBuf>,
+        #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+        checkpoint_games: u32,
+        #[arg(long, value_name = "T", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
+        checkpoint_seconds: u32,
+    },
+    /// Merge the result files of a sharded run (simulate --shard I/N --out FILE):
+    /// prints exactly the lines one process would have printed.
+    Merge {
+        /// Every shard's result file.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Write one row per game to this CSV file, as simulate --csv does.
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
+        /// Write the merged result to this file (the window opens it in the Lab).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
 }
 
@@ -429,19 +460,44 @@ pub fn main(args: Vec<OsString>) -> i32 {
             holder_size,
             max_rounds,
             csv,
-        } => simulate::cmd_simulate(
-            &generator.0,
-            &player.0,
-            weights,
-            games as usize,
-            seed,
-            pieces.as_deref(),
-            size,
-            usize::from(holder_size),
-            max_rounds,
-            csv.as_deref(),
-            &mut out,
-        ),
+            shard,
+            out: result_file,
+            checkpoint,
+            checkpoint_games,
+            checkpoint_seconds,
+        } => {
+            let shard = shard.unwrap_or(Shard::ALL);
+            if shard.of > 1 && result_file.is_none() {
+                eprintln!("error: --shard {shard} needs --out FILE: a shard's games are for `tenten merge`");
+                return 2;
+            }
+            let output = simulate::Output {
+                shard,
+                out: result_file,
+                checkpoint,
+                every_games: checkpoint_games as usize,
+                every_seconds: f64::from(checkpoint_seconds),
+            };
+            simulate::cmd_simulate(
+                &generator.0,
+                &player.0,
+                weights,
+                games as usize,
+                seed,
+                pieces.as_deref(),
+                size,
+                usize::from(holder_size),
+                max_rounds,
+                csv.as_deref(),
+                &output,
+                &mut out,
+            )
+        }
+        Command::Merge {
+            files,
+            csv,
+            out: merged,
+        } => simulate::cmd_merge(&files, csv.as_deref(), merged.as_deref(), &mut out),
         Command::Bench { deals, seed, .. } => {
             eprintln!("building and timing {deals} deals (seed {seed})...");
             let samples = bench::run(deals, seed);

@@ -4,6 +4,7 @@ use std::sync::atomic::Ordering;
 
 use super::*;
 use tenten_engine::play::game::STRATEGIES;
+use tenten_engine::play::results::{self, ResultFile, Settings, Shard};
 use tenten_engine::play::runner::{self, Plan};
 use tenten_engine::progress::Progress;
 
@@ -75,6 +76,22 @@ pub(super) fn parse_size(s: &str) -> Result<BoardSize, String> {
     BoardSize::new(side(w)?, side(h)?)
 }
 
+/// Where a run's games go besides the printed lines: a shard of them, a
+/// result file, a checkpoint to resume from.
+#[derive(Clone, Debug)]
+pub(super) struct Output {
+    pub shard: Shard,
+    pub out: Option<PathBuf>,
+    pub checkpoint: Option<PathBuf>,
+    /// Write the checkpoint after this many games, or this many seconds.
+    pub every_games: usize,
+    pub every_seconds: f64,
+}
+
+pub(super) fn parse_shard(s: &str) -> Result<Shard, String> {
+    Shard::parse(s)
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(super) fn cmd_simulate(
     generators: &[String],
@@ -87,6 +104,7 @@ pub(super) fn cmd_simulate(
     k: usize,
     max_rounds: u32,
     csv: Option<&Path>,
+    output: &Output,
     out: &mut String,
 ) -> Result<(), FormatError> {
     let set = match pieces {
@@ -122,29 +140,184 @@ pub(super) fn cmd_simulate(
         weights,
         specs,
     };
-    let mut rows = Vec::new();
-    for player in players {
-        for g in generators {
-            let (played, seconds) = play_pair(&plan, player, g);
-            let summary = runner::summarize(&played, &plan.set);
-            let rounds: f64 = played.iter().map(|g| f64::from(g.rounds)).sum();
-            let rate = rounds / seconds.max(1e-9);
-            let _ = writeln!(out, "{}", runner::cli_line(player, g, &summary, rate));
-            rows.push((player.clone(), g.clone(), played));
+    let settings = Settings::of(&plan)?;
+    let mut result = match &output.checkpoint {
+        Some(cp) if cp.exists() => resume(cp, &settings, output.shard)?,
+        _ => ResultFile::new(settings, output.shard),
+    };
+    let mut saver = Checkpointer::new(output);
+    for pair in 0..result.pairs.len() {
+        let (player, generator) = (
+            result.pairs[pair].player.clone(),
+            result.pairs[pair].generator.clone(),
+        );
+        let missing = result.missing(pair);
+        if missing.is_empty() {
+            continue;
+        }
+        eprintln!(
+            "playing {} games of {player} with the {generator} generator{}...",
+            missing.len(),
+            if output.shard.of > 1 {
+                format!(" (shard {})", output.shard)
+            } else {
+                String::new()
+            }
+        );
+        for chunk in missing.chunks(saver.chunk(missing.len())) {
+            let (played, seconds) = play_games(&plan, &player, &generator, chunk);
+            result.add(pair, chunk.iter().copied().zip(played), seconds);
+            saver.after(chunk.len(), &result)?;
         }
     }
+    saver.finish(&result)?;
+    if let Some(path) = &output.out {
+        formats::write_atomic(path, &result.to_ron())?;
+    }
+    if output.shard.of == 1 {
+        print_result(&result, &plan.set, csv, out)?;
+    } else {
+        let (done, _) = result.done();
+        eprintln!(
+            "shard {}: {done} games written to {}; `tenten merge` reads every shard's file",
+            output.shard,
+            output.out.as_deref().unwrap_or(Path::new("?")).display()
+        );
+    }
+    Ok(())
+}
+
+/// The checkpoint at `path`, if it is one of this run (same settings, same
+/// shard, same engine); refused otherwise, so a stale file never mixes in.
+fn resume(path: &Path, settings: &Settings, shard: Shard) -> Result<ResultFile, FormatError> {
+    let name = path.display().to_string();
+    let saved = ResultFile::load(path)?;
+    let refuse = |why: String| {
+        FormatError::new(
+            &name,
+            None,
+            format!("this checkpoint is of another run ({why}); remove it or name another file"),
+        )
+    };
+    if saved.engine != results::ENGINE {
+        return Err(refuse(format!("written by tenten {}", saved.engine)));
+    }
+    if let Some((field, a, b)) = settings.first_difference(&saved.settings) {
+        return Err(refuse(format!("its {field} is {b}, this run's {a}")));
+    }
+    if saved.shard != shard {
+        return Err(refuse(format!(
+            "it is shard {}, this run shard {shard}",
+            saved.shard
+        )));
+    }
+    let (done, all) = saved.done();
+    eprintln!("resuming from {name}: {done} of {all} games already played");
+    Ok(saved)
+}
+
+/// Writes the checkpoint every so many games or seconds, atomically (a
+/// kill leaves the last one whole).
+struct Checkpointer<'a> {
+    output: &'a Output,
+    since_games: usize,
+    since: std::time::Instant,
+}
+
+impl<'a> Checkpointer<'a> {
+    fn new(output: &'a Output) -> Self {
+        Self {
+            output,
+            since_games: 0,
+            since: std::time::Instant::now(),
+        }
+    }
+
+    /// Games to play between looks at the checkpoint: all at once without
+    /// one; else a few per core, so a slow player's games still checkpoint
+    /// on time.
+    fn chunk(&self, missing: usize) -> usize {
+        if self.output.checkpoint.is_none() {
+            return missing.max(1);
+        }
+        let cores = rayon::current_num_threads();
+        self.output.every_games.clamp(1, (4 * cores).max(1))
+    }
+
+    fn after(&mut self, games: usize, result: &ResultFile) -> Result<(), FormatError> {
+        self.since_games += games;
+        if self.since_games >= self.output.every_games
+            || self.since.elapsed().as_secs_f64() >= self.output.every_seconds
+        {
+            self.write(result)?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, result: &ResultFile) -> Result<(), FormatError> {
+        self.write(result)
+    }
+
+    fn write(&mut self, result: &ResultFile) -> Result<(), FormatError> {
+        if let Some(cp) = &self.output.checkpoint {
+            formats::write_atomic(cp, &result.to_ron())?;
+        }
+        self.since_games = 0;
+        self.since = std::time::Instant::now();
+        Ok(())
+    }
+}
+
+/// The lines (and CSV) of a whole run: one per (player, generator), as
+/// `tenten simulate` prints them; `tenten merge` prints the same.
+pub(super) fn print_result(
+    result: &ResultFile,
+    set: &PieceSet,
+    csv: Option<&Path>,
+    out: &mut String,
+) -> Result<(), FormatError> {
+    let rows = result.rows().map_err(|m| FormatError::new("result", None, m))?;
+    for ((player, generator, games), seconds) in &rows {
+        let summary = runner::summarize(games, set);
+        let rounds: f64 = games.iter().map(|g| f64::from(g.rounds)).sum();
+        let rate = rounds / seconds.max(1e-9);
+        let _ = writeln!(out, "{}", runner::cli_line(player, generator, &summary, rate));
+    }
     if let Some(path) = csv {
+        let rows: Vec<runner::Row> = rows.into_iter().map(|(row, _)| row).collect();
         formats::write_atomic(path, &runner::csv(&rows))?;
     }
     Ok(())
 }
 
-/// Plays every game of one (player, generator), saying how far it is every
-/// 10 s (a long run of a holder player takes minutes); the games and the
-/// seconds they took.
-fn play_pair(plan: &Plan, player: &str, generator: &str) -> (Vec<tenten_engine::play::game::Game>, f64) {
-    let games = plan.games;
-    eprintln!("playing {games} games of {player} with the {generator} generator...");
+/// `tenten merge`: the shards of one run, checked and put back together.
+pub(super) fn cmd_merge(
+    files: &[PathBuf],
+    csv: Option<&Path>,
+    merged: Option<&Path>,
+    out: &mut String,
+) -> Result<(), FormatError> {
+    let parts = files
+        .iter()
+        .map(|f| ResultFile::load(f).map(|r| (f.display().to_string(), r)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let whole = results::merge(&parts).map_err(|m| FormatError::new("merge", None, m))?;
+    let set = whole.settings.plan("merge")?.set;
+    if let Some(path) = merged {
+        formats::write_atomic(path, &whole.to_ron())?;
+    }
+    print_result(&whole, &set, csv, out)
+}
+
+/// Plays the games `games` of one (player, generator), saying how far it is
+/// every 10 s (a long run of a holder player takes minutes); the games and
+/// the seconds they took.
+fn play_games(
+    plan: &Plan,
+    player: &str,
+    generator: &str,
+    games: &[usize],
+) -> (Vec<tenten_engine::play::game::Game>, f64) {
     let t = std::time::Instant::now();
     let progress = Progress::default();
     let done = std::sync::atomic::AtomicBool::new(false);
@@ -155,11 +328,15 @@ fn play_pair(plan: &Plan, player: &str, generator: &str) -> (Vec<tenten_engine::
                 std::thread::sleep(std::time::Duration::from_millis(100));
                 if last.elapsed().as_secs() >= 10 {
                     last = std::time::Instant::now();
-                    eprintln!("  {} of {games} games", progress.done.load(Ordering::Relaxed));
+                    eprintln!(
+                        "  {} of {} games",
+                        progress.done.load(Ordering::Relaxed),
+                        games.len()
+                    );
                 }
             }
         });
-        let played = runner::run(plan, player, generator, &progress).unwrap_or_default();
+        let played = runner::run_games(plan, player, generator, games, 1, &progress).unwrap_or_default();
         // Timed before the reporter thread notices and is joined.
         let seconds = t.elapsed().as_secs_f64();
         done.store(true, Ordering::Relaxed);

@@ -15,7 +15,7 @@ use crate::search::validator::validate;
 use crate::stats::histogram::TimeHistogram;
 
 /// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum End {
     /// The dealt holder was unsolvable while a solvable one existed: no
     /// player could have placed it, and the generator could have helped.

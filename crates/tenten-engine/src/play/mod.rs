@@ -11,5 +11,6 @@ pub mod game;
 pub mod generator_file;
 pub mod player;
 pub mod random_fill;
+pub mod results;
 pub mod runner;
 pub mod tune;

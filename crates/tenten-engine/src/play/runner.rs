@@ -105,6 +105,22 @@ pub fn run_range(
     })
 }
 
+/// Plays the games numbered `games` (a shard's, or those a checkpoint
+/// lacks) of `player` against `generator` in parallel, in the order given;
+/// `None` when cancelled.
+pub fn run_games(
+    plan: &Plan,
+    player: &str,
+    generator: &str,
+    games: &[usize],
+    cost: usize,
+    progress: &Progress,
+) -> Option<Vec<Game>> {
+    in_parallel(plan, games.to_vec(), cost, progress, |shapes, g| {
+        play(plan, shapes, player, generator, g, None, progress)
+    })
+}
+
 /// Plays games `range` of `player` against a generator file held in memory
 /// (a candidate of a tune), in parallel; `None` when cancelled.
 pub fn run_spec(
@@ -125,7 +141,7 @@ pub fn run_spec(
 /// cancelled (or a game could not start).
 fn in_parallel(
     plan: &Plan,
-    range: std::ops::Range<usize>,
+    range: impl IntoParallelIterator<Item = usize>,
     cost: usize,
     progress: &Progress,
     one: impl Fn(&Shapes, usize) -> Option<Game> + Sync,

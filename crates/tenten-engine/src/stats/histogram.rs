@@ -46,6 +46,35 @@ impl TimeHistogram {
         self.max_us = self.max_us.max(other.max_us);
     }
 
+    /// The nonzero buckets as (bucket, count), for files.
+    pub fn sparse(&self) -> Vec<(u16, u32)> {
+        self.counts
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c > 0)
+            .map(|(i, &c)| (i as u16, c))
+            .collect()
+    }
+
+    /// A histogram from `sparse`'s buckets and its maximum: its count is
+    /// the buckets' sum. Refuses a bucket out of range.
+    pub fn from_sparse(buckets: &[(u16, u32)], max_us: f64) -> Result<Self, String> {
+        let mut h = Self::default();
+        for &(i, c) in buckets {
+            let i = usize::from(i);
+            if i >= BUCKETS {
+                return Err(format!("time bucket {i} is out of range (0 to {})", BUCKETS - 1));
+            }
+            if h.counts.is_empty() {
+                h.counts = vec![0; BUCKETS];
+            }
+            h.counts[i] += c;
+            h.n += u64::from(c);
+        }
+        h.max_us = max_us;
+        Ok(h)
+    }
+
     /// The `q` quantile in µs: the geometric middle of its bucket, never
     /// above the exact maximum. 0 when empty.
     pub fn quantile(&self, q: f64) -> f64 {
@@ -87,5 +116,12 @@ mod tests {
         assert!((a.quantile(0.99) / 5_000.0 - 1.0).abs() < 0.07);
         assert_eq!(a.max_us, 5_000.0);
         assert_eq!(TimeHistogram::default().quantile(0.5), 0.0);
+        let back = TimeHistogram::from_sparse(&a.sparse(), a.max_us).unwrap();
+        assert_eq!(back, a);
+        assert_eq!(
+            TimeHistogram::from_sparse(&[], 0.0).unwrap(),
+            TimeHistogram::default()
+        );
+        assert!(TimeHistogram::from_sparse(&[(BUCKETS as u16, 1)], 1.0).is_err());
     }
 }
