@@ -432,6 +432,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             explain,
             &mut out,
         ),
+        #[cfg(feature = "gui")]
         Command::Open { file } => {
             return match crate::app::run(Some(file)) {
                 Ok(()) => 0,
@@ -440,6 +441,14 @@ pub fn main(args: Vec<OsString>) -> i32 {
                     1
                 }
             };
+        }
+        #[cfg(not(feature = "gui"))]
+        Command::Open { file } => {
+            eprintln!(
+                "error: cannot open {}: this tenten is the headless build (no window); build with default features",
+                file.display()
+            );
+            return 2;
         }
         Command::Bench {
             deals,

@@ -2,5 +2,6 @@
 //! 1010!-style puzzles (Lohanda et al. 2019, "Performance Improver for Block
 //! Generator in 1010! Using AND-OR Tree").
 
+#[cfg(feature = "gui")]
 pub mod app;
 pub mod cli;

@@ -33,3 +33,48 @@ fn the_engine_crate_depends_on_no_gui_or_cli_crate() {
         assert!(!crates.contains(&gui), "the engine depends on {gui}:\n{tree}");
     }
 }
+
+/// The headless build for cluster nodes (`--no-default-features`) holds no
+/// window, GPU or display crate.
+#[test]
+fn the_headless_build_depends_on_no_window_gpu_or_display_crate() {
+    let out = Command::new(env!("CARGO"))
+        .args([
+            "tree",
+            "-p",
+            "tenten",
+            "--no-default-features",
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+            "--offline",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo tree runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let tree = String::from_utf8_lossy(&out.stdout);
+    let crates: Vec<&str> = tree.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    assert!(
+        crates.contains(&"tenten-engine") && crates.contains(&"clap"),
+        "{tree}"
+    );
+    for gui in [
+        "egui",
+        "eframe",
+        "egui_plot",
+        "rfd",
+        "winit",
+        "wgpu",
+        "x11rb",
+        "wayland-client",
+        "glow",
+        "ash",
+    ] {
+        assert!(
+            !crates.contains(&gui),
+            "the headless build depends on {gui}:\n{tree}"
+        );
+    }
+}

@@ -5,35 +5,8 @@ use std::path::PathBuf;
 use assert_cmd::Command;
 use proptest::prelude::*;
 
-fn tenten() -> Command {
-    let mut cmd = Command::cargo_bin("tenten").unwrap();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
-
-fn run_ok(args: &[&str]) -> String {
-    let out = tenten().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// Runs and expects exit code 2; returns stderr.
-fn run_bad(args: &[&str]) -> String {
-    let out = tenten().args(args).output().unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(
-        out.stdout.is_empty(),
-        "{args:?} printed {:?}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    stderr
-}
+mod common;
+use common::cli::{run_bad, run_ok, tenten};
 
 fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tenten-cli-{}", std::process::id()));

@@ -5,4 +5,5 @@
 //! (`ui`) for the UI tests.
 
 pub mod brute;
+pub mod cli;
 pub mod ui;
