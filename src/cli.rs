@@ -283,6 +283,15 @@ enum CorpusArg {
     Gameplay,
 }
 
+/// Whether `args` (without the program name) form a valid command line, as
+/// the parser reads them, without running it: the cluster recipes' tests
+/// hold their command lines to it.
+pub fn parses(args: &[String]) -> Result<(), String> {
+    Cli::try_parse_from(std::iter::once("tenten".to_owned()).chain(args.iter().cloned()))
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
 /// Runs the CLI on `args` (without the program name); returns the exit code.
 pub fn main(args: Vec<OsString>) -> i32 {
     let cli = match Cli::try_parse_from(std::iter::once(OsString::from("tenten")).chain(args)) {

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# A smoke test of the Slurm recipe on one machine: brings up a one-node Slurm
+# from Debian's slurm-wlm and munge (as root; it installs them if missing),
+# submits a small simulation as a job array of shards (simulate.sbatch) and
+# the merge with --dependency=afterok (merge.sbatch), and checks that the
+# merge prints what one process prints.
+#
+#   scripts/cluster/slurm-smoke.sh        (as root; TENTEN names the binary,
+#                                          default target/release/tenten)
+set -euo pipefail
+[ "$(id -u)" = 0 ] || { echo "slurm-smoke: run as root (it installs and starts Slurm)" >&2; exit 2; }
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tenten=${TENTEN:-$root/target/release/tenten}
+[ -x "$tenten" ] || { echo "slurm-smoke: no tenten at $tenten (cargo build --release --no-default-features)" >&2; exit 2; }
+
+if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends slurm-wlm munge
+fi
+
+# munge: a key, and the daemon running as its own user.
+if [ ! -s /etc/munge/munge.key ]; then
+    dd if=/dev/urandom of=/etc/munge/munge.key bs=1024 count=1 status=none
+fi
+chown munge:munge /etc/munge/munge.key && chmod 400 /etc/munge/munge.key
+mkdir -p /run/munge && chown munge:munge /run/munge
+pgrep -x munged >/dev/null || runuser -u munge -- /usr/sbin/munged
+
+# One node, this machine, with no cgroups (containers rarely allow them).
+host=$(hostname -s)
+cpus=$(nproc)
+mem=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 / 2 ))
+mkdir -p /etc/slurm /var/spool/slurmctld /var/spool/slurmd /var/log/slurm
+cat > /etc/slurm/slurm.conf <<CONF
+ClusterName=tenten-smoke
+SlurmctldHost=$host
+SlurmUser=root
+AuthType=auth/munge
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+StateSaveLocation=/var/spool/slurmctld
+SlurmdSpoolDir=/var/spool/slurmd
+SlurmctldLogFile=/var/log/slurm/slurmctld.log
+SlurmdLogFile=/var/log/slurm/slurmd.log
+ReturnToService=2
+NodeName=$host CPUs=$cpus RealMemory=$mem State=UNKNOWN
+PartitionName=smoke Nodes=$host Default=YES MaxTime=INFINITE State=UP
+CONF
+pgrep -x slurmctld >/dev/null || slurmctld
+pgrep -x slurmd >/dev/null || slurmd
+for _ in $(seq 60); do
+    state=$(sinfo -h -n "$host" -o %T 2>/dev/null || true)
+    [ "$state" = idle ] && break
+    case "$state" in down*|drain*) scontrol update nodename="$host" state=resume || true ;; esac
+    sleep 1
+done
+echo "slurm-smoke: $(sinfo -h -o '%P %D %T %C')"
+
+work=$(mktemp -d /tmp/tenten-slurm.XXXXXX)
+shards=3
+export SHARDS=$shards OUTDIR=$work/out TENTEN=$tenten
+args=(--player greedy,novice --generator random,repair --games 90 --seed 3)
+array=$(sbatch --parsable --chdir="$work" --array=0-$((shards - 1))%2 --cpus-per-task=1 \
+    "$root/scripts/cluster/simulate.sbatch" "${args[@]}")
+merge=$(sbatch --parsable --chdir="$work" --dependency=afterok:"$array" "$root/scripts/cluster/merge.sbatch")
+echo "slurm-smoke: submitted array job $array (shards 0-$((shards - 1)), at most 2 at once) and merge job $merge (afterok:$array)"
+for _ in $(seq 300); do
+    [ -z "$(squeue -h -j "$array,$merge" 2>/dev/null)" ] && break
+    sleep 1
+done
+[ -s "$OUTDIR/result.txt" ] || { echo "slurm-smoke: no merged result; logs in $work" >&2; tail -n 20 "$work"/*.log >&2 || true; exit 1; }
+
+one=$("$tenten" simulate "${args[@]}" 2>/dev/null)
+if diff <(sed 's/ rounds_per_s=.*//' <<<"$one") <(sed 's/ rounds_per_s=.*//' "$OUTDIR/result.txt"); then
+    echo "slurm-smoke: the merge of $shards shards run as Slurm job $array equals one process, line for line ($(wc -l < "$OUTDIR/result.txt") lines, rounds_per_s aside)"
+    ls "$OUTDIR"
+else
+    echo "slurm-smoke: the merge differs from one process" >&2
+    exit 1
+fi
