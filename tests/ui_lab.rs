@@ -330,3 +330,86 @@ fn a_playtest_log_fits_a_player_in_the_lab() {
     let back = tenten_engine::play::player::Player::parse(&fitted.player_file(), "fitted.ron").unwrap();
     assert_eq!(back, fitted.player());
 }
+
+/// A result file written elsewhere (here: two shards played through the
+/// engine and merged) opens in the Lab as if it had run there: the plan,
+/// every (player, generator), the ladder; a lone shard is refused.
+#[test]
+fn a_merged_result_opens_in_the_lab_as_if_it_had_run_there() {
+    use tenten_engine::play::results::{ResultFile, Settings, Shard, merge};
+    use tenten_engine::play::runner::{Plan, run_games};
+    use tenten_engine::progress::Progress;
+
+    let plan = Plan {
+        set: tenten_engine::model::pieces::PieceSet::classic(),
+        shapes_size: tenten_engine::model::board::BoardSize::CLASSIC,
+        k: 3,
+        generators: vec!["random".to_owned(), "repair".to_owned()],
+        players: vec!["novice".to_owned(), "greedy".to_owned()],
+        games: 30,
+        seed: 8,
+        max_rounds: 500,
+        options: Default::default(),
+        weights: tenten_engine::play::coelho::CoelhoWeights::BEST,
+        specs: Vec::new(),
+    };
+    let dir = common::cli::scratch("lab-result");
+    let mut parts = Vec::new();
+    for i in 0..2 {
+        let mut part = ResultFile::new(Settings::of(&plan).unwrap(), Shard { index: i, of: 2 });
+        for pair in 0..part.pairs.len() {
+            let (p, g) = (
+                part.pairs[pair].player.clone(),
+                part.pairs[pair].generator.clone(),
+            );
+            let games = part.missing(pair);
+            let played = run_games(&plan, &p, &g, &games, 1, &Progress::default()).unwrap();
+            part.add(pair, games.into_iter().zip(played), 0.25);
+        }
+        let path = dir.join(format!("part-{i}.ron"));
+        std::fs::write(&path, part.to_ron()).unwrap();
+        parts.push((path.display().to_string(), part));
+    }
+    let merged = dir.join("merged.ron");
+    std::fs::write(&merged, merge(&parts).unwrap().to_ron()).unwrap();
+
+    let mut h = common::ui::harness();
+    // A shard alone would describe a slice of the seeds: refused, with the way out.
+    h.state_mut().push(Command::Load(dir.join("part-1.ron")));
+    h.run();
+    let error = h.state().live.error.clone().unwrap_or_default();
+    assert!(
+        error.contains("is shard 1/2 of a run: merge every shard first"),
+        "{error}"
+    );
+    assert!(h.state().live.lab.plan.is_none());
+    h.state_mut().live.error = None;
+
+    common::ui::open(&mut h, merged);
+    h.run();
+    let app = h.state();
+    assert_eq!(app.state.settings.inspector_tab, tenten::app::tabs::LAB_TAB);
+    let lab = &app.live.lab;
+    assert_eq!(lab.finished, Some(true));
+    assert_eq!(lab.source.as_deref(), Some("merged.ron"));
+    let pairs: Vec<(&str, &str, usize)> = lab
+        .results
+        .iter()
+        .map(|r| (r.player.as_str(), r.name.as_str(), r.games.len()))
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            ("novice", "random", 30),
+            ("novice", "repair", 30),
+            ("greedy", "random", 30),
+            ("greedy", "repair", 30)
+        ]
+    );
+    // Seeds back in order, as one process would have played them.
+    let seeds: Vec<u64> = lab.results[0].games.iter().map(|g| g.seed).collect();
+    assert_eq!(seeds, (8..38).collect::<Vec<u64>>());
+    assert!((lab.seconds - 2.0).abs() < 1e-9);
+    h.get_by_label_contains("Opened from merged.ron: a run made elsewhere");
+    h.get_by_label_contains("With random, ");
+}

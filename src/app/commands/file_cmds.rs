@@ -211,8 +211,63 @@ impl App {
                 self.state.settings.remember(path.to_path_buf());
                 self.live.status = format!("Opened piece set {}{closed}", file_name(path));
             }
+            Ok(files::Loaded::Result(result)) => self.open_result(path, *result),
             Err(message) => self.live.error = Some(message),
         }
+    }
+
+    /// Shows a result file's run in the Lab as if it had run here. A shard
+    /// alone is refused: its figures would describe a slice of the seeds.
+    fn open_result(&mut self, path: &std::path::Path, result: tenten_engine::play::results::ResultFile) {
+        use crate::app::jobs::lab::GeneratorResults;
+        let name = file_name(path);
+        if result.shard.of > 1 {
+            self.live.error = Some(format!(
+                "{name} is shard {} of a run: merge every shard first (tenten merge part-*.ron --out merged.ron) and open the merged file",
+                result.shard
+            ));
+            return;
+        }
+        if self.live.lab.running() {
+            self.live.error = Some(format!(
+                "A simulation is running in the Lab: stop it before opening {name}."
+            ));
+            return;
+        }
+        let plan = match result.settings.plan(&name) {
+            Ok(plan) => plan,
+            Err(e) => {
+                self.live.error = Some(e.to_string());
+                return;
+            }
+        };
+        let rows = match result.rows() {
+            Ok(rows) => rows,
+            Err(e) => {
+                self.live.error = Some(format!("{name}: {e}"));
+                return;
+            }
+        };
+        let seconds = rows.iter().map(|(_, s)| s).sum();
+        let results: Vec<GeneratorResults> = rows
+            .into_iter()
+            .map(|((player, generator, games), _)| GeneratorResults {
+                summary: tenten_engine::play::runner::summarize(&games, &plan.set),
+                player,
+                name: generator,
+                games,
+            })
+            .collect();
+        let (done, all) = result.done();
+        let unfinished = if done < all {
+            format!(" (unfinished: {done} of {all} games)")
+        } else {
+            String::new()
+        };
+        self.live.status = format!("Opened the result {name}: {done} games{unfinished}, shown in the Lab");
+        self.live.lab.show_result(plan, results, seconds, name);
+        self.state.settings.inspector_tab = crate::app::tabs::LAB_TAB;
+        self.state.settings.remember(path.to_path_buf());
     }
 
     pub(crate) fn save_deal(&mut self, path: &std::path::Path) {

@@ -111,6 +111,9 @@ pub struct Lab {
     job: Option<Job<Block>>,
     /// Seconds the finished run took.
     pub seconds: f64,
+    /// The result file the results were opened from (a run made elsewhere,
+    /// such as a merge of shards), or `None` for a run made here.
+    pub source: Option<String>,
 }
 
 impl Lab {
@@ -142,6 +145,22 @@ impl Lab {
                 results: self.results.clone(),
             });
         }
+    }
+
+    /// Shows a finished run made elsewhere (a result file, such as `tenten
+    /// merge --out` writes): its plan and games, as if it had run here.
+    pub fn show_result(&mut self, plan: Plan, results: Vec<GeneratorResults>, seconds: f64, source: String) {
+        self.cancel();
+        *self = Lab {
+            set_title: plan.set.name.clone(),
+            plan: Some(plan),
+            results,
+            finished: Some(true),
+            seconds,
+            source: Some(source),
+            pinned: self.pinned.take(),
+            ..Lab::default()
+        };
     }
 
     pub fn start(&mut self, plan: Plan, ctx: &egui::Context) -> std::io::Result<()> {

@@ -39,5 +39,8 @@ pub const TREE_TAB: usize = 1;
 /// Where `all` puts the deal browser (opening a batch shows it).
 pub const DEALS_TAB: usize = 4;
 
+/// Where `all` puts the Lab (opening a result file shows it).
+pub const LAB_TAB: usize = 5;
+
 /// Where `all` puts the Generator tab (opening a generator file shows it).
 pub const GENERATOR_TAB: usize = 6;

@@ -100,19 +100,27 @@ impl Tab for LabTab {
                 format!("; {played} games in {:.1} s", lab.seconds)
             }
         ));
-        // Results that no longer describe the settings say so, and go grey.
-        let stale = crate::app::jobs::lab::stale(
-            plan,
-            &state.settings.lab,
-            state.doc.generator.as_ref(),
-            &state.doc.set,
-            state.doc.board.size(),
-            tenten_engine::search::changer::ChangeOptions {
-                policy: state.settings.policy,
-                reading: state.settings.reading,
-                max_redraws: state.settings.max_redraws,
-            },
-        );
+        // Results that no longer describe the settings say so, and go grey;
+        // a run opened from a file describes its own settings, not these.
+        let stale = if let Some(source) = &lab.source {
+            ui.label(format!(
+                "Opened from {source}: a run made elsewhere (its settings, not the Lab's below); Run measures the Lab's settings here."
+            ));
+            Vec::new()
+        } else {
+            crate::app::jobs::lab::stale(
+                plan,
+                &state.settings.lab,
+                state.doc.generator.as_ref(),
+                &state.doc.set,
+                state.doc.board.size(),
+                tenten_engine::search::changer::ChangeOptions {
+                    policy: state.settings.policy,
+                    reading: state.settings.reading,
+                    max_redraws: state.settings.max_redraws,
+                },
+            )
+        };
         if !stale.is_empty() {
             ui.colored_label(
                 paint::WARN,
