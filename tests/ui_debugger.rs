@@ -112,13 +112,7 @@ fn an_attempt_of_the_history_replays_in_the_tree_tab() {
     let mut h = harness(DEAL);
     h.state_mut().push(Command::Repair);
     h.run();
-    for _ in 0..500 {
-        h.step();
-        if h.state().live.repair.is_some() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    common::ui::step_until(&mut h, "the repair's end", |a| a.live.repair.is_some());
     h.run();
     open_tab(&mut h, "Heuristic F");
     h.get_by_label_contains("0 dealt: v3,h5,v5 unsolvable").click();

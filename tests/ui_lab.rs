@@ -112,19 +112,9 @@ fn a_tiny_simulation_fills_the_plots_the_table_and_the_answers() {
         .next()
         .unwrap()
         .click();
-    for _ in 0..400 {
-        h.step();
-        if h.state()
-            .live
-            .lab
-            .replay
-            .as_ref()
-            .is_some_and(|r| r.rounds.is_some())
-        {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    step_until(&mut h, "the replay's rounds", |a| {
+        a.live.lab.replay.as_ref().is_some_and(|r| r.rounds.is_some())
+    });
     h.run();
     let replay = h.state().live.lab.replay.as_ref().unwrap();
     let (game, rounds) = replay.rounds.as_ref().unwrap();
