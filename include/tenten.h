@@ -14,9 +14,10 @@
  * freed.
  *
  * Errors: every function but the *_free functions returns a TentenStatus;
- * on anything but TENTEN_OK its outputs are untouched and
+ * on anything but TENTEN_STATUS_OK its outputs are untouched and
  * tenten_last_error() says what was wrong and where. No call aborts the
- * host: a panic inside the library is caught and returned as TENTEN_PANIC.
+ * host: a panic inside the library is caught and returned as
+ * TENTEN_STATUS_PANIC.
  *
  * Threads: TentenPieces, TentenGenerator and TentenRules never change after
  * they are made and may be used from any number of threads at once. A
@@ -262,7 +263,7 @@ enum TentenStatus tenten_pieces_parse(const char *ron, struct TentenPieces **res
 // `pieces` is NULL or a handle from this library not freed before.
 void tenten_pieces_free(struct TentenPieces *pieces);
 
-// *fits = 1 when piece `piece` fits with its box's top-left at column
+// *fits = 1 when piece `piece_index` fits with its box's top-left at column
 // `x`, row `y` of the board `cells`, else 0.
 //
 // # Safety
@@ -276,7 +277,7 @@ enum TentenStatus tenten_fits(const struct TentenRules *rules,
                               uint8_t y,
                               uint8_t *fits);
 
-// Places piece `piece` with its box's top-left at column `x`, row `y` and
+// Places piece `piece_index` with its box's top-left at column `x`, row `y` and
 // clears the rows and columns it completes, all at once. On success
 // `cells` holds the board after (1 filled, 0 empty); on any failure,
 // TENTEN_STATUS_NO_FIT among them, it is untouched.

@@ -1,22 +1,17 @@
 //! The engine is pure: Cargo's own dependency tree of `tenten-engine` holds
-//! no GUI or command-line crate. (The crate boundary enforces it; this test
-//! makes a slip visible with the crate's name instead of a build of the world.)
+//! no GUI or command-line crate; and the headless build of `tenten` holds
+//! no window, GPU or display crate. (The crate boundary and the feature
+//! enforce them; these tests make a slip visible with the crate's name
+//! instead of a build of the world.)
 
 use std::process::Command;
 
-#[test]
-fn the_engine_crate_depends_on_no_gui_or_cli_crate() {
+/// The crates in `cargo tree -e normal` with `args` (a package, features).
+fn crates_in_tree(args: &[&str]) -> Vec<String> {
     let out = Command::new(env!("CARGO"))
-        .args([
-            "tree",
-            "-p",
-            "tenten-engine",
-            "-e",
-            "normal",
-            "--prefix",
-            "none",
-            "--offline",
-        ])
+        .arg("tree")
+        .args(args)
+        .args(["-e", "normal", "--prefix", "none", "--offline"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo tree runs");
@@ -25,56 +20,69 @@ fn the_engine_crate_depends_on_no_gui_or_cli_crate() {
         "cargo tree failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let tree = String::from_utf8_lossy(&out.stdout);
-    let crates: Vec<&str> = tree.lines().filter_map(|l| l.split_whitespace().next()).collect();
-    assert!(crates.contains(&"tenten-engine"), "{tree}");
-    assert!(crates.contains(&"rayon"), "{tree}");
-    for gui in ["egui", "eframe", "egui_plot", "rfd", "clap", "winit", "wgpu"] {
-        assert!(!crates.contains(&gui), "the engine depends on {gui}:\n{tree}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+        .collect()
+}
+
+fn assert_none_of(crates: &[String], forbidden: &[&str], what: &str) {
+    for c in forbidden {
+        assert!(
+            !crates.iter().any(|x| x == c),
+            "{what} depends on {c}:\n{crates:?}"
+        );
     }
 }
 
-/// The headless build for cluster nodes (`--no-default-features`) holds no
-/// window, GPU or display crate.
+#[test]
+fn the_engine_crate_depends_on_no_gui_or_cli_crate() {
+    let crates = crates_in_tree(&["-p", "tenten-engine"]);
+    assert!(
+        crates.iter().any(|c| c == "tenten-engine") && crates.iter().any(|c| c == "rayon"),
+        "{crates:?}"
+    );
+    assert_none_of(
+        &crates,
+        &["egui", "eframe", "egui_plot", "rfd", "clap", "winit", "wgpu"],
+        "the engine",
+    );
+}
+
+/// The headless build for cluster nodes (`--no-default-features`).
 #[test]
 fn the_headless_build_depends_on_no_window_gpu_or_display_crate() {
-    let out = Command::new(env!("CARGO"))
-        .args([
-            "tree",
-            "-p",
-            "tenten",
-            "--no-default-features",
-            "-e",
-            "normal",
-            "--prefix",
-            "none",
-            "--offline",
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cargo tree runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let tree = String::from_utf8_lossy(&out.stdout);
-    let crates: Vec<&str> = tree.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    let crates = crates_in_tree(&["-p", "tenten", "--no-default-features"]);
     assert!(
-        crates.contains(&"tenten-engine") && crates.contains(&"clap"),
-        "{tree}"
+        crates.iter().any(|c| c == "tenten-engine") && crates.iter().any(|c| c == "clap"),
+        "{crates:?}"
     );
-    for gui in [
-        "egui",
-        "eframe",
-        "egui_plot",
-        "rfd",
-        "winit",
-        "wgpu",
-        "x11rb",
-        "wayland-client",
-        "glow",
-        "ash",
-    ] {
-        assert!(
-            !crates.contains(&gui),
-            "the headless build depends on {gui}:\n{tree}"
-        );
-    }
+    assert_none_of(
+        &crates,
+        &[
+            "egui",
+            "eframe",
+            "egui_plot",
+            "rfd",
+            "winit",
+            "wgpu",
+            "x11rb",
+            "wayland-client",
+            "glow",
+            "ash",
+        ],
+        "the headless build",
+    );
+}
+
+/// The C library is the engine and nothing else.
+#[test]
+fn the_c_library_depends_on_the_engine_alone() {
+    let crates = crates_in_tree(&["-p", "tenten-ffi"]);
+    assert!(crates.iter().any(|c| c == "tenten-engine"), "{crates:?}");
+    assert_none_of(
+        &crates,
+        &["egui", "eframe", "clap", "tenten", "wgpu"],
+        "the C library",
+    );
 }

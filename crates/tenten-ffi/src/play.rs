@@ -48,7 +48,7 @@ fn fitting_anchor(rules: &Rules, bits: Bits, piece: PieceIdx, x: u8, y: u8) -> R
     Ok(anchor)
 }
 
-/// *fits = 1 when piece `piece` fits with its box's top-left at column
+/// *fits = 1 when piece `piece_index` fits with its box's top-left at column
 /// `x`, row `y` of the board `cells`, else 0.
 ///
 /// # Safety
@@ -78,7 +78,7 @@ pub unsafe extern "C" fn tenten_fits(
     })
 }
 
-/// Places piece `piece` with its box's top-left at column `x`, row `y` and
+/// Places piece `piece_index` with its box's top-left at column `x`, row `y` and
 /// clears the rows and columns it completes, all at once. On success
 /// `cells` holds the board after (1 filled, 0 empty); on any failure,
 /// TENTEN_STATUS_NO_FIT among them, it is untouched.

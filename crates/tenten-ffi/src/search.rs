@@ -8,8 +8,32 @@ use tenten_engine::search::validator::verdict;
 
 use crate::TENTEN_MAX_HOLDER;
 use crate::args::{board, obj, out, put};
-use crate::rules::TentenRules;
+use crate::rules::{Rules, TentenRules};
 use crate::status::{Failure, TentenStatus, guard};
+use tenten_engine::model::board::Bits;
+
+/// The rules, the board and the holder of a validate or repair call.
+///
+/// # Safety
+/// As for tenten_validate.
+#[inline(always)]
+unsafe fn deal<'a>(
+    rules: *const TentenRules,
+    cells: *const u8,
+    cell_count: usize,
+    holder: *const u8,
+    holder_count: usize,
+) -> Result<(&'a Rules, Bits, &'a [u8]), Failure> {
+    // SAFETY: the caller's promises.
+    unsafe {
+        let rules = &obj(rules, "rules")?.inner;
+        Ok((
+            rules,
+            board(rules, cells, cell_count)?,
+            crate::args::holder(rules, holder, holder_count)?,
+        ))
+    }
+}
 
 /// One placement of a solution.
 #[repr(C)]
@@ -58,14 +82,7 @@ pub unsafe extern "C" fn tenten_validate(
 ) -> TentenStatus {
     guard(|| {
         // SAFETY: the caller's promises.
-        let rules = &unsafe { obj(rules, "rules") }?.inner;
-        // SAFETY: the caller's promises.
-        let (bits, pieces) = unsafe {
-            (
-                board(rules, cells, cell_count)?,
-                crate::args::holder(rules, holder, holder_count)?,
-            )
-        };
+        let (rules, bits, pieces) = unsafe { deal(rules, cells, cell_count, holder, holder_count) }?;
         let result = out(result, "result")?;
         // The same search as the workbench's validate, without copying out
         // the per-order records the ABI does not return.
@@ -130,14 +147,7 @@ pub unsafe extern "C" fn tenten_repair(
 ) -> TentenStatus {
     guard(|| {
         // SAFETY: the caller's promises.
-        let rules = &unsafe { obj(rules, "rules") }?.inner;
-        // SAFETY: the caller's promises.
-        let (bits, pieces) = unsafe {
-            (
-                board(rules, cells, cell_count)?,
-                crate::args::holder(rules, holder, holder_count)?,
-            )
-        };
+        let (rules, bits, pieces) = unsafe { deal(rules, cells, cell_count, holder, holder_count) }?;
         let result = out(result, "result")?;
         let r = repair(
             &rules.shapes,
