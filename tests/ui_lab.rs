@@ -400,6 +400,6 @@ fn a_merged_result_opens_in_the_lab_as_if_it_had_run_there() {
     let seeds: Vec<u64> = lab.results[0].games.iter().map(|g| g.seed).collect();
     assert_eq!(seeds, (8..38).collect::<Vec<u64>>());
     assert!((lab.seconds - 2.0).abs() < 1e-9);
-    h.get_by_label_contains("Opened from merged.ron: a run made elsewhere");
+    h.get_by_label_contains("Opened from merged.ron: a run made elsewhere with its own settings");
     h.get_by_label_contains("With random, ");
 }

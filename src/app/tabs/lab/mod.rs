@@ -104,7 +104,7 @@ impl Tab for LabTab {
         // a run opened from a file describes its own settings, not these.
         let stale = if let Some(source) = &lab.source {
             ui.label(format!(
-                "Opened from {source}: a run made elsewhere (its settings, not the Lab's below); Run measures the Lab's settings here."
+                "Opened from {source}: a run made elsewhere with its own settings, which the Lab's above need not match (Run measures those here); its time is its shards' play, summed."
             ));
             Vec::new()
         } else {
