@@ -11,21 +11,17 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The folder holding the libtenten_ffi.so cargo built with this test
-/// (target/debug under `cargo test`): the test binary's folder's parent.
+/// The folder holding the libtenten_ffi.so cargo built with this test:
+/// `cargo test` leaves it in target/<profile>/deps beside the test binary
+/// (`cargo build` also copies it up to target/<profile>).
 pub fn library_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("the test's own path");
-    let dir = exe
-        .parent()
-        .and_then(|d| d.parent())
-        .expect("target/<profile>")
-        .to_path_buf();
-    assert!(
-        dir.join("libtenten_ffi.so").exists(),
-        "no libtenten_ffi.so in {}: cargo builds it with this crate's tests",
-        dir.display()
-    );
-    dir
+    let deps = exe.parent().expect("the test binary's folder").to_path_buf();
+    let candidates = [deps.clone(), deps.parent().map(PathBuf::from).unwrap_or_default()];
+    candidates
+        .into_iter()
+        .find(|d| d.join("libtenten_ffi.so").exists())
+        .unwrap_or_else(|| panic!("no libtenten_ffi.so in {} or its parent", deps.display()))
 }
 
 /// Runs `program` from the root with `env` added; its standard output.
