@@ -92,8 +92,9 @@ pub fn read_text(path: &Path) -> Result<String, FormatError> {
     })
 }
 
-/// Writes through a temporary file in the same folder and a rename, so a
-/// crash never leaves a half-written file.
+/// Writes through a temporary file in the same folder, flushed to disk
+/// before the rename, so neither a crash nor a power cut leaves a
+/// half-written file (a checkpoint is read back after either).
 pub fn write_atomic(path: &Path, contents: &str) -> Result<(), FormatError> {
     let file = path.display().to_string();
     let dir = path
@@ -105,7 +106,13 @@ pub fn write_atomic(path: &Path, contents: &str) -> Result<(), FormatError> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = std::fs::write(&tmp, contents).and_then(|()| std::fs::rename(&tmp, path));
+    let result = (|| {
+        use std::io::Write as _;
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(contents.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
     result.map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         FormatError::new(&file, None, format!("cannot write: {e}"))
