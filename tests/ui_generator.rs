@@ -5,6 +5,7 @@
 mod common;
 
 use egui_kittest::kittest::Queryable;
+use tenten::app::jobs::job::Background as _;
 use tenten::app::shell::command::Command;
 use tenten_engine::play::generator_file::{self, Band};
 
@@ -217,32 +218,29 @@ fn the_lab_compares_generator_files_and_the_one_being_edited() {
     std::fs::remove_dir_all(dir).ok();
 }
 
-/// The danger of a board is computed with the weights the active generator
-/// uses on a board that full.
-#[test]
-fn the_danger_uses_the_weights_in_force() {
-    let mut h = common::ui::harness();
+/// Makes the active generator the random preset with one band, up to a
+/// full board, that scales every piece but `piece` to 0.
+fn deal_only(h: &mut egui_kittest::Harness<'static, tenten::app::App>, piece: &str) {
     h.state_mut().push(Command::NewGenerator("random"));
     h.run();
     let mut rules = h.state().state.doc.generator.clone().unwrap();
-    let only_dots: std::collections::BTreeMap<String, f64> = h
-        .state()
-        .state
-        .doc
-        .set
-        .pieces
-        .iter()
-        .filter(|p| p.id != "dot")
-        .map(|p| (p.id.clone(), 0.0))
-        .collect();
+    let others = h.state().state.doc.set.pieces.iter().filter(|p| p.id != piece);
     rules.by_fill = vec![Band {
         up_to: 1.0,
-        scale: only_dots,
+        scale: others.map(|p| (p.id.clone(), 0.0)).collect(),
     }];
     h.state_mut().push(Command::SetGenerator {
         rules: Box::new(rules),
         stroke: 0,
     });
+}
+
+/// The danger of a board is computed with the weights the active generator
+/// uses on a board that full.
+#[test]
+fn the_danger_uses_the_weights_in_force() {
+    let mut h = common::ui::harness();
+    deal_only(&mut h, "dot");
     h.run();
     common::ui::step_until(&mut h, "the danger", |a| a.live.danger.settled(&a.state));
     let input = h.state().live.danger.input.clone().unwrap();
@@ -299,27 +297,7 @@ fn a_tune_in_the_lab_applies_and_undoes() {
 fn a_timing_sweep_draws_its_holders_from_the_active_generator() {
     use tenten::app::shell::settings::TimingSettings;
     let mut h = harness_on_tab("Timing");
-    h.state_mut().push(Command::NewGenerator("random"));
-    h.run();
-    let mut rules = h.state().state.doc.generator.clone().unwrap();
-    let only_sq2: std::collections::BTreeMap<String, f64> = h
-        .state()
-        .state
-        .doc
-        .set
-        .pieces
-        .iter()
-        .filter(|p| p.id != "sq2")
-        .map(|p| (p.id.clone(), 0.0))
-        .collect();
-    rules.by_fill = vec![Band {
-        up_to: 1.0,
-        scale: only_sq2,
-    }];
-    h.state_mut().push(Command::SetGenerator {
-        rules: Box::new(rules),
-        stroke: 0,
-    });
+    deal_only(&mut h, "sq2");
     h.state_mut().push(Command::SetTiming(TimingSettings {
         deals: 30,
         factors: vec![1.0],

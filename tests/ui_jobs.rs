@@ -7,6 +7,7 @@
 mod common;
 
 use std::time::{Duration, Instant};
+use tenten::app::jobs::job::Background as _;
 
 use common::ui::{harness, harness_with, jobs_end, open, preset, step_until};
 use egui_kittest::kittest::Queryable;

@@ -7,6 +7,7 @@ mod common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use tenten::app::App;
+use tenten::app::jobs::job::Background as _;
 use tenten::app::shell::command::Command;
 use tenten::app::shell::settings::LabSettings;
 use tenten_engine::play::game::End;

@@ -5,6 +5,7 @@
 mod common;
 
 use common::ui::{harness, open, step_until, temp_copy};
+use tenten::app::jobs::job::Background as _;
 use tenten::app::shell::command::Command;
 use tenten::app::shell::settings::{LabSettings, TimingSettings};
 

@@ -2,6 +2,7 @@
 //! flash and score, the seeded deal, and the background repair and timing
 //! jobs.
 
+use crate::app::jobs::job::Background as _;
 use tenten_engine::model::board::Board;
 use tenten_engine::model::generator::Generator;
 use tenten_engine::model::shapes::score;

@@ -1,6 +1,7 @@
 //! Opening and saving from the window: a deal, a board, a batch (handed to
 //! the deal browser) or a piece set; switching the active set.
 
+use crate::app::jobs::job::Background as _;
 use std::path::PathBuf;
 
 use tenten_engine::model::board::{Board, Cell};

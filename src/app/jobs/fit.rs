@@ -9,7 +9,7 @@ use tenten_engine::play::coelho::CoelhoWeights;
 use tenten_engine::play::fit::{self, Fit};
 use tenten_engine::play::player::{Lookahead, Player};
 
-use crate::app::jobs::job::{Job, Watch};
+use crate::app::jobs::job::{Background, Job};
 
 /// What to fit: the log's text and name, its piece set, and the player's
 /// fixed parts.
@@ -67,25 +67,14 @@ pub struct PlayerFit {
     job: Option<Job<Result<Fitted, String>>>,
 }
 
+impl Background for PlayerFit {
+    type Message = Result<Fitted, String>;
+    fn job(&self) -> Option<&Job<Self::Message>> {
+        self.job.as_ref()
+    }
+}
+
 impl PlayerFit {
-    pub fn running(&self) -> bool {
-        self.job.is_some()
-    }
-
-    pub fn progress(&self) -> Option<(f32, Option<f64>)> {
-        self.job.as_ref().map(Job::progress)
-    }
-
-    pub fn watches(&self) -> Vec<Watch> {
-        self.job.iter().map(Job::watch).collect()
-    }
-
-    pub fn cancel(&mut self) {
-        if let Some(job) = &self.job {
-            job.cancel();
-        }
-    }
-
     pub fn start(&mut self, r: FitRequest, ctx: &egui::Context) -> std::io::Result<()> {
         self.cancel();
         let job = Job::spawn("fit-player", ctx, move |send, progress| {

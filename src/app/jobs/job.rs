@@ -154,6 +154,37 @@ impl<M: Send + 'static> Job<M> {
     }
 }
 
+/// What every panel asks of its background work, which it keeps as at most
+/// one job at a time: whether it runs, how far it is, its thread (tests
+/// join it after a cancel), and cancel. A panel only says where its job is.
+pub trait Background {
+    type Message: Send + 'static;
+
+    /// The job running now, if any.
+    fn job(&self) -> Option<&Job<Self::Message>>;
+
+    fn running(&self) -> bool {
+        self.job().is_some()
+    }
+
+    /// Done over total, and the estimated seconds left.
+    fn progress(&self) -> Option<(f32, Option<f64>)> {
+        self.job().map(Job::progress)
+    }
+
+    fn watches(&self) -> Vec<Watch> {
+        self.job().map(Job::watch).into_iter().collect()
+    }
+
+    /// Asks the worker to stop; what it sent so far stays, and the job ends
+    /// when the worker returns.
+    fn cancel(&self) {
+        if let Some(job) = self.job() {
+            job.cancel();
+        }
+    }
+}
+
 /// A job nobody holds any more (superseded, or its window closed) is
 /// cancelled: its worker returns at its next check, and a `Watch` taken
 /// before can still see that it did.

@@ -10,7 +10,7 @@ use tenten_engine::play::game::{Game, Round};
 use tenten_engine::play::runner::{self, Plan, Summary};
 use tenten_engine::search::changer::ChangeOptions;
 
-use crate::app::jobs::job::{Job, Watch};
+use crate::app::jobs::job::{Background, Job, Watch};
 use crate::app::shell::settings::{LabSettings, LabSize};
 
 /// Seeds per block: small enough to stream often, large enough to keep both
@@ -29,7 +29,7 @@ pub struct GeneratorResults {
 }
 
 /// A block of games of one (player, generator), in seed order.
-struct Block {
+pub struct Block {
     pair: usize,
     games: Vec<Game>,
 }
@@ -116,27 +116,20 @@ pub struct Lab {
     pub source: Option<String>,
 }
 
-impl Lab {
-    pub fn running(&self) -> bool {
-        self.job.is_some()
-    }
-
-    /// Done over total, and the estimated seconds left.
-    pub fn progress(&self) -> Option<(f32, Option<f64>)> {
-        self.job.as_ref().map(Job::progress)
-    }
-
-    /// Cancel asked, the worker not yet returned.
-    pub fn cancelling(&self) -> bool {
-        self.job.as_ref().is_some_and(Job::cancelled)
+impl Background for Lab {
+    type Message = Block;
+    fn job(&self) -> Option<&Job<Block>> {
+        self.job.as_ref()
     }
 
     /// The threads of the run and the replay (tests check that they end).
-    pub fn watches(&self) -> Vec<Watch> {
+    fn watches(&self) -> Vec<Watch> {
         let replay = self.replay.as_ref().and_then(|r| r.job.as_ref()).map(Job::watch);
         self.job.iter().map(Job::watch).chain(replay).collect()
     }
+}
 
+impl Lab {
     /// Keeps the results on screen as the pinned run.
     pub fn pin(&mut self) {
         if let Some(plan) = &self.plan {
@@ -212,14 +205,6 @@ impl Lab {
             ..Lab::default()
         };
         Ok(())
-    }
-
-    /// Asks the run to stop; the games played so far stay, and the run ends
-    /// when its worker returns.
-    pub fn cancel(&mut self) {
-        if let Some(job) = &self.job {
-            job.cancel();
-        }
     }
 
     /// Takes what arrived and keeps the summaries current; returns how the

@@ -11,7 +11,7 @@ use tenten_engine::model::shapes::Shapes;
 use tenten_engine::perf::timing::{self, FactorSummary, Measurement, Sweep, SweepDeal};
 use tenten_engine::search::changer::ChangeOptions;
 
-use crate::app::jobs::job::{Job, Watch};
+use crate::app::jobs::job::{Background, Job};
 use crate::app::shell::settings::{CorpusChoice, TimingSettings};
 use tenten_engine::progress::Progress;
 
@@ -30,7 +30,7 @@ pub struct SweepRequest {
     pub generator: Option<tenten_engine::play::generator_file::GeneratorSpec>,
 }
 
-enum Message {
+pub enum Message {
     Corpus(Vec<SweepDeal>),
     Chunk(Vec<Measurement>),
     Failed(String),
@@ -54,26 +54,14 @@ pub struct TimingSweep {
     done: Option<bool>,
 }
 
+impl Background for TimingSweep {
+    type Message = Message;
+    fn job(&self) -> Option<&Job<Message>> {
+        self.job.as_ref()
+    }
+}
+
 impl TimingSweep {
-    pub fn running(&self) -> bool {
-        self.job.is_some()
-    }
-
-    /// Done over total, and the estimated seconds left.
-    pub fn progress(&self) -> Option<(f32, Option<f64>)> {
-        self.job.as_ref().map(Job::progress)
-    }
-
-    /// Cancel asked, the worker not yet returned.
-    pub fn cancelling(&self) -> bool {
-        self.job.as_ref().is_some_and(Job::cancelled)
-    }
-
-    /// The sweep's thread (tests check that it ends).
-    pub fn watch(&self) -> Option<Watch> {
-        self.job.as_ref().map(Job::watch)
-    }
-
     /// Starts a sweep, dropping the last results.
     pub fn start(&mut self, request: SweepRequest, ctx: &egui::Context) -> std::io::Result<()> {
         self.cancel();
@@ -102,12 +90,6 @@ impl TimingSweep {
             ..TimingSweep::default()
         };
         Ok(())
-    }
-
-    pub fn cancel(&mut self) {
-        if let Some(job) = &self.job {
-            job.cancel();
-        }
     }
 
     /// Takes what arrived; recomputes the summaries when anything did.

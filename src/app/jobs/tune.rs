@@ -4,9 +4,9 @@
 
 use tenten_engine::play::tune::{self, Evaluation, TuneReport, TuneRequest};
 
-use crate::app::jobs::job::{Job, Watch};
+use crate::app::jobs::job::{Background, Job};
 
-enum Message {
+pub enum Message {
     Eval(Evaluation),
     Done(Box<TuneReport>),
 }
@@ -22,25 +22,14 @@ pub struct TuneJob {
     job: Option<Job<Message>>,
 }
 
+impl Background for TuneJob {
+    type Message = Message;
+    fn job(&self) -> Option<&Job<Message>> {
+        self.job.as_ref()
+    }
+}
+
 impl TuneJob {
-    pub fn running(&self) -> bool {
-        self.job.is_some()
-    }
-
-    pub fn progress(&self) -> Option<(f32, Option<f64>)> {
-        self.job.as_ref().map(Job::progress)
-    }
-
-    pub fn watches(&self) -> Vec<Watch> {
-        self.job.iter().map(Job::watch).collect()
-    }
-
-    pub fn cancel(&mut self) {
-        if let Some(job) = &self.job {
-            job.cancel();
-        }
-    }
-
     pub fn start(&mut self, request: TuneRequest, what: String, ctx: &egui::Context) -> std::io::Result<()> {
         self.cancel();
         let budget = request.budget_seconds;

@@ -4,6 +4,7 @@
 //! and deal are in doc_cmds.rs, files in file_cmds.rs, batches in
 //! batch_cmds.rs.
 
+use crate::app::jobs::job::Background as _;
 use std::path::PathBuf;
 
 use tenten_engine::model::board::BoardSize;
@@ -111,7 +112,7 @@ impl App {
         w.extend(self.live.lab.watches());
         w.extend(self.live.fit.watches());
         w.extend(self.live.tune.watches());
-        w.extend(self.live.timing.watch());
+        w.extend(self.live.timing.watches());
         w.extend(self.live.deals.watch());
         w.extend(self.live.loading.as_ref().map(|(_, j)| j.watch()));
         w

@@ -1,6 +1,7 @@
 //! `App::apply`: what each command does to the document, the settings and
 //! the live view. The one place where commands change anything.
 
+use crate::app::jobs::job::Background as _;
 use tenten_engine::model::board::{Board, Cell};
 use tenten_engine::model::generator::Generator;
 use tenten_engine::model::pieces::MAX_HOLDER;

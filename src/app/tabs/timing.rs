@@ -2,6 +2,7 @@
 //! read off where validate + change crosses one frame (16.7 ms) and the
 //! paper's 100 ms budget, beside the paper's Table II.
 
+use crate::app::jobs::job::Background as _;
 use egui::{RichText, Ui};
 
 use tenten_engine::perf::bench::TABLE_II;

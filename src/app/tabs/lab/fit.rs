@@ -2,6 +2,7 @@
 //! (deals with moves): the estimates with their intervals, the likelihood
 //! curves, and the player saved as a file.
 
+use crate::app::jobs::job::Background as _;
 use egui::{RichText, Ui};
 
 use tenten_engine::play::player::Lookahead;

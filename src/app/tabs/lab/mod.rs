@@ -4,6 +4,7 @@
 //! frequencies and the distortion a repair brings, a table with confidence
 //! intervals and a paired test, and a replay of any game on the board.
 
+use crate::app::jobs::job::Background as _;
 use egui::{RichText, Ui};
 
 use tenten_engine::play::game::End;

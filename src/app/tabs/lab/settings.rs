@@ -1,6 +1,7 @@
 //! The Lab tab's settings: generators, players, board, holder, games, and
 //! the Run, Cancel and Export row with its progress.
 
+use crate::app::jobs::job::Background as _;
 use egui::Ui;
 
 use tenten_engine::model::board::BoardSize;

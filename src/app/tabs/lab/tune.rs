@@ -2,6 +2,7 @@
 //! job with its convergence plot, the hold-out check, and the result put in
 //! the palette and the Generator tab with one (undoable) click.
 
+use crate::app::jobs::job::Background as _;
 use egui::{RichText, Ui};
 
 use tenten_engine::play::game::STRATEGIES;
