@@ -237,12 +237,12 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
         /// Keep the games played so far in this file (atomically, every
-        /// --checkpoint-games games or --checkpoint-seconds seconds); the same command
-        /// run again resumes from it.
+        /// --checkpoint-seconds seconds, or --checkpoint-games games if given); the
+        /// same command run again resumes from it.
         #[arg(long, value_name = "FILE")]
         checkpoint: Option<PathBuf>,
-        #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
-        checkpoint_games: u32,
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        checkpoint_games: Option<u32>,
         #[arg(long, value_name = "T", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
         checkpoint_seconds: u32,
     },
@@ -493,7 +493,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
                 shard,
                 out: result_file,
                 checkpoint,
-                every_games: checkpoint_games as usize,
+                every_games: checkpoint_games.map(|n| n as usize),
                 every_seconds: f64::from(checkpoint_seconds),
             };
             simulate::cmd_simulate(

@@ -83,8 +83,9 @@ pub(super) struct Output {
     pub shard: Shard,
     pub out: Option<PathBuf>,
     pub checkpoint: Option<PathBuf>,
-    /// Write the checkpoint after this many games, or this many seconds.
-    pub every_games: usize,
+    /// Write the checkpoint after this many games (if given), or this many
+    /// seconds.
+    pub every_games: Option<usize>,
     pub every_seconds: f64,
 }
 
@@ -164,10 +165,13 @@ pub(super) fn cmd_simulate(
                 String::new()
             }
         );
-        for chunk in missing.chunks(saver.chunk(missing.len())) {
+        let mut at = 0;
+        while at < missing.len() {
+            let chunk = &missing[at..at + saver.chunk(missing.len() - at)];
             let (played, seconds) = play_games(&plan, &player, &generator, chunk);
             result.add(pair, chunk.iter().copied().zip(played), seconds);
-            saver.after(chunk.len(), &result)?;
+            at += chunk.len();
+            saver.after(chunk.len(), seconds, &result)?;
         }
     }
     saver.finish(&result)?;
@@ -217,11 +221,16 @@ fn resume(path: &Path, settings: &Settings, shard: Shard) -> Result<ResultFile, 
 }
 
 /// Writes the checkpoint every so many games or seconds, atomically (a
-/// kill leaves the last one whole).
+/// kill leaves the last one whole). A write costs the whole file (megabytes
+/// for a long run), so it never follows the games of a fast player: by
+/// default it waits for the seconds, and the games between two looks at the
+/// clock grow until they take about a second.
 struct Checkpointer<'a> {
     output: &'a Output,
     since_games: usize,
     since: std::time::Instant,
+    /// Games to play before the next look; doubled while that is quick.
+    chunk: usize,
 }
 
 impl<'a> Checkpointer<'a> {
@@ -230,25 +239,29 @@ impl<'a> Checkpointer<'a> {
             output,
             since_games: 0,
             since: std::time::Instant::now(),
+            chunk: 4 * rayon::current_num_threads().max(1),
         }
     }
 
-    /// Games to play between looks at the checkpoint: all at once without
-    /// one; else a few per core, so a slow player's games still checkpoint
-    /// on time.
-    fn chunk(&self, missing: usize) -> usize {
+    /// Games to play before the next look at the checkpoint, of `left`:
+    /// all of them without one.
+    fn chunk(&self, left: usize) -> usize {
         if self.output.checkpoint.is_none() {
-            return missing.max(1);
+            return left;
         }
-        let cores = rayon::current_num_threads();
-        self.output.every_games.clamp(1, (4 * cores).max(1))
+        let cap = self.output.every_games.unwrap_or(usize::MAX);
+        self.chunk.min(cap).min(left).max(1)
     }
 
-    fn after(&mut self, games: usize, result: &ResultFile) -> Result<(), FormatError> {
+    fn after(&mut self, games: usize, seconds: f64, result: &ResultFile) -> Result<(), FormatError> {
+        if seconds < 0.5 {
+            self.chunk = self.chunk.saturating_mul(2);
+        } else if seconds > 2.0 {
+            self.chunk = (self.chunk / 2).max(1);
+        }
         self.since_games += games;
-        if self.since_games >= self.output.every_games
-            || self.since.elapsed().as_secs_f64() >= self.output.every_seconds
-        {
+        let by_games = self.output.every_games.is_some_and(|n| self.since_games >= n);
+        if by_games || self.since.elapsed().as_secs_f64() >= self.output.every_seconds {
             self.write(result)?;
         }
         Ok(())
