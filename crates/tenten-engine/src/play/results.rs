@@ -366,18 +366,27 @@ impl ResultFile {
         struct Head {
             format: u32,
         }
-        let head: Head = formats::parse_ron(text, file)?;
-        if head.format != FORMAT {
-            return Err(FormatError::new(
+        let other_format = |format: u32| {
+            FormatError::new(
                 file,
                 None,
-                format!(
-                    "a result file of format {}; this tenten reads format {FORMAT}",
-                    head.format
-                ),
-            ));
+                format!("a result file of format {format}; this tenten reads format {FORMAT}"),
+            )
+        };
+        // One parse for a good file (they run to megabytes); the head is read
+        // apart only to explain a failure by another format's fields.
+        let r: Self = match formats::parse_ron(text, file) {
+            Ok(r) => r,
+            Err(e) => {
+                return Err(match formats::parse_ron::<Head>(text, file) {
+                    Ok(head) if head.format != FORMAT => other_format(head.format),
+                    _ => e,
+                });
+            }
+        };
+        if r.format != FORMAT {
+            return Err(other_format(r.format));
         }
-        let r: Self = formats::parse_ron(text, file)?;
         r.check().map_err(|m| FormatError::new(file, None, m))?;
         Ok(r)
     }
