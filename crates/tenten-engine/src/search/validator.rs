@@ -178,7 +178,15 @@ impl Exploration {
 pub fn explore(shapes: &Shapes, board: Bits, holder: &[PieceIdx], recorder: &mut Exhaustive) -> Exploration {
     let mut solutions = 0;
     let mut stopped = false;
-    let validation = Search::run_counting(shapes, board, holder, recorder, &mut solutions, &mut stopped);
+    let validation = Search::run_then(
+        shapes,
+        board,
+        holder,
+        recorder,
+        &mut solutions,
+        &mut stopped,
+        Validation::clone,
+    );
     Exploration {
         validation,
         trace: std::mem::take(&mut recorder.trace),
@@ -205,18 +213,7 @@ struct Search<'a, R: Recorder> {
 
 impl<'a, R: Recorder> Search<'a, R> {
     fn run(shapes: &'a Shapes, board: Bits, holder: &[PieceIdx], rec: &'a mut R) -> Validation {
-        Self::run_counting(shapes, board, holder, rec, &mut 0, &mut false)
-    }
-
-    fn run_counting(
-        shapes: &'a Shapes,
-        board: Bits,
-        holder: &[PieceIdx],
-        rec: &'a mut R,
-        solutions: &mut u64,
-        stopped: &mut bool,
-    ) -> Validation {
-        Self::run_then(shapes, board, holder, rec, solutions, stopped, Validation::clone)
+        Self::run_then(shapes, board, holder, rec, &mut 0, &mut false, Validation::clone)
     }
 
     /// Runs the search and hands its outcome to `finish` where it lies.
