@@ -17,11 +17,11 @@ use tenten_engine::model::shapes::Shapes;
 use tenten_engine::perf::bench;
 use tenten_engine::perf::{throttle, timing};
 use tenten_engine::play::coelho::CoelhoWeights;
-use tenten_engine::play::results::Shard;
 use tenten_engine::progress::Progress;
 use tenten_engine::search::changer::{ChangeOptions, DEFAULT_MAX_REDRAWS, Outcome, Repair, repair};
 use tenten_engine::search::heuristic::{FMatrix, Policy, Reading};
 use tenten_engine::search::validator::{Validation, validate};
+use tenten_engine::study::results::Shard;
 
 #[derive(Parser, Debug)]
 #[command(

@@ -575,6 +575,68 @@ fn simulate_refuses_bad_arguments() {
     assert!(run_bad(&["simulate", "--size", "ten"]).contains("WxH"));
 }
 
+/// A player file is read once, when the run starts: deleted while the run
+/// plays, every generator still gets all its games (it used to print
+/// games=0 for the generators after and exit 0, with --out written short).
+#[test]
+fn a_player_file_deleted_during_simulate_changes_nothing() {
+    use std::io::BufRead as _;
+    let player = temp_file("gone.ron", &std::fs::read("presets/players/casual.ron").unwrap());
+    let out = temp_file("gone-out.ron", b"");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tenten"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "simulate",
+            "--player",
+            player.to_str().unwrap(),
+            "--generator",
+            "random,repair,reject,bag",
+            "--games",
+            "600",
+            "--max-rounds",
+            "400",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    // The run has started playing: delete the file under it.
+    while stderr.read_line(&mut line).unwrap() > 0 && !line.contains("playing") {
+        line.clear();
+    }
+    std::fs::remove_file(&player).unwrap();
+    let status = child.wait().unwrap();
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
+    assert!(status.success(), "{stdout}");
+    assert_eq!(stdout.lines().count(), 4, "{stdout}");
+    assert!(stdout.lines().all(|l| l.contains(" games=600 ")), "{stdout}");
+    let result = tenten_engine::study::results::ResultFile::load(&out).unwrap();
+    assert_eq!(result.done(), (2400, 2400));
+}
+
+/// The preset generators the window and the ABI know are names here too.
+#[test]
+fn simulate_takes_a_preset_generator_by_name() {
+    let out = run_ok(&[
+        "simulate",
+        "--generator",
+        "block-blast-like,random",
+        "--games",
+        "5",
+    ]);
+    assert!(
+        out.contains("generator=block-blast-like strategy=greedy games=5 "),
+        "{out}"
+    );
+    let e = run_bad(&["simulate", "--generator", "blockblast"]);
+    assert!(e.contains("block-blast-like"), "{e}");
+}
+
 /// A player file plays as a strategy; a bad one is refused with its place.
 #[test]
 fn simulate_plays_a_player_file_and_refuses_a_bad_one() {
@@ -607,7 +669,7 @@ fn simulate_plays_a_player_file_and_refuses_a_bad_one() {
     );
     let err = run_bad(&["simulate", "--strategy", hot.to_str().unwrap()]);
     assert!(
-        err.contains("hot.ron:5:5: temperature -1 must be 0 or more"),
+        err.contains("hot.ron:5:5: temperature -1 must be 0 to 1000"),
         "{err}"
     );
     let slippy = temp_file(

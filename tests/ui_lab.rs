@@ -327,27 +327,26 @@ fn a_playtest_log_fits_a_player_in_the_lab() {
 /// every (player, generator), the ladder; a lone shard is refused.
 #[test]
 fn a_merged_result_opens_in_the_lab_as_if_it_had_run_there() {
-    use tenten_engine::play::results::{ResultFile, Settings, Shard, merge};
-    use tenten_engine::play::runner::{Plan, run_games};
     use tenten_engine::progress::Progress;
+    use tenten_engine::study::results::{ResultFile, Shard, merge};
+    use tenten_engine::study::runner::{Plan, run_games};
 
     let plan = Plan {
-        set: tenten_engine::model::pieces::PieceSet::classic(),
-        shapes_size: tenten_engine::model::board::BoardSize::CLASSIC,
-        k: 3,
-        generators: vec!["random".to_owned(), "repair".to_owned()],
-        players: vec!["novice".to_owned(), "greedy".to_owned()],
         games: 30,
         seed: 8,
         max_rounds: 500,
-        options: Default::default(),
-        weights: tenten_engine::play::coelho::CoelhoWeights::BEST,
-        specs: Vec::new(),
+        ..Plan::named(
+            tenten_engine::model::pieces::PieceSet::classic(),
+            &["novice", "greedy"],
+            &["random", "repair"],
+            tenten_engine::play::coelho::CoelhoWeights::BEST,
+        )
+        .unwrap()
     };
     let dir = common::cli::scratch("lab-result");
     let mut parts = Vec::new();
     for i in 0..2 {
-        let mut part = ResultFile::new(Settings::of(&plan).unwrap(), Shard { index: i, of: 2 });
+        let mut part = ResultFile::new(plan.clone(), Shard { index: i, of: 2 });
         for pair in 0..part.pairs.len() {
             let (p, g) = (
                 part.pairs[pair].player.clone(),
@@ -403,4 +402,6 @@ fn a_merged_result_opens_in_the_lab_as_if_it_had_run_there() {
     assert!((lab.seconds - 2.0).abs() < 1e-9);
     h.get_by_label_contains("Opened from merged.ron: a run made elsewhere with its own settings");
     h.get_by_label_contains("With random, ");
+    // The figures name the run they came from.
+    h.get_by_label_contains(&format!("run {}", plan.fingerprint()));
 }

@@ -3,8 +3,8 @@
 
 use super::*;
 use tenten_engine::io::playtest_log;
-use tenten_engine::play::fit;
 use tenten_engine::play::player::{self, Lookahead, Player};
+use tenten_engine::study::fit;
 
 /// A player model: a preset name or a player file, read when parsed.
 #[derive(Clone, Debug)]

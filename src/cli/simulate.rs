@@ -3,37 +3,31 @@
 use std::sync::atomic::Ordering;
 
 use super::*;
-use tenten_engine::play::game::STRATEGIES;
-use tenten_engine::play::results::{self, ResultFile, Settings, Shard};
-use tenten_engine::play::runner::{self, Plan};
+use tenten_engine::play::{dealing, who};
 use tenten_engine::progress::Progress;
+use tenten_engine::study::results::{self, ResultFile, Shard};
+use tenten_engine::study::runner::{self, Plan};
 
-/// Generator names, checked against the ones that exist.
+/// Generator names or files, as given: each is read once, when the run's
+/// plan is made (a bad one stops the run there, with its place).
 #[derive(Clone, Debug)]
 pub(super) struct Generators(pub Vec<String>);
 
 pub(super) fn parse_generators(s: &str) -> Result<Generators, String> {
     let names: Vec<String> = s.split(',').map(|g| g.trim().to_owned()).collect();
+    let known = dealing::names();
     for g in &names {
-        if g.ends_with(".ron") {
-            // A generator file: read now, so a bad one stops here with its
-            // place (its piece set is checked against the run's later).
-            tenten_engine::play::generator_file::load(Path::new(g), &PieceSet::classic())
-                .map_err(|e| e.to_string())?;
-            continue;
-        }
-        if !tenten_engine::play::dealers::NAMES.contains(&g.as_str()) {
+        if !g.ends_with(".ron") && !known.contains(&g.as_str()) {
             return Err(format!(
                 "unknown generator {g:?}; choose from {}, or give a generator file (.ron)",
-                tenten_engine::play::dealers::NAMES.join(", ")
+                known.join(", ")
             ));
         }
     }
     Ok(Generators(names))
 }
 
-/// Player names or files, each checked (a file is read now, so a bad one
-/// stops here with its place).
+/// Player names or files, as given (files are read with the plan).
 #[derive(Clone, Debug)]
 pub(super) struct Players(pub Vec<String>);
 
@@ -45,16 +39,12 @@ pub(super) fn parse_players(s: &str) -> Result<Players, String> {
 }
 
 fn parse_player(s: &str) -> Result<String, String> {
-    if STRATEGIES.contains(&s) {
+    if who::NAMES.contains(&s) || s.ends_with(".ron") {
         Ok(s.to_owned())
-    } else if s.ends_with(".ron") {
-        tenten_engine::play::player::load(std::path::Path::new(s))
-            .map(|_| s.to_owned())
-            .map_err(|e| e.to_string())
     } else {
         Err(format!(
             "unknown player {s:?}; choose from {}, or give a player file (.ron)",
-            STRATEGIES.join(", ")
+            who::NAMES.join(", ")
         ))
     }
 }
@@ -112,39 +102,23 @@ pub(super) fn cmd_simulate(
         Some(p) => formats::load_piece_set(p)?,
         None => PieceSet::classic(),
     };
-    // Generator files, read once for every game.
-    let mut specs = Vec::new();
-    for g in generators.iter().filter(|g| g.ends_with(".ron")) {
-        let spec = tenten_engine::play::generator_file::load(Path::new(g), &set)?;
-        if !tenten_engine::play::dealers::same_pieces(&spec.set, &set) {
-            return Err(FormatError::new(
-                g,
-                None,
-                format!(
-                    "the generator deals the pieces of \"{}\", not those of the run's set \"{}\"; give --pieces its set",
-                    spec.set.name, set.name
-                ),
-            ));
-        }
-        specs.push((g.clone(), spec));
-    }
+    // Every file read here, once: the run plays from the plan alone.
+    let players: Vec<&str> = players.iter().map(String::as_str).collect();
+    let generators: Vec<&str> = generators.iter().map(String::as_str).collect();
     let plan = Plan {
-        set,
         shapes_size: size,
         k,
-        generators: generators.to_vec(),
-        players: players.to_vec(),
         games,
         seed,
         max_rounds,
-        options: ChangeOptions::default(),
-        weights,
-        specs,
+        ..Plan::named(set, &players, &generators, weights)?
     };
-    let settings = Settings::of(&plan)?;
+    plan.check().map_err(|m| FormatError::new("simulate", None, m))?;
+    let fingerprint = plan.fingerprint();
+    eprintln!("run {fingerprint}: the fingerprint of everything that decides these games");
     let mut result = match &output.checkpoint {
-        Some(cp) if cp.exists() => resume(cp, &settings, output.shard)?,
-        _ => ResultFile::new(settings, output.shard),
+        Some(cp) if cp.exists() => resume(cp, &plan, output.shard)?,
+        _ => ResultFile::new(plan.clone(), output.shard),
     };
     let mut saver = Checkpointer::new(output);
     for pair in 0..result.pairs.len() {
@@ -168,7 +142,7 @@ pub(super) fn cmd_simulate(
         let mut at = 0;
         while at < missing.len() {
             let chunk = &missing[at..at + saver.chunk(missing.len() - at)];
-            let (played, seconds) = play_games(&plan, &player, &generator, chunk);
+            let (played, seconds) = play_games(&plan, &player, &generator, chunk)?;
             result.add(pair, chunk.iter().copied().zip(played), seconds);
             at += chunk.len();
             saver.after(chunk.len(), seconds, &result)?;
@@ -179,11 +153,15 @@ pub(super) fn cmd_simulate(
         formats::write_atomic(path, &result.to_ron())?;
     }
     if output.shard.of == 1 {
-        print_result(&result, &plan.set, csv, out)?;
+        print_result(&result, csv, out)?;
     } else {
+        // A shard prints no partial figures, but its rows are its own.
+        if let Some(path) = csv {
+            write_csv(&result, path)?;
+        }
         let (done, _) = result.done();
         eprintln!(
-            "shard {}: {done} games written to {}; `tenten merge` reads every shard's file",
+            "shard {}: {done} games written to {} (run {fingerprint}); `tenten merge` reads every shard's file",
             output.shard,
             output.out.as_deref().unwrap_or(Path::new("?")).display()
         );
@@ -191,11 +169,11 @@ pub(super) fn cmd_simulate(
     Ok(())
 }
 
-/// The checkpoint at `path`, if it is one of this run (same settings, same
-/// shard, same engine); refused otherwise, so a stale file never mixes in.
-fn resume(path: &Path, settings: &Settings, shard: Shard) -> Result<ResultFile, FormatError> {
+/// The checkpoint at `path`, if it is one of this run (the same plan, so
+/// the same engine, and the same shard); refused otherwise, naming the
+/// first thing that differs, so a stale file never mixes in.
+fn resume(path: &Path, plan: &Plan, shard: Shard) -> Result<ResultFile, FormatError> {
     let name = path.display().to_string();
-    let saved = ResultFile::load(path)?;
     let refuse = |why: String| {
         FormatError::new(
             &name,
@@ -203,11 +181,9 @@ fn resume(path: &Path, settings: &Settings, shard: Shard) -> Result<ResultFile, 
             format!("this checkpoint is of another run ({why}); remove it or name another file"),
         )
     };
-    if saved.engine != results::ENGINE {
-        return Err(refuse(format!("written by tenten {}", saved.engine)));
-    }
-    if let Some((field, a, b)) = settings.first_difference(&saved.settings) {
-        return Err(refuse(format!("its {field} is {b}, this run's {a}")));
+    let saved = ResultFile::load(path).map_err(|e| refuse(e.message))?;
+    if let Some(what) = saved.plan.first_difference(plan, ("the checkpoint", "this run")) {
+        return Err(refuse(what));
     }
     if saved.shard != shard {
         return Err(refuse(format!(
@@ -285,22 +261,32 @@ impl<'a> Checkpointer<'a> {
 /// `tenten simulate` prints them; `tenten merge` prints the same.
 pub(super) fn print_result(
     result: &ResultFile,
-    set: &PieceSet,
     csv: Option<&Path>,
     out: &mut String,
 ) -> Result<(), FormatError> {
     let rows = result.rows().map_err(|m| FormatError::new("result", None, m))?;
+    let fingerprint = result.plan.fingerprint();
     for ((player, generator, games), seconds) in &rows {
-        let summary = runner::summarize(games, set);
+        let summary = runner::summarize(games, &result.plan.set);
         let rounds: f64 = games.iter().map(|g| f64::from(g.rounds)).sum();
         let rate = rounds / seconds.max(1e-9);
-        let _ = writeln!(out, "{}", runner::cli_line(player, generator, &summary, rate));
+        let _ = writeln!(
+            out,
+            "{}",
+            runner::cli_line(player, generator, &summary, &fingerprint, rate)
+        );
     }
     if let Some(path) = csv {
-        let rows: Vec<runner::Row> = rows.into_iter().map(|(row, _)| row).collect();
-        formats::write_atomic(path, &runner::csv(&rows))?;
+        write_csv(result, path)?;
     }
     Ok(())
+}
+
+/// One CSV row per game the result holds.
+fn write_csv(result: &ResultFile, path: &Path) -> Result<(), FormatError> {
+    let rows = result.rows().map_err(|m| FormatError::new("result", None, m))?;
+    let rows: Vec<runner::Row> = rows.into_iter().map(|(row, _)| row).collect();
+    formats::write_atomic(path, &runner::csv(&rows))
 }
 
 /// `tenten merge`: the shards of one run, checked and put back together.
@@ -315,11 +301,11 @@ pub(super) fn cmd_merge(
         .map(|f| ResultFile::load(f).map(|r| (f.display().to_string(), r)))
         .collect::<Result<Vec<_>, _>>()?;
     let whole = results::merge(&parts).map_err(|m| FormatError::new("merge", None, m))?;
-    let set = whole.settings.plan("merge")?.set;
+    eprintln!("run {}: {} shards merged", whole.fingerprint, parts.len());
     if let Some(path) = merged {
         formats::write_atomic(path, &whole.to_ron())?;
     }
-    print_result(&whole, &set, csv, out)
+    print_result(&whole, csv, out)
 }
 
 /// Plays the games `games` of one (player, generator), saying how far it is
@@ -330,7 +316,7 @@ fn play_games(
     player: &str,
     generator: &str,
     games: &[usize],
-) -> (Vec<tenten_engine::play::game::Game>, f64) {
+) -> Result<(Vec<tenten_engine::play::game::Game>, f64), FormatError> {
     let t = std::time::Instant::now();
     let progress = Progress::default();
     let done = std::sync::atomic::AtomicBool::new(false);
@@ -349,10 +335,19 @@ fn play_games(
                 }
             }
         });
-        let played = runner::run_games(plan, player, generator, games, 1, &progress).unwrap_or_default();
+        let played = runner::run_games(plan, player, generator, games, 1, &progress);
         // Timed before the reporter thread notices and is joined.
         let seconds = t.elapsed().as_secs_f64();
         done.store(true, Ordering::Relaxed);
-        (played, seconds)
+        // Nothing cancels a CLI run: a game that did not come back could not
+        // start, and the run stops rather than print or write it short.
+        let played = played.ok_or_else(|| {
+            FormatError::new(
+                "simulate",
+                None,
+                format!("a game of {player} against {generator} could not be played; nothing was written"),
+            )
+        })?;
+        Ok((played, seconds))
     })
 }

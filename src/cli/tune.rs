@@ -5,8 +5,8 @@ use std::sync::atomic::Ordering;
 
 use super::*;
 use tenten_engine::play::generator_file::{self, GeneratorSpec};
-use tenten_engine::play::runner::Plan;
-use tenten_engine::play::tune::{self, Target, TuneRequest};
+use tenten_engine::study::runner::Plan;
+use tenten_engine::study::tune::{self, Target, TuneRequest};
 
 pub(super) struct Args {
     pub generator: String,
@@ -92,17 +92,10 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<(), FormatError> {
     }
     let req = TuneRequest {
         plan: Plan {
-            set: base.set.clone(),
-            shapes_size: BoardSize::CLASSIC,
-            k: 3,
-            generators: Vec::new(),
-            players: vec![a.player.clone()],
             games: a.games,
             seed: a.seed,
             max_rounds: a.max_rounds,
-            options: ChangeOptions::default(),
-            weights: CoelhoWeights::BEST,
-            specs: Vec::new(),
+            ..Plan::named(base.set.clone(), &[a.player.as_str()], &[], CoelhoWeights::BEST)?
         },
         base,
         player: a.player.clone(),

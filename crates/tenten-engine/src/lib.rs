@@ -19,4 +19,5 @@ pub mod play;
 pub mod progress;
 pub mod search;
 pub mod stats;
+pub mod study;
 pub mod text;

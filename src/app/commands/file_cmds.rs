@@ -219,7 +219,7 @@ impl App {
 
     /// Shows a result file's run in the Lab as if it had run here. A shard
     /// alone is refused: its figures would describe a slice of the seeds.
-    fn open_result(&mut self, path: &std::path::Path, result: tenten_engine::play::results::ResultFile) {
+    fn open_result(&mut self, path: &std::path::Path, result: tenten_engine::study::results::ResultFile) {
         use crate::app::jobs::lab::GeneratorResults;
         let name = file_name(path);
         if result.shard.of > 1 {
@@ -235,13 +235,8 @@ impl App {
             ));
             return;
         }
-        let plan = match result.settings.plan(&name) {
-            Ok(plan) => plan,
-            Err(e) => {
-                self.live.error = Some(e.to_string());
-                return;
-            }
-        };
+        // The run as it was played, by value: no file is read again.
+        let plan = result.plan.clone();
         let rows = match result.rows() {
             Ok(rows) => rows,
             Err(e) => {
@@ -253,7 +248,7 @@ impl App {
         let results: Vec<GeneratorResults> = rows
             .into_iter()
             .map(|((player, generator, games), _)| GeneratorResults {
-                summary: tenten_engine::play::runner::summarize(&games, &plan.set),
+                summary: tenten_engine::study::runner::summarize(&games, &plan.set),
                 player,
                 name: generator,
                 games,

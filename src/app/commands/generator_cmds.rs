@@ -102,7 +102,7 @@ impl App {
     /// Tunes the active generator (or the random preset) for the Lab's
     /// player and targets, on the board and holder on screen.
     pub(crate) fn start_tune(&mut self, ctx: &egui::Context) {
-        use tenten_engine::play::tune::{Target, TuneRequest};
+        use tenten_engine::study::tune::{Target, TuneRequest};
         let doc = &self.state.doc;
         let t = self.state.settings.lab.tune.clone();
         let base = match doc.generator_spec() {
@@ -127,18 +127,29 @@ impl App {
             ))
         );
         let request = TuneRequest {
-            plan: tenten_engine::play::runner::Plan {
-                set: doc.set.clone(),
+            plan: tenten_engine::study::runner::Plan {
                 shapes_size: doc.board.size(),
                 k: doc.slots.len(),
-                generators: Vec::new(),
-                players: vec![t.player.clone()],
-                games: t.games.max(1),
+                games: t.games.clamp(1, tenten_engine::study::plan::MAX_GAMES),
                 seed: self.state.settings.lab.seed,
-                max_rounds: self.state.settings.lab.max_rounds.max(1),
-                options: tenten_engine::search::changer::ChangeOptions::default(),
-                weights: self.state.settings.lab.weights,
-                specs: Vec::new(),
+                max_rounds: self
+                    .state
+                    .settings
+                    .lab
+                    .max_rounds
+                    .clamp(1, tenten_engine::study::plan::MAX_ROUNDS),
+                ..match tenten_engine::study::runner::Plan::named(
+                    doc.set.clone(),
+                    &[t.player.as_str()],
+                    &[],
+                    self.state.settings.lab.weights,
+                ) {
+                    Ok(plan) => plan,
+                    Err(e) => {
+                        self.live.lab.error = Some(e.to_string());
+                        return;
+                    }
+                }
             },
             free: (0..doc.set.pieces.len() as tenten_engine::model::pieces::PieceIdx).collect(),
             base,

@@ -6,8 +6,8 @@ use tenten_engine::io::playtest_log;
 use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::model::shapes::Shapes;
 use tenten_engine::play::coelho::CoelhoWeights;
-use tenten_engine::play::fit::{self, Fit};
 use tenten_engine::play::player::{Lookahead, Player};
+use tenten_engine::study::fit::{self, Fit};
 
 use crate::app::jobs::job::{Background, Job};
 

@@ -6,9 +6,11 @@
 
 use tenten_engine::model::board::BoardSize;
 use tenten_engine::play::dealers;
+use tenten_engine::play::dealing::Dealing;
 use tenten_engine::play::game::{Game, Round};
-use tenten_engine::play::runner::{self, Plan, Summary};
+use tenten_engine::play::who::Who;
 use tenten_engine::search::changer::ChangeOptions;
+use tenten_engine::study::runner::{self, Plan, Summary};
 
 use crate::app::jobs::job::{Background, Job, Watch};
 use crate::app::shell::settings::{LabSettings, LabSize};
@@ -99,6 +101,8 @@ pub struct Pinned {
 pub struct Lab {
     /// What the results were asked for.
     pub plan: Option<Plan>,
+    /// The plan's fingerprint (`Plan::fingerprint`), shown with the figures.
+    pub fingerprint: String,
     /// The run's piece set as the top bar named it ("classic 1010!
     /// (modified)"), at the time of the run.
     pub set_title: String,
@@ -146,6 +150,7 @@ impl Lab {
         self.cancel();
         *self = Lab {
             set_title: plan.set.name.clone(),
+            fingerprint: plan.fingerprint(),
             plan: Some(plan),
             results,
             finished: Some(true),
@@ -196,6 +201,7 @@ impl Lab {
             .collect();
         // The last run and its replay, if still going, are dropped: cancelled.
         *self = Lab {
+            fingerprint: plan.fingerprint(),
             plan: Some(plan),
             results,
             // A replay belongs to the last run's plan.
@@ -301,7 +307,7 @@ impl Lab {
 pub fn pairs(plan: &Plan) -> Vec<(&str, &str)> {
     plan.players
         .iter()
-        .flat_map(|p| plan.generators.iter().map(move |g| (p.as_str(), g.as_str())))
+        .flat_map(|(p, _)| plan.generators.iter().map(move |(g, _)| (p.as_str(), g.as_str())))
         .collect()
 }
 
@@ -311,12 +317,9 @@ pub fn run_label(plan: &Plan, set_title: &str) -> String {
     let players: Vec<String> = plan
         .players
         .iter()
-        .map(|p| {
-            if p == "coelho" {
-                format!("coelho {}", plan.weights)
-            } else {
-                p.clone()
-            }
+        .map(|(p, who)| match who {
+            Who::Coelho { criteria } => format!("{p} {criteria}"),
+            _ => p.clone(),
         })
         .collect();
     let set = if set_title.is_empty() {
@@ -357,8 +360,16 @@ pub fn stale(
     if run.k != holder_of(settings) {
         what.push("the holder size");
     }
-    let coelho = run.players.iter().any(|p| p == "coelho");
-    if !run.players.iter().eq(players_of(settings)) || (coelho && run.weights != settings.weights) {
+    let coelho = run.players.iter().any(|(_, w)| match w {
+        Who::Coelho { criteria } => *criteria != settings.weights,
+        _ => false,
+    });
+    if !run
+        .player_names()
+        .into_iter()
+        .eq(players_of(settings).map(String::as_str))
+        || coelho
+    {
         what.push("the players");
     }
     if run.seed != settings.seed || run.games != settings.games.max(1) {
@@ -370,19 +381,34 @@ pub fn stale(
     let names = generators_of(settings)
         .map(str::to_owned)
         .chain(extra_names(settings, edited));
-    if !run.generators.iter().cloned().eq(names) {
+    if !run.generator_names().into_iter().map(str::to_owned).eq(names) {
         what.push("the generators");
     }
     if run.options != options {
         what.push("the repair settings");
     }
-    let ran_edited = run
-        .specs
-        .iter()
-        .find(|(n, _)| n.starts_with("edited: "))
-        .map(|(_, s)| &s.file);
-    if ran_edited.is_some() && ran_edited != edited.filter(|_| settings.edited) {
-        what.push("the generator being edited");
+    // The edited generator as it ran, by value, against its rules now.
+    let ran_edited = run.generators.iter().find_map(|(n, d)| match d {
+        Dealing::File(spec) if n.starts_with("edited: ") => Some(spec),
+        _ => None,
+    });
+    if let Some(ran) = ran_edited {
+        let same = edited.filter(|_| settings.edited).is_some_and(|now| {
+            now.by_fill == ran.file.by_fill
+                && now.mercy == ran.file.mercy
+                && now.check == ran.file.check
+                && now.repeat_previous == ran.file.repeat_previous
+                && now.name == ran.file.name
+                && set.pieces.iter().all(|p| {
+                    let w = now.weights.get(&p.id).copied().unwrap_or(p.weight);
+                    ran.set
+                        .index_of(&p.id)
+                        .is_some_and(|i| ran.set.piece(i).weight == w)
+                })
+        });
+        if !same {
+            what.push("the generator being edited");
+        }
     }
     what
 }
@@ -403,7 +429,7 @@ fn holder_of(settings: &LabSettings) -> usize {
 /// The chosen players, in the ladder's order (bots, presets, then files).
 fn players_of(settings: &LabSettings) -> impl Iterator<Item = &String> + '_ {
     let rank = |p: &String| {
-        tenten_engine::play::game::STRATEGIES
+        tenten_engine::play::who::NAMES
             .iter()
             .position(|s| s == p)
             .unwrap_or(usize::MAX)
@@ -414,12 +440,27 @@ fn players_of(settings: &LabSettings) -> impl Iterator<Item = &String> + '_ {
     chosen.into_iter()
 }
 
-/// The name a generator file plays under: its file name.
-pub fn file_label(path: &std::path::Path) -> String {
-    path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    )
+/// The names generator files play under: each file's name, with as many
+/// of its folders as it takes to tell apart files of the same name
+/// (`a/g.ron` and `b/g.ron`).
+pub fn file_labels(paths: &[std::path::PathBuf]) -> Vec<String> {
+    let tail = |p: &std::path::Path, n: usize| {
+        let parts: Vec<String> = p
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        parts[parts.len().saturating_sub(n)..].join("/")
+    };
+    let deepest = paths.iter().map(|p| p.components().count()).max().unwrap_or(1);
+    paths
+        .iter()
+        .map(|p| {
+            (1..=deepest)
+                .map(|n| (n, tail(p, n)))
+                .find(|(n, label)| paths.iter().filter(|q| *q != p).all(|q| tail(q, *n) != *label))
+                .map_or_else(|| p.display().to_string(), |(_, label)| label)
+        })
+        .collect()
 }
 
 /// The name the generator being edited plays under.
@@ -432,7 +473,7 @@ fn extra_names(
     settings: &LabSettings,
     edited: Option<&tenten_engine::play::generator_file::GeneratorFile>,
 ) -> Vec<String> {
-    let mut names: Vec<String> = settings.files.iter().map(|p| file_label(p)).collect();
+    let mut names: Vec<String> = file_labels(&settings.files);
     if let (true, Some(rules)) = (settings.edited, edited) {
         names.push(edited_label(rules));
     }
@@ -457,37 +498,46 @@ pub fn plan(
     options: ChangeOptions,
     edited: Option<tenten_engine::play::generator_file::GeneratorSpec>,
 ) -> Result<Plan, String> {
-    let mut specs = Vec::new();
-    for path in &settings.files {
+    // Every file read here, once: the run plays from the plan alone.
+    let mut generators: Vec<(String, Dealing)> = generators_of(settings)
+        .map(|g| Dealing::by_name(g, set).map(|d| (g.to_owned(), d)))
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
+    for (path, label) in settings.files.iter().zip(file_labels(&settings.files)) {
         let spec = tenten_engine::play::generator_file::load(path, set).map_err(|e| e.to_string())?;
-        if !dealers::same_pieces(&spec.set, set) {
-            return Err(format!(
-                "{} deals the pieces of \"{}\", not the palette's \"{}\"",
+        let name = spec.set.name.clone();
+        let dealing = Dealing::file(spec, set).map_err(|_| {
+            format!(
+                "{} deals the pieces of \"{name}\", not the palette's \"{}\"",
                 path.display(),
-                spec.set.name,
                 set.name
-            ));
-        }
-        specs.push((file_label(path), spec));
+            )
+        })?;
+        generators.push((label, dealing));
     }
     if let (true, Some(spec)) = (settings.edited, edited) {
-        specs.push((edited_label(&spec.file), spec));
+        let label = edited_label(&spec.file);
+        generators.push((label, Dealing::file(spec, set)?));
     }
-    let mut generators: Vec<String> = generators_of(settings).map(str::to_owned).collect();
-    generators.extend(specs.iter().map(|(n, _)| n.clone()));
-    Ok(Plan {
+    let players = players_of(settings)
+        .map(|p| Who::by_name(p, settings.weights).map(|w| (p.clone(), w)))
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
+    let plan = Plan {
         set: set.clone(),
         shapes_size: board_of(settings, on_screen),
         k: holder_of(settings),
         generators,
-        players: players_of(settings).cloned().collect(),
-        games: settings.games.max(1),
+        players,
+        games: settings.games.clamp(1, tenten_engine::study::plan::MAX_GAMES),
         seed: settings.seed,
-        max_rounds: settings.max_rounds.max(1),
+        max_rounds: settings
+            .max_rounds
+            .clamp(1, tenten_engine::study::plan::MAX_ROUNDS),
         options,
-        weights: settings.weights,
-        specs,
-    })
+    };
+    plan.check()?;
+    Ok(plan)
 }
 
 #[cfg(test)]
@@ -592,11 +642,59 @@ mod tests {
             None,
         )
         .unwrap();
-        assert_eq!(p.generators, ["random", "bag"]);
+        assert_eq!(p.generator_names(), ["random", "bag"]);
         assert_eq!(
             (p.k, p.games, p.max_rounds),
             (tenten_engine::model::pieces::MAX_HOLDER, 1, 1)
         );
         assert_eq!(p.shapes_size, BoardSize::CLASSIC);
+    }
+
+    /// Two generator files of one name in two folders are two generators,
+    /// labelled by their folders, each playing its own rules (both used to
+    /// play the first).
+    #[test]
+    fn two_files_of_one_name_are_two_generators() {
+        let dir = std::env::temp_dir().join(format!("tenten-two-names-{}", std::process::id()));
+        for (folder, check) in [("a", "none"), ("b", "bag")] {
+            std::fs::create_dir_all(dir.join(folder)).unwrap();
+            std::fs::write(
+                dir.join(folder).join("g.ron"),
+                format!("(name: \"g\", check: {check})"),
+            )
+            .unwrap();
+        }
+        let settings = LabSettings {
+            generators: Vec::new(),
+            files: vec![dir.join("a/g.ron"), dir.join("b/g.ron")],
+            ..LabSettings::default()
+        };
+        let set = tenten_engine::model::pieces::PieceSet::classic();
+        let p = plan(
+            &settings,
+            &set,
+            BoardSize::CLASSIC,
+            ChangeOptions::default(),
+            None,
+        )
+        .unwrap();
+        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(p.generator_names(), ["a/g.ron", "b/g.ron"]);
+        let checks: Vec<_> = p
+            .generators
+            .iter()
+            .map(|(_, d)| match d {
+                Dealing::File(spec) => spec.file.check,
+                Dealing::Builtin(b) => panic!("{b}"),
+            })
+            .collect();
+        use tenten_engine::play::generator_file::Check;
+        assert_eq!(checks, [Check::None, Check::Bag]);
+        let deep = [
+            std::path::PathBuf::from("x/a/g.ron"),
+            "y/a/g.ron".into(),
+            "h.ron".into(),
+        ];
+        assert_eq!(file_labels(&deep), ["x/a/g.ron", "y/a/g.ron", "h.ron"]);
     }
 }

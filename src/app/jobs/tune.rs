@@ -2,7 +2,7 @@
 //! targets, on a job: every evaluation streams in for the convergence plot,
 //! then the report with the hold-out check.
 
-use tenten_engine::play::tune::{self, Evaluation, TuneReport, TuneRequest};
+use tenten_engine::study::tune::{self, Evaluation, TuneReport, TuneRequest};
 
 use crate::app::jobs::job::{Background, Job};
 

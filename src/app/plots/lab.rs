@@ -9,7 +9,7 @@ use egui_plot::{AxisHints, Bar, BarChart, Plot, uniform_grid_spacer};
 
 use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::play::game::BANDS;
-use tenten_engine::play::runner;
+use tenten_engine::study::runner;
 
 use crate::app::jobs::lab::GeneratorResults;
 use crate::app::plots::legend::{self, Entry};

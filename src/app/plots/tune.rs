@@ -4,7 +4,7 @@
 use egui::{Color32, Ui};
 use egui_plot::{AxisHints, HoverPosition, Line, LineStyle, MarkerShape, Plot, PlotPoints, Points};
 
-use tenten_engine::play::tune::{Evaluation, GOOD_ENOUGH};
+use tenten_engine::study::tune::{Evaluation, GOOD_ENOUGH};
 
 use crate::app::plots::legend::{self, Entry};
 

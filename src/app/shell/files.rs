@@ -30,22 +30,18 @@ pub enum Loaded {
     },
     PieceSet(PieceSet),
     /// A simulation's result (`tenten simulate --out`, `tenten merge --out`).
-    Result(Box<tenten_engine::play::results::ResultFile>),
+    Result(Box<tenten_engine::study::results::ResultFile>),
 }
 
 /// A result file has a format, settings and pairs of games; no deal, set
 /// or generator file has all three.
-fn is_result(text: &str) -> bool {
-    text.contains("format:") && text.contains("settings:") && text.contains("pairs:")
-}
-
 /// Reads a deal, board, batch (its first deal) or piece set. The holder's ids
 /// refer to the deal's own `pieces` file, else to the classic set.
 pub fn load(path: &Path, current: &PieceSet) -> Result<Loaded, String> {
     let text = formats::read_text(path).map_err(|e| e.to_string())?;
     let name = path.display().to_string();
-    if is_result(&text) {
-        return tenten_engine::play::results::ResultFile::parse(&text, &name)
+    if tenten_engine::study::results::is_result(&text) {
+        return tenten_engine::study::results::ResultFile::parse(&text, &name)
             .map(|r| Loaded::Result(Box::new(r)))
             .map_err(|e| e.to_string());
     }

@@ -6,10 +6,18 @@
 //! no longer) in the holder, or one that does not fit the board there.
 
 use crate::io::formats::{self, FormatError, RawDeal};
-use crate::model::board::{Board, BoardSize};
+use crate::model::board::{Bits, Board, BoardSize};
 use crate::model::pieces::{PieceIdx, PieceSet};
 use crate::model::shapes::Shapes;
-use crate::play::fit::Logged;
+
+/// A recorded deal: the board before, the pieces left to place, and the
+/// placements made (piece, anchor).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Logged {
+    pub board: Bits,
+    pub holder: Vec<PieceIdx>,
+    pub moves: Vec<(PieceIdx, u32)>,
+}
 
 /// A log read and checked: its board size and its deals.
 pub struct Log {
@@ -146,7 +154,7 @@ mod tests {
             temperature: 0.5,
             slip: 0.02,
         };
-        let log = crate::play::fit::record(&shapes, &set, 3, &casual, 1, 6);
+        let log = crate::study::fit::record(&shapes, &set, 3, &casual, 1, 6);
         (set.clone(), to_ron(&log, BoardSize::CLASSIC, &set, "six deals"))
     }
 

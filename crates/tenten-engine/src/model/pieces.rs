@@ -265,6 +265,11 @@ impl PieceSet {
         &self.pieces[usize::from(idx)]
     }
 
+    /// Every piece's weight, in the set's order.
+    pub fn weights(&self) -> Vec<u32> {
+        self.pieces.iter().map(|p| p.weight).collect()
+    }
+
     pub fn total_weight(&self) -> u64 {
         self.pieces.iter().map(|p| u64::from(p.weight)).sum()
     }

@@ -56,17 +56,9 @@ pub fn nth_deal_seed(seed: u64, n: u64) -> u64 {
 /// The generator names `tenten simulate` and the lab accept.
 pub const NAMES: [&str; 4] = ["random", "repair", "reject", "bag"];
 
-/// A dealer by name, for a game of `set`; a name ending in `.ron` is a
-/// generator file, which must deal the pieces of `set` (its weights may
-/// differ).
+/// A built-in dealer by name, for a game of `set` (generator files are
+/// `play::dealing`'s).
 pub fn by_name(name: &str, set: &PieceSet, options: ChangeOptions) -> Option<Box<dyn Dealer>> {
-    if name.ends_with(".ron") {
-        let spec = crate::play::generator_file::load(std::path::Path::new(name), set).ok()?;
-        if !same_pieces(&spec.set, set) {
-            return None;
-        }
-        return Some(Box::new(crate::play::file_dealer::FileDealer::new(spec)));
-    }
     Some(match name {
         "random" => Box::new(RandomDealer),
         "repair" => Box::new(RepairDealer { options }),

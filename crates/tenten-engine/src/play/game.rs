@@ -8,7 +8,7 @@ use crate::model::board::Bits;
 use crate::model::generator::Generator;
 use crate::model::pieces::{PieceIdx, PieceSet};
 use crate::model::shapes::{Shapes, score};
-use crate::play::coelho::{CoelhoStrategy, CoelhoWeights, Move};
+use crate::play::coelho::{CoelhoStrategy, Move};
 use crate::play::dealers::{Dealer, Table};
 use crate::progress::Progress;
 use crate::search::validator::validate;
@@ -109,31 +109,6 @@ impl Strategy for CoelhoStrategy {
         moves.clear();
         moves.extend_from_slice(&best.moves);
         Some((best.board, best.points))
-    }
-}
-
-/// The strategy names, cheapest first.
-pub const STRATEGIES: [&str; 8] = [
-    "random", "greedy", "coelho", "novice", "casual", "skilled", "expert", "machine",
-];
-
-/// A strategy by name: the greedy and coelho bots, or a preset player
-/// (random among them,
-/// `play::player::PRESETS`); `weights` are the coelho strategy's criteria
-/// weights.
-pub fn strategy_by_name(name: &str, weights: CoelhoWeights) -> Option<Box<dyn Strategy>> {
-    match name {
-        "greedy" => Some(Box::new(GreedyStrategy)),
-        "coelho" => Some(Box::new(CoelhoStrategy::new(weights))),
-        // A player file, or a preset player by name.
-        other => {
-            let player = if other.ends_with(".ron") {
-                crate::play::player::load(std::path::Path::new(other)).ok()
-            } else {
-                crate::play::player::preset(other)
-            };
-            player.map(|p| Box::new(crate::play::player::PlayerStrategy::new(p)) as Box<dyn Strategy>)
-        }
     }
 }
 
@@ -281,49 +256,11 @@ fn is_dead(shapes: &Shapes, set: &PieceSet, board: Bits, holder: &[PieceIdx]) ->
     r.outcome == crate::search::changer::Outcome::Dead
 }
 
-/// Pearson's chi-square of observed piece counts against the weights
-/// (pieces of weight 0 left out).
-pub fn chi_square(observed: &[u64], set: &PieceSet) -> f64 {
-    let n: u64 = observed.iter().sum();
-    // Nothing dealt yet is no evidence against the weights (not 0/0).
-    if n == 0 {
-        return 0.0;
-    }
-    let total = set.total_weight() as f64;
-    set.pieces
-        .iter()
-        .zip(observed)
-        .filter(|(p, _)| p.weight > 0)
-        .map(|(p, &o)| {
-            let e = n as f64 * f64::from(p.weight) / total;
-            (o as f64 - e).powi(2) / e
-        })
-        .sum()
-}
-
-/// Kullback-Leibler divergence (nats) of the observed frequencies from the
-/// weights: how far the dealt pieces drift from the design.
-pub fn kl_divergence(observed: &[u64], set: &PieceSet) -> f64 {
-    let n: u64 = observed.iter().sum();
-    if n == 0 {
-        return 0.0;
-    }
-    let total = set.total_weight() as f64;
-    set.pieces
-        .iter()
-        .zip(observed)
-        .filter(|(p, o)| p.weight > 0 && **o > 0)
-        .map(|(p, &o)| {
-            let q = o as f64 / n as f64;
-            q * (q / (f64::from(p.weight) / total)).ln()
-        })
-        .sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::board::BoardSize;
+    use crate::play::coelho::CoelhoWeights;
     use crate::play::dealers::by_name;
     use crate::search::changer::ChangeOptions;
 
@@ -332,7 +269,9 @@ mod tests {
         (0..n)
             .map(|seed| {
                 let mut d = by_name(dealer, set, ChangeOptions::default()).unwrap();
-                let mut s = strategy_by_name(strategy, CoelhoWeights::BEST).unwrap();
+                let mut s = crate::play::who::Who::by_name(strategy, CoelhoWeights::BEST)
+                    .unwrap()
+                    .strategy();
                 let never = Progress::default();
                 play_game(&shapes, set, 3, d.as_mut(), s.as_mut(), seed, 2_000, None, &never).unwrap()
             })
@@ -387,11 +326,11 @@ mod tests {
             counts[usize::from(rng.draw(&set))] += 1;
         }
         // 18 degrees of freedom: the 99.9th percentile is 42.3.
-        let chi2 = chi_square(&counts, &set);
+        let chi2 = crate::stats::divergence::chi_square(&counts, &set.weights());
         assert!(chi2 < 42.3, "chi2 {chi2}");
-        assert!(kl_divergence(&counts, &set) < 0.001);
+        assert!(crate::stats::divergence::kl_divergence(&counts, &set.weights()) < 0.001);
         // A skewed count is caught.
         counts[0] += 3_000;
-        assert!(chi_square(&counts, &set) > 100.0);
+        assert!(crate::stats::divergence::chi_square(&counts, &set.weights()) > 100.0);
     }
 }

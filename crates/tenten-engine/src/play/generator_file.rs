@@ -30,8 +30,15 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::io::formats::{self, FormatError, line_col, parse_ron};
-use crate::model::pieces::PieceSet;
+use crate::model::pieces::{MAX_WEIGHT, PieceSet};
 use crate::search::heuristic::Policy;
+
+/// The largest scale a band or mercy gives a weight.
+pub const MAX_SCALE: f64 = 100.0;
+/// The most redraws a check makes before its exact fallback.
+pub const MAX_REDRAWS: usize = 100_000;
+/// The longest run of dry rounds mercy waits for.
+pub const MAX_DRY_ROUNDS: u32 = 1_000_000;
 
 /// What every holder goes through before it is dealt.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -133,8 +140,8 @@ pub struct GeneratorSpec {
 }
 
 /// The presets (`presets/generators/`, built in): the four generators the
-/// workbench always had, as files.
-pub const PRESETS: [(&str, &str); 4] = [
+/// workbench always had, as files, and two examples of the rules.
+pub const PRESETS: [(&str, &str); 6] = [
     (
         "random",
         include_str!("../../../../presets/generators/random.ron"),
@@ -148,6 +155,14 @@ pub const PRESETS: [(&str, &str); 4] = [
         include_str!("../../../../presets/generators/reject.ron"),
     ),
     ("bag", include_str!("../../../../presets/generators/bag.ron")),
+    (
+        "block-blast-like",
+        include_str!("../../../../presets/generators/block-blast-like.ron"),
+    ),
+    (
+        "classic-with-mercy",
+        include_str!("../../../../presets/generators/classic-with-mercy.ron"),
+    ),
 ];
 
 /// A preset generator by name, on `set` (the presets name no piece set:
@@ -169,6 +184,12 @@ pub fn load(path: &Path, fallback: &PieceSet) -> Result<GeneratorSpec, FormatErr
         None => fallback.clone(),
     };
     resolve(file, set, &text, &name)
+}
+
+/// A generator file already read (a result file's, by value) against `set`;
+/// its errors have no place to name.
+pub fn resolve_file(file: GeneratorFile, set: PieceSet, name: &str) -> Result<GeneratorSpec, FormatError> {
+    resolve(file, set, "", name)
 }
 
 /// Reads a generator written in `text` against `set` (its `pieces` path,
@@ -215,6 +236,13 @@ fn resolve(
     };
     for (id, &w) in &file.weights {
         known(id, "weights")?;
+        if w > MAX_WEIGHT {
+            return Err(err(
+                "weights",
+                &format!("\"{id}\""),
+                format!("weights: {id} has weight {w}; weights are 0 to {MAX_WEIGHT}"),
+            ));
+        }
         let i = set.index_of(id).unwrap_or(0);
         set.pieces[usize::from(i)].weight = w;
     }
@@ -228,11 +256,11 @@ fn resolve(
     let scale_ok = |scale: &BTreeMap<String, f64>, section: &str| -> Result<(), FormatError> {
         for (id, &s) in scale {
             known(id, section)?;
-            if !(s >= 0.0 && s.is_finite()) {
+            if !(0.0..=MAX_SCALE).contains(&s) {
                 return Err(err(
                     section,
                     &format!("\"{id}\""),
-                    format!("{section}: the scale of {id} is {s}; a scale is 0 or more"),
+                    format!("{section}: the scale of {id} is {s}; a scale is 0 to {MAX_SCALE}"),
                 ));
             }
         }
@@ -270,6 +298,30 @@ fn resolve(
                 ),
             ));
         }
+    }
+    let redraws = match file.check {
+        Check::Repair { redraws, .. } => Some(redraws),
+        Check::Reject { redraws } => Some(redraws as usize),
+        _ => None,
+    };
+    if let Some(r) = redraws.filter(|&r| r > MAX_REDRAWS) {
+        return Err(err(
+            "check",
+            "redraws",
+            format!("check: {r} redraws; a check redraws 0 to {MAX_REDRAWS} times"),
+        ));
+    }
+    if let Some(m) = &file.mercy
+        && m.after_rounds_without_clear > MAX_DRY_ROUNDS
+    {
+        return Err(err(
+            "mercy",
+            "after_rounds_without_clear",
+            format!(
+                "mercy: after_rounds_without_clear is {}; it is 1 to {MAX_DRY_ROUNDS}",
+                m.after_rounds_without_clear
+            ),
+        ));
     }
     if !(0.0..=1.0).contains(&file.repeat_previous) {
         return Err(err(

@@ -7,7 +7,9 @@ fn the_presets_and_the_example_read_and_round_trip() {
     let set = PieceSet::classic();
     for (name, _) in PRESETS {
         let spec = preset(name, &set).unwrap_or_else(|| panic!("{name}"));
-        assert_eq!(spec.file.name, name);
+        if crate::play::dealers::NAMES.contains(&name) {
+            assert_eq!(spec.file.name, name);
+        }
         assert_eq!(parse(&spec.to_ron(), "again.ron", &set).unwrap(), spec, "{name}");
     }
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../presets/generators/classic-with-mercy.ron");
@@ -53,7 +55,7 @@ fn bad_files_are_refused_with_their_place() {
         (
             "\"sq3\": 0.5, \"h5\"",
             "\"sq3\": -0.5, \"h5\"",
-            "a scale is 0 or more",
+            "a scale is 0 to 100",
             11,
         ),
         (

@@ -1,6 +1,7 @@
 //! Statistics shared by self-play and timing: histograms, and the intervals,
 //! tests and survival estimates every comparison uses.
 
+pub mod divergence;
 pub mod histogram;
 pub mod inference;
 pub mod survival;

@@ -26,7 +26,7 @@ pub(super) fn ladder(ui: &mut Ui, state: &State, lab: &Lab, detail: &str, cmds: 
             .spacing([12.0, 3.0])
             .show(ui, |ui| {
                 ui.label("");
-                for g in &plan.generators {
+                for g in plan.generator_names() {
                     ui.label(RichText::new(g).color(generator_color(g)).strong());
                     ui.label("");
                 }
@@ -40,7 +40,7 @@ pub(super) fn ladder(ui: &mut Ui, state: &State, lab: &Lab, detail: &str, cmds: 
                         );
                 }
                 ui.end_row();
-                for player in &plan.players {
+                for player in plan.player_names() {
                     let chosen = player == detail;
                     if ui
                         .selectable_label(chosen, RichText::new(player).strong())
@@ -49,7 +49,7 @@ pub(super) fn ladder(ui: &mut Ui, state: &State, lab: &Lab, detail: &str, cmds: 
                         && !chosen
                     {
                         let mut s = state.settings.lab.clone();
-                        s.detail = player.clone();
+                        s.detail = player.to_owned();
                         cmds.push(Command::SetLab(s));
                     }
                     for r in lab.of_player(player) {

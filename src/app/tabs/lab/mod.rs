@@ -90,8 +90,9 @@ impl Tab for LabTab {
         }
         let what = crate::app::jobs::lab::run_label(plan, &lab.set_title);
         ui.weak(format!(
-            "{what}, round cap {}{}",
+            "{what}, round cap {}, run {}{}",
             plan.max_rounds,
+            lab.fingerprint,
             if lab.running() {
                 format!(
                     "; {played} of {} games so far",
@@ -135,10 +136,11 @@ impl Tab for LabTab {
         pin_row(ui, lab, cmds);
         // The player whose details are shown: the chosen one if it ran.
         let wanted = &state.settings.lab.detail;
-        let detail = if plan.players.contains(wanted) {
+        let names = plan.player_names();
+        let detail = if names.contains(&wanted.as_str()) {
             wanted.as_str()
         } else {
-            plan.players.first().map_or("", String::as_str)
+            names.first().copied().unwrap_or("")
         };
         ladder::ladder(ui, state, lab, detail, cmds);
         ui.separator();

@@ -7,7 +7,7 @@ use tenten_engine::model::board::{Bits, Lines};
 use tenten_engine::model::pieces::{PieceIdx, PieceSet};
 use tenten_engine::model::shapes::Shapes;
 use tenten_engine::play::game::End;
-use tenten_engine::play::runner::{self};
+use tenten_engine::study::runner::{self};
 
 use super::LabTab;
 use super::end_name;

@@ -5,7 +5,7 @@
 use egui::{RichText, Ui};
 
 use tenten_engine::model::pieces::PieceSet;
-use tenten_engine::play::runner::{self, Summary};
+use tenten_engine::study::runner::{self, Summary};
 
 use crate::app::jobs::lab::GeneratorResults;
 use crate::app::plots::lab::{self as lab_plots, BAND_NAMES, generator_color};

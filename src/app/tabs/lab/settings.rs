@@ -7,9 +7,9 @@ use egui::Ui;
 use tenten_engine::model::board::BoardSize;
 use tenten_engine::play::coelho::{CoelhoWeights, rounds_per_second_estimate};
 use tenten_engine::play::dealers;
-use tenten_engine::play::game::STRATEGIES;
 use tenten_engine::play::player::Lookahead;
-use tenten_engine::play::runner;
+use tenten_engine::play::who::NAMES as STRATEGIES;
+use tenten_engine::study::runner;
 
 use super::LabTab;
 use crate::app::shell::command::Command;
@@ -44,9 +44,9 @@ impl LabTab {
                 ui.label("Files");
                 ui.horizontal_wrapped(|ui| {
                     let mut remove = None;
-                    for (i, path) in s.files.iter().enumerate() {
-                        ui.label(crate::app::jobs::lab::file_label(path))
-                            .on_hover_text(path.display().to_string());
+                    let labels = crate::app::jobs::lab::file_labels(&s.files);
+                    for (i, (path, label)) in s.files.iter().zip(labels).enumerate() {
+                        ui.label(label).on_hover_text(path.display().to_string());
                         if ui
                             .small_button("x")
                             .on_hover_text("Leave this file out")

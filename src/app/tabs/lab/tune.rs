@@ -5,7 +5,7 @@
 use crate::app::jobs::job::Background as _;
 use egui::{RichText, Ui};
 
-use tenten_engine::play::game::STRATEGIES;
+use tenten_engine::play::who::NAMES as STRATEGIES;
 
 use super::LabTab;
 use crate::app::plots::tune::convergence_plot;

@@ -1,4 +1,4 @@
-//! A simulation's result as a file: the run's full settings, which shard of
+//! A simulation's result as a file: the run's plan (everything that decided its games, by value), which shard of
 //! its games the file holds, and a record per game, which is everything
 //! `tenten merge` needs to print exactly what one process would have
 //! printed. Shards (`--shard I/N --out`), checkpoints and merged results
@@ -14,164 +14,22 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::io::formats::{self, FormatError};
-use crate::model::board::BoardSize;
-use crate::model::pieces::{PieceSet, PieceSetDef};
-use crate::play::coelho::CoelhoWeights;
 use crate::play::game::{BANDS, End, Game};
-use crate::play::generator_file;
-use crate::play::runner::{Plan, Row};
-use crate::search::changer::ChangeOptions;
 use crate::stats::histogram::TimeHistogram;
+use crate::study::plan::Plan;
+use crate::study::runner::Row;
 
 /// The version of this file format; a file of another version is refused.
-pub const FORMAT: u32 = 1;
+/// Format 2 stores the run's plan by value (format 1 stored file texts
+/// with their paths).
+pub const FORMAT: u32 = 2;
 
-/// The engine that wrote a file: shards of different versions could play
-/// the same seeds differently, so a merge refuses them.
-pub const ENGINE: &str = env!("CARGO_PKG_VERSION");
+pub use crate::study::plan::ENGINE;
 
-/// Everything that decides a run's games, with the text of every file it
-/// reads (so shards that read different files under one name refuse to
-/// merge).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Settings {
-    pub players: Vec<String>,
-    pub generators: Vec<String>,
-    /// The coelho strategy's criteria weights, as "10025".
-    pub weights: String,
-    pub games: usize,
-    pub seed: u64,
-    pub size: BoardSize,
-    pub holder_size: usize,
-    pub max_rounds: u32,
-    pub policy: String,
-    pub reading: String,
-    pub max_redraws: usize,
-    /// The piece set, as its file writes it.
-    pub pieces: PieceSetDef,
-    /// Each generator file (name, its rules as RON).
-    pub generator_files: Vec<(String, String)>,
-    /// Each player file (name, its text).
-    pub player_files: Vec<(String, String)>,
-}
-
-impl Settings {
-    /// The settings of `plan`, reading its player files.
-    pub fn of(plan: &Plan) -> Result<Self, FormatError> {
-        let player_files = plan
-            .players
-            .iter()
-            .filter(|p| p.ends_with(".ron"))
-            .map(|p| formats::read_text(Path::new(p)).map(|text| (p.clone(), text)))
-            .collect::<Result<_, _>>()?;
-        Ok(Self {
-            players: plan.players.clone(),
-            generators: plan.generators.clone(),
-            weights: plan.weights.to_string(),
-            games: plan.games,
-            seed: plan.seed,
-            size: plan.shapes_size,
-            holder_size: plan.k,
-            max_rounds: plan.max_rounds,
-            policy: plan.options.policy.name().to_owned(),
-            reading: plan.options.reading.name().to_owned(),
-            max_redraws: plan.options.max_redraws,
-            pieces: plan.set.to_def(),
-            generator_files: plan.specs.iter().map(|(n, s)| (n.clone(), s.to_ron())).collect(),
-            player_files,
-        })
-    }
-
-    /// The plan these settings describe (`file` names them in messages).
-    pub fn plan(&self, file: &str) -> Result<Plan, FormatError> {
-        let bad = |m: String| FormatError::new(file, None, m);
-        let set = PieceSet::from_def(&self.pieces).map_err(|m| bad(format!("its pieces: {m}")))?;
-        let specs = self
-            .generator_files
-            .iter()
-            .map(|(name, text)| generator_file::parse(text, name, &set).map(|s| (name.clone(), s)))
-            .collect::<Result<_, _>>()?;
-        let size = BoardSize::new(self.size.w(), self.size.h()).map_err(bad)?;
-        Ok(Plan {
-            set,
-            shapes_size: size,
-            k: self.holder_size,
-            generators: self.generators.clone(),
-            players: self.players.clone(),
-            games: self.games,
-            seed: self.seed,
-            max_rounds: self.max_rounds,
-            options: ChangeOptions {
-                policy: self.policy.parse().map_err(bad)?,
-                reading: self.reading.parse().map_err(bad)?,
-                max_redraws: self.max_redraws,
-            },
-            weights: CoelhoWeights::parse(&self.weights).map_err(bad)?,
-            specs,
-        })
-    }
-
-    /// The first setting that differs from `other`'s: its name and both
-    /// values (long texts cut short).
-    pub fn first_difference(&self, other: &Self) -> Option<(&'static str, String, String)> {
-        let cut = |s: String| {
-            let s = s.replace('\n', " ");
-            if s.chars().count() > 60 {
-                format!("{}…", s.chars().take(60).collect::<String>())
-            } else {
-                s
-            }
-        };
-        let fields: [(&'static str, String, String); 15] = [
-            ("players", self.players.join(","), other.players.join(",")),
-            (
-                "generators",
-                self.generators.join(","),
-                other.generators.join(","),
-            ),
-            ("weights", self.weights.clone(), other.weights.clone()),
-            ("games", self.games.to_string(), other.games.to_string()),
-            ("seed", self.seed.to_string(), other.seed.to_string()),
-            ("size", self.size.to_string(), other.size.to_string()),
-            (
-                "holder_size",
-                self.holder_size.to_string(),
-                other.holder_size.to_string(),
-            ),
-            (
-                "max_rounds",
-                self.max_rounds.to_string(),
-                other.max_rounds.to_string(),
-            ),
-            ("policy", self.policy.clone(), other.policy.clone()),
-            ("reading", self.reading.clone(), other.reading.clone()),
-            (
-                "max_redraws",
-                self.max_redraws.to_string(),
-                other.max_redraws.to_string(),
-            ),
-            (
-                "pieces",
-                format!("{:?}", self.pieces),
-                format!("{:?}", other.pieces),
-            ),
-            (
-                "generator_files",
-                format!("{:?}", self.generator_files),
-                format!("{:?}", other.generator_files),
-            ),
-            (
-                "player_files",
-                format!("{:?}", self.player_files),
-                format!("{:?}", other.player_files),
-            ),
-            ("(any)", format!("{self:?}"), format!("{other:?}")),
-        ];
-        fields
-            .into_iter()
-            .find(|(_, a, b)| a != b)
-            .map(|(name, a, b)| (name, cut(a), cut(b)))
-    }
+/// Whether `text` looks like a result file (of any format, so that one of
+/// another format is refused by its version, not read as something else).
+pub fn is_result(text: &str) -> bool {
+    text.contains("format:") && text.contains("pairs:") && text.contains("shard:")
 }
 
 /// Which games a file holds: those with g mod `of` = `index`.
@@ -288,23 +146,26 @@ pub struct PairRecord {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultFile {
     pub format: u32,
-    pub engine: String,
-    pub settings: Settings,
+    /// The plan's fingerprint, for a person reading the file (the plan
+    /// itself is what is compared).
+    pub fingerprint: String,
+    /// Everything that decided the games, by value.
+    pub plan: Plan,
     pub shard: Shard,
-    /// Every (player, generator) of the settings, players first.
+    /// Every (player, generator) of the plan, players first.
     pub pairs: Vec<PairRecord>,
 }
 
 impl ResultFile {
-    /// A file for `shard` of a run with `settings`, holding no game yet.
-    pub fn new(settings: Settings, shard: Shard) -> Self {
-        let pairs = settings
-            .players
-            .iter()
+    /// A file for `shard` of a run of `plan`, holding no game yet.
+    pub fn new(plan: Plan, shard: Shard) -> Self {
+        let pairs = plan
+            .player_names()
+            .into_iter()
             .flat_map(|p| {
-                settings.generators.iter().map(move |g| PairRecord {
-                    player: p.clone(),
-                    generator: g.clone(),
+                plan.generator_names().into_iter().map(move |g| PairRecord {
+                    player: p.to_owned(),
+                    generator: g.to_owned(),
                     seconds: 0.0,
                     games: Vec::new(),
                 })
@@ -312,8 +173,8 @@ impl ResultFile {
             .collect();
         Self {
             format: FORMAT,
-            engine: ENGINE.to_owned(),
-            settings,
+            fingerprint: plan.fingerprint(),
+            plan,
             shard,
             pairs,
         }
@@ -323,14 +184,14 @@ impl ResultFile {
     pub fn missing(&self, pair: usize) -> Vec<usize> {
         let have: std::collections::HashSet<usize> = self.pairs[pair].games.iter().map(|g| g.g).collect();
         self.shard
-            .games(self.settings.games)
+            .games(self.plan.games)
             .filter(|g| !have.contains(g))
             .collect()
     }
 
     /// Games held, and games this shard plays in all.
     pub fn done(&self) -> (usize, usize) {
-        let per_pair = self.shard.games(self.settings.games).count();
+        let per_pair = self.shard.games(self.plan.games).count();
         (
             self.pairs.iter().map(|p| p.games.len()).sum(),
             per_pair * self.pairs.len(),
@@ -360,7 +221,7 @@ impl ResultFile {
     }
 
     /// Reads a result file, refusing another format version and records
-    /// that do not fit its settings.
+    /// that do not fit its plan.
     pub fn parse(text: &str, file: &str) -> Result<Self, FormatError> {
         #[derive(Deserialize)]
         struct Head {
@@ -395,11 +256,18 @@ impl ResultFile {
         Self::parse(&formats::read_text(path)?, &path.display().to_string())
     }
 
-    /// The records fit the settings: the shard exists, the pairs are the
-    /// settings', each game belongs to the shard and appears once, and its
+    /// The records fit the plan: the shard exists, the pairs are the
+    /// plan's, each game belongs to the shard and appears once, and its
     /// seed is the run's for its number.
     fn check(&self) -> Result<(), String> {
-        let s = &self.settings;
+        let s = &self.plan;
+        if self.fingerprint != s.fingerprint() {
+            return Err(format!(
+                "its fingerprint {} is not its plan's ({}): the file was edited; rerun it",
+                self.fingerprint,
+                s.fingerprint()
+            ));
+        }
         if self.shard.of == 0 || self.shard.index >= self.shard.of {
             return Err(format!("shard {} does not exist", self.shard));
         }
@@ -411,9 +279,9 @@ impl ResultFile {
                 .collect()
         };
         if names(self) != names(&expected) {
-            return Err("its (player, generator) pairs are not those of its settings".to_owned());
+            return Err("its (player, generator) pairs are not those of its plan".to_owned());
         }
-        let pieces = self.pieces_count()?;
+        let pieces = s.set.pieces.len();
         for p in &self.pairs {
             for (i, r) in p.games.iter().enumerate() {
                 let place = format!("game {} of {} against {}", r.g, p.player, p.generator);
@@ -444,12 +312,6 @@ impl ResultFile {
         Ok(())
     }
 
-    fn pieces_count(&self) -> Result<usize, String> {
-        PieceSet::from_def(&self.settings.pieces)
-            .map(|s| s.pieces.len())
-            .map_err(|m| format!("its pieces: {m}"))
-    }
-
     /// Every pair's games, as the summaries and the CSV take them.
     pub fn rows(&self) -> Result<Vec<(Row, f64)>, String> {
         self.pairs
@@ -467,21 +329,15 @@ impl ResultFile {
 }
 
 /// Merges the shards of one run (each named by its file) into the whole
-/// run, refusing: no shard, shards of different formats, engines, settings
+/// run, refusing: no shard, shards of different formats, engines, plans
 /// or shard counts, a shard missing, a shard twice, and a shard that does
 /// not hold all its games (an unfinished one, such as a checkpoint).
 pub fn merge(parts: &[(String, ResultFile)]) -> Result<ResultFile, String> {
     let (first_name, first) = parts.first().ok_or("no result files to merge")?;
     for (name, part) in parts {
-        if part.engine != first.engine {
+        if let Some(what) = first.plan.first_difference(&part.plan, (first_name, name)) {
             return Err(format!(
-                "{name} was written by tenten {}, {first_name} by tenten {}: shards of different versions may play the same seeds differently; rerun them with one version",
-                part.engine, first.engine
-            ));
-        }
-        if let Some((field, a, b)) = first.settings.first_difference(&part.settings) {
-            return Err(format!(
-                "{name} and {first_name} are shards of different runs: their settings differ in {field} ({b} against {a})"
+                "{name} and {first_name} are shards of different runs: {what}"
             ));
         }
         if part.shard.of != first.shard.of {
@@ -517,8 +373,7 @@ pub fn merge(parts: &[(String, ResultFile)]) -> Result<ResultFile, String> {
             missing.join(", ") + if missing.len() == 1 { " is" } else { " are" }
         ));
     }
-    let mut whole = ResultFile::new(first.settings.clone(), Shard::ALL);
-    whole.engine = first.engine.clone();
+    let mut whole = ResultFile::new(first.plan.clone(), Shard::ALL);
     for (pair, record) in whole.pairs.iter_mut().enumerate() {
         for (_, part) in parts {
             record.games.extend(part.pairs[pair].games.iter().cloned());

@@ -9,17 +9,11 @@ fn request(target: Target, evaluations: usize) -> TuneRequest {
     TuneRequest {
         base: generator_file::preset("random", &set).unwrap(),
         plan: Plan {
-            set,
             shapes_size: BoardSize::CLASSIC,
-            k: 3,
-            generators: Vec::new(),
-            players: vec!["novice".to_owned()],
             games: 80,
-            seed: 1,
             max_rounds: 2_000,
             options: ChangeOptions::default(),
-            weights: CoelhoWeights::BEST,
-            specs: Vec::new(),
+            ..Plan::named(set, &["novice"], &[], CoelhoWeights::BEST).unwrap()
         },
         player: "novice".to_owned(),
         targets: vec![(target, 1.0)],

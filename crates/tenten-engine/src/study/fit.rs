@@ -9,7 +9,6 @@
 //! among the player's candidates with how many candidates share each rank.
 //! Then a (temperature, slip) costs one pass over the moves, no search.
 
-use crate::model::board::Bits;
 use crate::model::pieces::PieceIdx;
 use crate::model::shapes::Shapes;
 use crate::play::coelho::{CoelhoStrategy, CoelhoWeights, Evaluator};
@@ -69,13 +68,7 @@ impl Decision {
     }
 }
 
-/// A recorded deal: the board before, the pieces left to place, and the
-/// placements made (piece, anchor).
-pub struct Logged {
-    pub board: Bits,
-    pub holder: Vec<PieceIdx>,
-    pub moves: Vec<(PieceIdx, u32)>,
-}
+pub use crate::io::playtest_log::Logged;
 
 /// A playtest log made by `player`: `deals` deals of self-play with the
 /// `random` generator on an empty board, game after game (game g on seed

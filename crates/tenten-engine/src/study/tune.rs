@@ -20,9 +20,9 @@ use argmin::solver::neldermead::NelderMead;
 use crate::model::pieces::{PieceIdx, PieceSet};
 use crate::play::game::{BANDS, Game};
 use crate::play::generator_file::GeneratorSpec;
-use crate::play::runner::{self, Plan, Summary};
 use crate::progress::Progress;
 use crate::stats::survival;
+use crate::study::runner::{self, Plan, Summary};
 
 /// The weights are tuned at this many steps per base weight.
 pub const STEPS: u32 = 10;

@@ -9,45 +9,26 @@ use rayon::prelude::*;
 
 use crate::model::pieces::PieceSet;
 use crate::model::shapes::Shapes;
-use crate::play::coelho::CoelhoWeights;
 use crate::play::dealers;
 use crate::play::game::{self, BANDS, End, Game, Round};
+use crate::play::who::Who;
 use crate::progress::Progress;
-use crate::search::changer::ChangeOptions;
+use crate::stats::divergence;
 use crate::stats::histogram::TimeHistogram;
 use crate::stats::inference::{self, Paired};
 use crate::stats::survival::{self, HazardBin, Survival};
 
-/// What to simulate.
-#[derive(Clone, Debug)]
-pub struct Plan {
-    pub set: PieceSet,
-    pub shapes_size: crate::model::board::BoardSize,
-    pub k: usize,
-    pub generators: Vec<String>,
-    /// Who plays: strategies, preset players or player files, each against
-    /// every generator on the same seeds.
-    pub players: Vec<String>,
-    pub games: usize,
-    pub seed: u64,
-    pub max_rounds: u32,
-    pub options: ChangeOptions,
-    /// The coelho strategy's criteria weights.
-    pub weights: CoelhoWeights,
-    /// Generators held in memory, by the name `generators` gives them (a
-    /// file read once, or the one being edited in the window); other names
-    /// are the built-in generators or files read by `dealers::by_name`.
-    pub specs: Vec<(String, crate::play::generator_file::GeneratorSpec)>,
-}
+pub use crate::study::plan::Plan;
 
 /// Game g of every generator starts from seed + g: paired comparisons.
 pub fn game_seed(plan: &Plan, g: usize) -> u64 {
     plan.seed.wrapping_add(g as u64)
 }
 
-/// Plays game `g` of `player` against `generator`, keeping every round when
-/// `record` is given (a replay plays the game again: games are seeded, so it
-/// is the same game).
+/// Plays game `g` of `player` against `generator` (labels of the plan),
+/// keeping every round when `record` is given (a replay plays the game
+/// again: games are seeded, so it is the same game). `None` when cancelled
+/// or when a label is not the plan's.
 #[allow(clippy::too_many_arguments)]
 pub fn play(
     plan: &Plan,
@@ -58,24 +39,29 @@ pub fn play(
     record: Option<&mut Vec<Round>>,
     progress: &Progress,
 ) -> Option<Game> {
-    let mut dealer: Box<dyn dealers::Dealer> = match plan.specs.iter().find(|(n, _)| n == generator) {
-        Some((_, spec)) => Box::new(crate::play::file_dealer::FileDealer::new(spec.clone())),
-        None => dealers::by_name(generator, &plan.set, plan.options)?,
-    };
-    play_with(plan, shapes, player, dealer.as_mut(), g, record, progress)
+    let mut dealer = plan.dealing(generator)?.dealer(&plan.set, plan.options);
+    play_with(
+        plan,
+        shapes,
+        plan.who(player)?,
+        dealer.as_mut(),
+        g,
+        record,
+        progress,
+    )
 }
 
-/// Plays game `g` of `player` against `dealer`.
+/// Plays game `g` of `who` against `dealer`.
 fn play_with(
     plan: &Plan,
     shapes: &Shapes,
-    player: &str,
+    who: &Who,
     dealer: &mut dyn dealers::Dealer,
     g: usize,
     record: Option<&mut Vec<Round>>,
     progress: &Progress,
 ) -> Option<Game> {
-    let mut strategy = game::strategy_by_name(player, plan.weights)?;
+    let mut strategy = who.strategy();
     game::play_game(
         shapes,
         &plan.set,
@@ -131,9 +117,10 @@ pub fn run_spec(
     progress: &Progress,
 ) -> Option<Vec<Game>> {
     // A tune measures its progress in time, not games: these advance nothing.
+    let who = plan.who(player)?;
     in_parallel(plan, range, 0, progress, |shapes, g| {
         let mut dealer = crate::play::file_dealer::FileDealer::new(spec.clone());
-        play_with(plan, shapes, player, &mut dealer, g, None, progress)
+        play_with(plan, shapes, who, &mut dealer, g, None, progress)
     })
 }
 
@@ -174,7 +161,14 @@ pub fn run(plan: &Plan, player: &str, generator: &str, progress: &Progress) -> O
 /// the searching players' rate scaled to the plan's board and holder.
 pub fn game_cost(plan: &Plan, player: &str) -> usize {
     let searching = crate::play::coelho::rounds_per_second_estimate(plan.k, plan.shapes_size.cells());
-    let (rounds, per_second) = match player {
+    // A preset by its name; a player file by its parameters' nearest preset.
+    let name = match plan.who(player) {
+        Some(Who::Greedy) => "greedy",
+        Some(Who::Coelho { .. }) => "coelho",
+        Some(Who::Model(p)) => p.name.as_str(),
+        None => player,
+    };
+    let (rounds, per_second) = match name {
         "random" => (6.0, 300_000.0),
         "greedy" => (21.0, 700_000.0),
         "novice" => (21.0, 80_000.0),
@@ -277,6 +271,7 @@ pub fn summarize(games: &[Game], set: &PieceSet) -> Summary {
     let timed: Vec<(u32, bool)> = games.iter().map(|g| (g.rounds, g.end == End::Censored)).collect();
     let count = |e: End| games.iter().filter(|g| g.end == e).count();
     let losses = n - count(End::Censored);
+    let weights = set.weights();
     let by_band = dealt_by_band(games, set.pieces.len());
     let overall: Vec<u64> = by_band.iter().map(|b| b.iter().sum()).collect();
     let mut chi2_by_band = [0.0; BANDS];
@@ -286,8 +281,8 @@ pub fn summarize(games: &[Game], set: &PieceSet) -> Summary {
         let band: Vec<u64> = by_band.iter().map(|p| p[b]).collect();
         dealt_in_band[b] = band.iter().sum();
         if dealt_in_band[b] > 0 {
-            chi2_by_band[b] = game::chi_square(&band, set);
-            kl_by_band[b] = game::kl_divergence(&band, set);
+            chi2_by_band[b] = divergence::chi_square(&band, &weights);
+            kl_by_band[b] = divergence::kl_divergence(&band, &weights);
         }
     }
     let mut validate_us = TimeHistogram::default();
@@ -314,8 +309,8 @@ pub fn summarize(games: &[Game], set: &PieceSet) -> Summary {
         stuck_share: survival::share(count(End::Stuck), losses),
         unsolvable_dealt: games.iter().map(|g| u64::from(g.unsolvable_dealt)).sum(),
         repairs: games.iter().map(|g| u64::from(g.repairs)).sum(),
-        chi2: game::chi_square(&overall, set),
-        kl: game::kl_divergence(&overall, set),
+        chi2: divergence::chi_square(&overall, &weights),
+        kl: divergence::kl_divergence(&overall, &weights),
         chi2_by_band,
         kl_by_band,
         dealt_by_band: dealt_in_band,
@@ -342,7 +337,7 @@ pub fn paired(a: &[Game], b: &[Game]) -> Option<Paired> {
 /// median is Kaplan-Meier's (games at the cap count as alive); a figure
 /// that does not exist prints `none`: a median or interval end beyond the
 /// longest game, a share without losses, a mean or interval without games.
-pub fn cli_line(player: &str, generator: &str, s: &Summary, rounds_per_s: f64) -> String {
+pub fn cli_line(player: &str, generator: &str, s: &Summary, run: &str, rounds_per_s: f64) -> String {
     let opt = |v: Option<u32>| v.map_or("none".to_owned(), |v| v.to_string());
     let (lo, hi) = s.km.median_ci;
     let rmean = s.km.rmean.map_or("none".to_owned(), |m| format!("{m:.1}"));
@@ -357,7 +352,7 @@ pub fn cli_line(player: &str, generator: &str, s: &Summary, rounds_per_s: f64) -
     let (unfair_share, unfair_share_ci) = share(s.unfair_share);
     let (stuck_share, stuck_share_ci) = share(s.stuck_share);
     format!(
-        "player={player} generator={generator} strategy={player} games={} rounds_mean={:.3} rounds_median={} rounds_median_ci={},{} rounds_rmean={rmean} rounds_rmean_ci={rmean_ci} rounds_q1={:.1} rounds_q3={:.1} censored={} score_mean={:.1} unfair={} stuck={} dead={} unfair_share={unfair_share} unfair_share_ci={unfair_share_ci} stuck_share={stuck_share} stuck_share_ci={stuck_share_ci} unsolvable_dealt={} repairs={} chi2={:.3} kl={:.6} rounds_per_s={:.0}",
+        "player={player} generator={generator} strategy={player} games={} rounds_mean={:.3} rounds_median={} rounds_median_ci={},{} rounds_rmean={rmean} rounds_rmean_ci={rmean_ci} rounds_q1={:.1} rounds_q3={:.1} censored={} score_mean={:.1} unfair={} stuck={} dead={} unfair_share={unfair_share} unfair_share_ci={unfair_share_ci} stuck_share={stuck_share} stuck_share_ci={stuck_share_ci} unsolvable_dealt={} repairs={} chi2={:.3} kl={:.6} run={run} rounds_per_s={:.0}",
         s.games,
         s.rounds_mean,
         opt(s.km.median),
@@ -402,17 +397,16 @@ mod tests {
 
     fn plan(generators: &[&str]) -> Plan {
         Plan {
-            set: PieceSet::classic(),
             shapes_size: BoardSize::new(8, 8).unwrap(),
-            k: 3,
-            generators: generators.iter().map(|g| g.to_string()).collect(),
-            players: vec!["greedy".to_owned()],
             games: 60,
-            seed: 1,
             max_rounds: 1_000,
-            options: ChangeOptions::default(),
-            weights: CoelhoWeights::BEST,
-            specs: Vec::new(),
+            ..Plan::named(
+                PieceSet::classic(),
+                &["greedy"],
+                generators,
+                crate::play::coelho::CoelhoWeights::BEST,
+            )
+            .unwrap()
         }
     }
 
@@ -451,7 +445,7 @@ mod tests {
             (None, None),
             "no losses: no shares"
         );
-        let line = cli_line("greedy", "random", &s, 1.0);
+        let line = cli_line("greedy", "random", &s, "f", 1.0);
         assert!(!line.contains("NaN") && !line.contains("inf"), "{line}");
         assert!(
             line.contains(" rounds_median=none rounds_median_ci=none,none "),
@@ -479,7 +473,7 @@ mod tests {
         // The same games against themselves: no difference.
         let same = paired(&random, &random).unwrap();
         assert_eq!((same.mean_difference, same.p_value), (0.0, 1.0));
-        let line = cli_line("greedy", "random", &a, 1.0);
+        let line = cli_line("greedy", "random", &a, "f", 1.0);
         assert!(
             line.starts_with("player=greedy generator=random strategy=greedy games=60 rounds_mean="),
             "{line}"

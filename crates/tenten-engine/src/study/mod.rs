@@ -1,0 +1,14 @@
+//! Studying play: many games per (player, generator) and their figures
+//! (`runner`), a run's result file and the exact merge of its shards
+//! (`results`), a generator tuned to targets (`tune`), and a player fitted
+//! to a log (`fit`).
+
+pub mod difference;
+pub mod fit;
+pub mod plan;
+pub mod results;
+pub mod runner;
+pub mod tune;
+
+#[cfg(test)]
+mod players_tests;
