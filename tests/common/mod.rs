@@ -4,6 +4,7 @@
 //! (`brute`) for the property tests, and the window driven by egui_kittest
 //! (`ui`) for the UI tests.
 
+pub mod alloc;
 pub mod brute;
 pub mod cli;
 pub mod ui;

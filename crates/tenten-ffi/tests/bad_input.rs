@@ -45,3 +45,54 @@ fn bad_input_from_c_returns_codes_and_messages_and_never_aborts() {
     );
     assert!(counts[1] >= 30, "every check ran: {out}");
 }
+
+/// The case: weights of four billion with a bag check, through the
+/// ABI, under `ulimit -v` (400 MB): a status with a message, not an abort.
+/// Before, the bag built a vector of eight billion entries and the host
+/// died of SIGABRT.
+#[test]
+fn huge_numbers_through_the_abi_return_a_status_under_a_memory_limit() {
+    let lib_dir = library_dir();
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("huge_weights");
+    std::fs::create_dir_all(&tmp).expect("a scratch folder");
+    let exe = tmp.join("huge_weights");
+    let source = root().join("crates/tenten-ffi/tests/c/huge_weights.c");
+    let args: Vec<String> = vec![
+        "-Wall".into(),
+        "-Werror".into(),
+        "-Iinclude".into(),
+        source.display().to_string(),
+        format!("-L{}", lib_dir.display()),
+        "-ltenten_ffi".into(),
+        "-o".into(),
+        exe.display().to_string(),
+    ];
+    run("cc", &args, &[]);
+    let out = run(
+        "sh",
+        &["-c".into(), format!("ulimit -v 400000 && exec {}", exe.display())],
+        &[("LD_LIBRARY_PATH", lib_dir.display().to_string())],
+    );
+    let status = |case: &str| -> (i32, String) {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("{case} ")))
+            .unwrap_or_else(|| panic!("no {case} line: {out}"));
+        let mut words = line.splitn(3, ' ').skip(1);
+        (
+            words.next().unwrap().parse().unwrap(),
+            words.next().unwrap_or_default().to_owned(),
+        )
+    };
+    // 4: TENTEN_STATUS_PARSE (the header's numbering).
+    let (code, message) = status("bag");
+    assert_eq!(code, 4, "{out}");
+    assert!(message.contains("weights are 0 to 1000"), "{out}");
+    let (code, message) = status("big-scale");
+    assert_eq!(code, 4, "{out}");
+    assert!(message.contains("a scale is 0 to 100"), "{out}");
+    let (code, message) = status("redraws");
+    assert_eq!(code, 4, "{out}");
+    assert!(message.contains("redraws"), "{out}");
+    assert_eq!(status("fine").0, 0, "the largest weight deals: {out}");
+}

@@ -100,7 +100,9 @@ fn check_moves(
             ));
         };
         let on_board = *x < size.w() && *y < size.h();
-        let anchor = (y * size.w() + x) as u32;
+        // Only a place on the board has an anchor (a typed column of 2^60
+        // would overflow the product).
+        let anchor = if on_board { (y * size.w() + x) as u32 } else { 0 };
         let fits = on_board && shapes.shape(piece).fits(bits, shapes.geometry.full) >> anchor & 1 == 1;
         if !fits {
             return refuse(format!(

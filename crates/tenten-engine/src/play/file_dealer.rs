@@ -41,9 +41,14 @@ pub fn weighted(set: &PieceSet, weights: &[f64]) -> PieceSet {
     {
         return set.clone();
     }
+    // A thousandth of a weight, unless the largest scaled weight would not
+    // fit: then as fine as fits, so every ratio is kept (weights up to 1000
+    // scaled up to 100 by a band and 100 by mercy reach 10^7).
+    let largest = weights.iter().copied().fold(0.0, f64::max);
+    let steps = SCALE_STEPS.min(f64::from(u32::MAX / 256) / largest.max(1.0));
     let mut scaled = set.clone();
     for (p, &w) in scaled.pieces.iter_mut().zip(weights) {
-        p.weight = (w * SCALE_STEPS).round() as u32;
+        p.weight = (w * steps).round() as u32;
     }
     if scaled.total_weight() == 0 {
         return set.clone();
