@@ -104,23 +104,35 @@ enum Command {
         #[arg(long, value_name = "P", requires = "log", value_parser = players::parse_model)]
         player: Option<players::Model>,
     },
-    /// Tune a generator file's weights toward targets for a player (Nelder-Mead, every
-    /// candidate on the same seeds), check the best on fresh seeds and write it.
+    /// Tune a generator file's weights toward targets for players (Nelder-Mead, every
+    /// candidate on the same seeds), validate the best few on other seeds, check the
+    /// start and the winner on fresh seeds, give each target a verdict (met or missed)
+    /// and write the winner. Exits 1 when a target is missed, unless --allow-miss.
     Tune {
         /// The generator file to start from (or a preset name: random, repair, reject, bag).
         #[arg(long, value_name = "BASE.ron")]
         generator: String,
-        /// Who plays: a preset player, a bot or a player file.
+        /// Who plays: preset players, bots or player files, comma separated; every
+        /// target holds for each of them (their misses summed).
         #[arg(long, default_value = "casual", value_parser = simulate::parse_players)]
         player: simulate::Players,
         /// KEY=VALUE: median_rounds=N, unfair_share=S (at most), small_share=BAND:S; repeat the
-        /// option for several (each may end in @WEIGHT, default 1).
-        #[arg(long, required = true, value_name = "KEY=VALUE")]
+        /// option for several. Each is met within a tolerance, 5 % of a median (at least a
+        /// round) or 0.02 of a share, or as given after @ (median_rounds=35@2).
+        #[arg(long, required = true, value_name = "KEY=VALUE[@TOL]")]
         target: Vec<String>,
+        /// Keep the mix near the base's: the strength of a penalty on the divergence (KL,
+        /// nats) of the tuned weights from the base's (0: none).
+        #[arg(long, value_name = "STRENGTH", default_value_t = 0.0)]
+        keep_mix: f64,
+        /// Exit 0 even when a target is missed (the verdicts are printed either way).
+        #[arg(long)]
+        allow_miss: bool,
         /// The pieces whose weights move (default all).
         #[arg(long, value_name = "ID,ID,...")]
         free: Option<String>,
-        /// Every free weight stays in LO..HI, in tenths of a base weight (default 1,200).
+        /// Every free weight stays in LO..HI, in tenths of a base weight (fewer steps when a
+        /// base weight passes 100), at most 1000.
         #[arg(long, value_name = "LO,HI", default_value = "1,200")]
         bounds: String,
         /// Games per candidate (all on the same seeds).
@@ -302,6 +314,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
         }
     };
     let mut out = String::new();
+    let mut missed = false;
     let result = match cli.command {
         Command::Validate {
             policy,
@@ -366,6 +379,8 @@ pub fn main(args: Vec<OsString>) -> i32 {
             generator,
             player,
             target,
+            keep_mix,
+            allow_miss,
             free,
             bounds,
             games,
@@ -377,8 +392,9 @@ pub fn main(args: Vec<OsString>) -> i32 {
         } => tune::cmd_tune(
             tune::Args {
                 generator,
-                player: player.0.first().cloned().unwrap_or_default(),
+                players: player.0,
                 targets: target,
+                keep_mix,
                 free,
                 bounds,
                 games: games as usize,
@@ -389,7 +405,8 @@ pub fn main(args: Vec<OsString>) -> i32 {
                 out: file,
             },
             &mut out,
-        ),
+        )
+        .map(|all_met| missed = !all_met && !allow_miss),
         Command::FitPlayer {
             log,
             pieces,
@@ -542,6 +559,8 @@ pub fn main(args: Vec<OsString>) -> i32 {
     };
     print!("{out}");
     match result {
+        // A tune that missed a target printed its verdicts: not a success.
+        Ok(()) if missed => 1,
         Ok(()) => 0,
         Err(e) => {
             eprintln!("error: {e}");

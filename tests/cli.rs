@@ -874,13 +874,20 @@ fn tune_writes_a_tuned_generator_and_reports_the_hold_out() {
         "30",
         "--budget",
         "2",
+        "--allow-miss",
         "--out",
         out_file.to_str().unwrap(),
     ]);
-    assert!(out.starts_with("target=median_rounds goal=40 start="), "{out}");
+    assert!(
+        out.starts_with("target=median_rounds player=novice goal=40 tolerance=2 verdict="),
+        "{out}"
+    );
     for key in [
-        "holdout=",
-        "holdout_ci=",
+        " holdout=",
+        " holdout_ci=",
+        " start=",
+        "finalist weights=",
+        "divergence=",
         "weights_before=dot:20,sq2:60,",
         "weights_after=dot:",
         "evaluations_per_s=",
@@ -924,6 +931,78 @@ fn tune_writes_a_tuned_generator_and_reports_the_hold_out() {
         all.extend(args);
         assert!(run_bad(&all).contains(says), "{says}");
     }
+}
+
+/// The case, shortened: a share no weights can reach is missed.
+/// The tune says so per target, on stderr and in the file it writes, and
+/// exits 1 (0 with --allow-miss); a median past the cap is refused.
+#[test]
+fn a_tune_that_misses_says_so_and_exits_1() {
+    let out_file = temp_file("missed.ron", b"");
+    let args = |extra: &[&'static str]| -> Vec<String> {
+        let mut a = vec![
+            "tune",
+            "--generator",
+            "random",
+            "--player",
+            "novice,casual",
+            "--target",
+            "median_rounds=35",
+            "--target",
+            "unfair_share=0.0@0.001",
+            "--games",
+            "30",
+            "--holdout",
+            "40",
+            "--budget",
+            "2",
+            "--out",
+            out_file.to_str().unwrap(),
+        ];
+        a.extend_from_slice(extra);
+        a.into_iter().map(str::to_owned).collect()
+    };
+    let out = tenten().args(args(&[])).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let verdicts: Vec<&str> = stdout.lines().filter(|l| l.starts_with("target=")).collect();
+    assert_eq!(verdicts.len(), 4, "two targets for each of two players: {stdout}");
+    assert!(
+        verdicts.iter().any(
+            |l| l.starts_with("target=unfair_share player=casual goal=0 tolerance=0.001 verdict=missed ")
+        ),
+        "{stdout}"
+    );
+    assert!(stderr.contains("MISSED: unfair_share for novice:"), "{stderr}");
+    let written = std::fs::read_to_string(&out_file).unwrap();
+    assert!(written.contains("unfair_share for novice MISSED"), "{written}");
+    let allowed = tenten().args(args(&["--allow-miss"])).output().unwrap();
+    assert_eq!(allowed.status.code(), Some(0));
+    let e = run_bad(&[
+        "tune",
+        "--generator",
+        "random",
+        "--target",
+        "median_rounds=30",
+        "--max-rounds",
+        "12",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert!(e.contains("past the round cap of 12"), "{e}");
+    let e = run_bad(&[
+        "tune",
+        "--generator",
+        "random",
+        "--target",
+        "median_rounds=30",
+        "--bounds",
+        "1,1200",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert!(e.contains("<= 1000"), "{e}");
 }
 
 /// A tune killed midway leaves the best generator found so far in --out.

@@ -6,12 +6,13 @@ use std::sync::atomic::Ordering;
 use super::*;
 use tenten_engine::play::generator_file::{self, GeneratorSpec};
 use tenten_engine::study::runner::Plan;
-use tenten_engine::study::tune::{self, Target, TuneRequest};
+use tenten_engine::study::tune::{self, Goal, TuneRequest};
 
 pub(super) struct Args {
     pub generator: String,
-    pub player: String,
+    pub players: Vec<String>,
     pub targets: Vec<String>,
+    pub keep_mix: f64,
     pub free: Option<String>,
     pub bounds: String,
     pub games: usize,
@@ -26,37 +27,24 @@ fn arg_error(message: String) -> FormatError {
     FormatError::new("tune", None, message)
 }
 
-/// `KEY=VALUE` or `KEY=VALUE@WEIGHT`.
-fn parse_target(s: &str) -> Result<(Target, f64), FormatError> {
-    let (t, w) = match s.rsplit_once('@') {
-        Some((t, w)) => (
-            t,
-            w.parse::<f64>()
-                .ok()
-                .filter(|w| *w > 0.0)
-                .ok_or_else(|| arg_error(format!("the weight of target {s:?} is a positive number")))?,
-        ),
-        None => (s, 1.0),
-    };
-    Ok((Target::parse(t).map_err(arg_error)?, w))
-}
-
-pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<(), FormatError> {
+/// Tunes; whether every target was met on the hold-out.
+pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<bool, FormatError> {
     let classic = PieceSet::classic();
     let base = if a.generator.ends_with(".ron") {
         generator_file::load(Path::new(&a.generator), &classic)?
     } else {
         generator_file::preset(&a.generator, &classic).ok_or_else(|| {
             arg_error(format!(
-                "unknown generator {:?}; give a generator file (.ron) or random, repair, reject, bag",
-                a.generator
+                "unknown generator {:?}; give a generator file (.ron) or {}",
+                a.generator,
+                tenten_engine::play::dealing::names().join(", ")
             ))
         })?
     };
-    let targets = a
+    let goals = a
         .targets
         .iter()
-        .map(|t| parse_target(t))
+        .map(|t| Goal::parse(t).map_err(arg_error))
         .collect::<Result<Vec<_>, _>>()?;
     let free: Vec<PieceIdx> = match &a.free {
         None => (0..base.set.pieces.len() as PieceIdx).collect(),
@@ -77,10 +65,10 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<(), FormatError> {
         .bounds
         .split_once(',')
         .and_then(|(lo, hi)| Some((lo.trim().parse::<f64>().ok()?, hi.trim().parse::<f64>().ok()?)))
-        .filter(|(lo, hi)| *lo >= 0.0 && lo < hi)
+        .filter(|(lo, hi)| *lo >= 0.0 && lo < hi && *hi <= 1000.0)
         .ok_or_else(|| {
             arg_error(format!(
-                "--bounds is LO,HI with 0 <= LO < HI, like 1,200; got {:?}",
+                "--bounds is LO,HI with 0 <= LO < HI <= 1000 (weights are 0 to 1000), like 1,200; got {:?}",
                 a.bounds
             ))
         })?;
@@ -95,22 +83,29 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<(), FormatError> {
             games: a.games,
             seed: a.seed,
             max_rounds: a.max_rounds,
-            ..Plan::named(base.set.clone(), &[a.player.as_str()], &[], CoelhoWeights::BEST)?
+            ..Plan::named(
+                base.set.clone(),
+                &a.players.iter().map(String::as_str).collect::<Vec<_>>(),
+                &[],
+                CoelhoWeights::BEST,
+            )?
         },
         base,
-        player: a.player.clone(),
-        targets,
+        goals,
         free,
         bounds,
+        keep_mix: a.keep_mix,
         budget_seconds: a.budget,
         max_evaluations: None,
         holdout_games: a.holdout,
     };
+    req.check().map_err(arg_error)?;
+    let who = a.players.join(", ");
     eprintln!(
         "tuning {} weights of {} for {} ({} games a candidate, {:.0} s)...",
         req.free.len(),
         req.base.file.name,
-        a.player,
+        who,
         a.games,
         a.budget
     );
@@ -134,7 +129,7 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<(), FormatError> {
         let text = format!(
             "// Tuned by tenten tune from {} for {}: {}; {note}\n{}",
             a.generator,
-            a.player,
+            who,
             a.targets.join(" "),
             tuned.to_ron()
         );
@@ -160,22 +155,46 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<(), FormatError> {
         return Err(err);
     }
     let set = &req.plan.set;
+    let cap = req.plan.max_rounds;
     for c in &report.holdout {
-        let (t, at_start, v) = (c.target, c.start, c.holdout);
-        let ci = c.ci.map_or("none".to_owned(), |(lo, hi)| {
-            if hi.is_finite() {
-                format!("{lo:.3},{hi:.3}")
-            } else {
-                format!("{lo:.3},none")
-            }
-        });
+        let ci = |m: &tune::Measured| {
+            m.ci.map_or("none".to_owned(), |(lo, hi)| {
+                if hi.is_finite() {
+                    format!("{lo:.3},{hi:.3}")
+                } else {
+                    format!("{lo:.3},beyond_{cap}")
+                }
+            })
+        };
+        let value = |m: &tune::Measured| {
+            m.value
+                .map_or(format!("beyond_{cap}"), |v| format!("{:.3}", v + 0.0))
+        };
         let _ = writeln!(
             out,
-            "target={} goal={} start={at_start:.3} holdout={v:.3} holdout_ci={ci} holdout_games={}",
-            t.name(),
-            t.goal(),
+            "target={} player={} goal={} tolerance={} verdict={} holdout={} holdout_ci={} start={} start_ci={} holdout_games={}",
+            c.goal.target.name(),
+            c.player,
+            c.goal.target.goal(),
+            c.goal.tolerance,
+            if c.met { "met" } else { "missed" },
+            value(&c.holdout),
+            ci(&c.holdout),
+            value(&c.start),
+            ci(&c.start),
             req.holdout_games
         );
+        if !c.met {
+            eprintln!(
+                "MISSED: {} for {}: {} on {} fresh games, goal {} within {}",
+                c.goal.target.name(),
+                c.player,
+                c.holdout.show(cap),
+                req.holdout_games,
+                c.goal.target.goal(),
+                c.goal.tolerance
+            );
+        }
     }
     let weights = |w: &[u32]| {
         set.pieces
@@ -187,6 +206,20 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<(), FormatError> {
     };
     let _ = writeln!(out, "weights_before={}", weights(&report.weights_before));
     let _ = writeln!(out, "weights_after={}", weights(&report.weights_after));
+    for f in &report.finalists {
+        let _ = writeln!(
+            out,
+            "finalist weights={} tuning_loss={:.5} validation_loss={:.5}",
+            weights(&tune::candidate(&req, &f.x).set.weights()),
+            f.tuning_loss,
+            f.validation_loss
+        );
+    }
+    let _ = writeln!(
+        out,
+        "divergence={:.4} steps_per_base_weight={} keep_mix={}",
+        report.divergence, report.steps, req.keep_mix
+    );
     let _ = writeln!(
         out,
         "loss_start={:.5} loss_best={:.5} evaluations={} seconds={:.1} evaluations_per_s={:.2} stopped_early={}",
@@ -197,13 +230,28 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<(), FormatError> {
         report.evaluations_per_second(),
         report.stopped_early
     );
+    let verdicts: Vec<String> = report
+        .holdout
+        .iter()
+        .map(|c| {
+            format!(
+                "{} for {} {} ({})",
+                c.goal.target.name(),
+                c.player,
+                if c.met { "met" } else { "MISSED" },
+                c.holdout.show(cap)
+            )
+        })
+        .collect();
     let note = format!(
-        "{} evaluations of {} games (seeds {}..), hold-out {} games.",
+        "{} evaluations of {} games (seeds {}..), {} finalists validated, hold-out {} games: {}.",
         report.evaluations.len(),
         a.games,
         a.seed,
-        a.holdout
+        report.finalists.len(),
+        a.holdout,
+        verdicts.join("; ")
     );
     write(&report.tuned, &note)?;
-    Ok(())
+    Ok(report.all_met())
 }

@@ -102,7 +102,7 @@ impl App {
     /// Tunes the active generator (or the random preset) for the Lab's
     /// player and targets, on the board and holder on screen.
     pub(crate) fn start_tune(&mut self, ctx: &egui::Context) {
-        use tenten_engine::study::tune::{Target, TuneRequest};
+        use tenten_engine::study::tune::{Goal, Target, TuneRequest};
         let doc = &self.state.doc;
         let t = self.state.settings.lab.tune.clone();
         let base = match doc.generator_spec() {
@@ -112,9 +112,9 @@ impl App {
                 None => return,
             },
         };
-        let mut targets = vec![(Target::MedianRounds(t.median_rounds.max(1.0)), 1.0)];
+        let mut goals = vec![Goal::new(Target::MedianRounds(t.median_rounds.max(1.0)))];
         if let Some(u) = t.unfair_share {
-            targets.push((Target::UnfairShare(u.clamp(0.0, 1.0)), 1.0));
+            goals.push(Goal::new(Target::UnfairShare(u.clamp(0.0, 1.0))));
         }
         let what = format!(
             "{} for {}: median {:.0} rounds{}",
@@ -153,13 +153,18 @@ impl App {
             },
             free: (0..doc.set.pieces.len() as tenten_engine::model::pieces::PieceIdx).collect(),
             base,
-            player: t.player.clone(),
-            targets,
+            goals,
             bounds: (1.0, 200.0),
+            keep_mix: t.keep_mix.max(0.0),
             budget_seconds: t.budget_seconds.max(1.0),
             max_evaluations: None,
             holdout_games: t.holdout.max(1),
         };
+        // A median past the round cap, say, is refused before anything runs.
+        if let Err(e) = request.check() {
+            self.live.tune.error = Some(e);
+            return;
+        }
         match self.live.tune.start(request, what, ctx) {
             Ok(()) => self.live.status = "Tuning the generator…".to_owned(),
             Err(e) => self.live.error = Some(format!("Could not start the tune: {e}")),

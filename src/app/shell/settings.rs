@@ -171,6 +171,8 @@ pub struct TuneSettings {
     pub games: usize,
     pub holdout: usize,
     pub budget_seconds: f64,
+    /// The strength of the penalty on leaving the base's mix (0: none).
+    pub keep_mix: f64,
 }
 
 impl Default for TuneSettings {
@@ -182,6 +184,7 @@ impl Default for TuneSettings {
             games: 200,
             holdout: 400,
             budget_seconds: 110.0,
+            keep_mix: 0.0,
         }
     }
 }

@@ -1,14 +1,23 @@
-//! Tuning a generator to a target: the weights of the free pieces searched
-//! by Nelder-Mead (argmin) against a weighted loss over targets (the median
-//! rounds of a player, at most an unfair share of losses, the share of small
+//! Tuning a generator to targets: the weights of the free pieces searched
+//! by Nelder-Mead (argmin) against a loss over goals (the median rounds of
+//! each player, at most an unfair share of losses, the share of small
 //! pieces dealt in a fill band), every candidate played on the same seeds
-//! (common random numbers: differences between candidates are not luck),
-//! then the best checked on fresh seeds (the hold-out), each target with its
-//! 95 % interval.
+//! (common random numbers: differences between candidates are not luck).
 //!
-//! The weights are tuned in tenths of the base weights (the base set's
-//! weights times 10, every piece written in the tuned file), so a step of
-//! one is a tenth of a classic weight; `bounds` hold every free weight.
+//! Each goal's miss is measured in its own tolerance (stated, and
+//! overridable: `median_rounds=35@2`), so no goal is traded away for
+//! another on a different scale: the loss is the sum of the squared misses
+//! in tolerances, plus, if asked, a penalty on the divergence of the mix
+//! from the designer's. Common random numbers fit the tuning seeds' noise,
+//! so the few best candidates are played again on validation seeds before
+//! one is chosen; the start and the winner are then both measured on fresh
+//! seeds (the hold-out), each goal with its 95 % interval and a verdict:
+//! met (within its tolerance) or missed.
+//!
+//! The weights are tuned in steps of a tenth of the base weights (fewer
+//! when a base weight is so large that tenths would pass 1000), every piece
+//! written in the tuned file; `bounds` hold every free weight, and no
+//! weight passes `MAX_WEIGHT`.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -17,15 +26,29 @@ use std::time::Instant;
 use argmin::core::{CostFunction, Error, Executor};
 use argmin::solver::neldermead::NelderMead;
 
-use crate::model::pieces::{PieceIdx, PieceSet};
+use crate::model::pieces::{MAX_WEIGHT, PieceIdx, PieceSet};
 use crate::play::game::{BANDS, Game};
 use crate::play::generator_file::GeneratorSpec;
 use crate::progress::Progress;
-use crate::stats::survival;
+use crate::stats::{divergence, survival};
 use crate::study::runner::{self, Plan, Summary};
 
-/// The weights are tuned at this many steps per base weight.
+/// The weights are tuned at this many steps per base weight, at most.
 pub const STEPS: u32 = 10;
+
+/// Steps per base weight for `set`: ten, or fewer so that the largest base
+/// weight in steps stays within `MAX_WEIGHT`.
+pub fn steps(set: &PieceSet) -> u32 {
+    let largest = set.pieces.iter().map(|p| p.weight).max().unwrap_or(1).max(1);
+    (MAX_WEIGHT / largest).clamp(1, STEPS)
+}
+
+/// Validation: the best candidates on the tuning seeds played again on
+/// these, the first far from the tuning and hold-out seeds.
+pub const VALIDATION_SEEDS: usize = 2_000_000;
+pub const HOLDOUT_SEEDS: usize = 1_000_000;
+/// How many of the best candidates are validated.
+pub const FINALISTS: usize = 3;
 
 /// What the tuned generator should do.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -119,33 +142,130 @@ impl Target {
         }
     }
 
-    /// Its part of the loss: the relative miss squared (for a share, the
-    /// miss itself, and for unfair_share only above the goal).
-    fn loss(&self, measured: f64) -> f64 {
+    /// The tolerance a goal gets unless one is given: 5 % of a median (at
+    /// least one round), two points of a share.
+    pub fn default_tolerance(&self) -> f64 {
         match *self {
-            Target::MedianRounds(t) => ((measured - t) / t).powi(2),
-            Target::UnfairShare(t) => (measured - t).max(0.0).powi(2),
-            Target::SmallShare { share, .. } => (measured - share).powi(2),
+            Target::MedianRounds(t) => (0.05 * t).max(1.0),
+            Target::UnfairShare(_) | Target::SmallShare { .. } => 0.02,
         }
     }
 
-    /// The measure on the hold-out games with its 95 % interval.
-    pub fn interval(&self, s: &Summary, set: &PieceSet) -> (f64, Option<(f64, f64)>) {
+    /// How far `measured` is from the goal (for unfair_share, only above
+    /// it: it is a ceiling).
+    pub fn miss(&self, measured: f64) -> f64 {
+        match *self {
+            Target::MedianRounds(t) => (measured - t).abs(),
+            Target::UnfairShare(t) => (measured - t).max(0.0),
+            Target::SmallShare { share, .. } => (measured - share).abs(),
+        }
+    }
+
+    /// The measure on the hold-out games with its 95 % interval; a median
+    /// past the round cap (more than half the games alive at it) is
+    /// `None`: beyond the cap, not the cap.
+    pub fn interval(&self, s: &Summary, set: &PieceSet) -> Measured {
         match *self {
             Target::MedianRounds(_) => {
                 let (lo, hi) = s.km.median_ci;
-                let ci = lo.map(|lo| (f64::from(lo), hi.map_or(f64::INFINITY, f64::from)));
-                (self.measure(s, set), ci)
+                Measured {
+                    value: s.km.median.map(f64::from),
+                    ci: lo.map(|lo| (f64::from(lo), hi.map_or(f64::INFINITY, f64::from))),
+                }
             }
-            Target::UnfairShare(_) => match s.unfair_share {
-                Some((p, lo, hi)) => (p, Some((lo, hi))),
-                None => (0.0, None),
+            Target::UnfairShare(_) => Measured {
+                value: Some(s.unfair_share.map_or(0.0, |x| x.0)),
+                ci: s.unfair_share.map(|(_, lo, hi)| (lo, hi)),
             },
-            Target::SmallShare { band, .. } => match small_share(s, set, band) {
-                Some((p, lo, hi)) => (p, Some((lo, hi))),
-                None => (0.0, None),
-            },
+            Target::SmallShare { band, .. } => {
+                let x = small_share(s, set, band);
+                Measured {
+                    value: Some(x.map_or(0.0, |x| x.0)),
+                    ci: x.map(|(_, lo, hi)| (lo, hi)),
+                }
+            }
         }
+    }
+}
+
+/// A figure measured on games: its value (`None`: a median beyond the
+/// round cap) and its 95 % interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measured {
+    pub value: Option<f64>,
+    pub ci: Option<(f64, f64)>,
+}
+
+impl Measured {
+    /// "35", "0.302 [0.260-0.349]" or "beyond 12" (a median past the cap).
+    pub fn show(&self, cap: u32) -> String {
+        let v = match self.value {
+            Some(v) if v.fract() == 0.0 && v.abs() >= 1.0 => format!("{v:.0}"),
+            Some(v) => format!("{:.3}", v + 0.0),
+            None => format!("beyond {cap}"),
+        };
+        match self.ci {
+            Some((lo, hi)) if hi.is_finite() => format!("{v} [{}-{}]", short(lo), short(hi)),
+            Some((lo, _)) => format!("{v} [{}-beyond {cap}]", short(lo)),
+            None => v,
+        }
+    }
+}
+
+fn short(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() >= 1.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{:.3}", x + 0.0)
+    }
+}
+
+/// A target with the tolerance its miss is measured in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Goal {
+    pub target: Target,
+    pub tolerance: f64,
+}
+
+impl Goal {
+    pub fn new(target: Target) -> Self {
+        Self {
+            target,
+            tolerance: target.default_tolerance(),
+        }
+    }
+
+    /// `KEY=VALUE` (the default tolerance) or `KEY=VALUE@TOL`.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let (t, tol) = match s.rsplit_once('@') {
+            Some((t, tol)) => (
+                t,
+                Some(
+                    tol.trim()
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|x| *x > 0.0 && x.is_finite())
+                        .ok_or_else(|| format!("the tolerance of {s:?} (after @) is a positive number"))?,
+                ),
+            ),
+            None => (s, None),
+        };
+        let target = Target::parse(t)?;
+        Ok(Self {
+            target,
+            tolerance: tol.unwrap_or_else(|| target.default_tolerance()),
+        })
+    }
+
+    /// The miss in tolerances: 1 or less is met.
+    pub fn misses_by(&self, measured: f64) -> f64 {
+        self.target.miss(measured) / self.tolerance
+    }
+
+    /// Met when the value is within the tolerance of the goal; a median
+    /// beyond the cap is missed (how far beyond is unknown).
+    pub fn met(&self, m: &Measured) -> bool {
+        m.value.is_some_and(|v| self.misses_by(v) <= 1.0 + 1e-9)
     }
 }
 
@@ -162,28 +282,66 @@ pub fn small_share(s: &Summary, set: &PieceSet, band: usize) -> Option<(f64, f64
     survival::share(small as usize, s.dealt_by_band[band] as usize)
 }
 
-/// A loss this small means every target is met within about 1 %: the
-/// search stops there (on the tuning seeds any closer is overfitting them).
-pub const GOOD_ENOUGH: f64 = 1e-4;
+/// A loss this small means every goal is met within a tenth of its
+/// tolerance: the search stops there (on the tuning seeds any closer is
+/// overfitting them).
+pub const GOOD_ENOUGH: f64 = 1e-2;
 
 /// What to tune.
 #[derive(Clone, Debug)]
 pub struct TuneRequest {
     pub base: GeneratorSpec,
     /// The games every candidate plays: the plan's set is the base's, its
-    /// seeds `seed..seed + games`.
+    /// seeds `seed..seed + games`; every player of the plan plays them, and
+    /// the goals hold for each (their misses summed).
     pub plan: Plan,
-    pub player: String,
-    pub targets: Vec<(Target, f64)>,
+    pub goals: Vec<Goal>,
     /// The pieces whose weights move (the others keep theirs).
     pub free: Vec<PieceIdx>,
-    /// Every free weight stays in `bounds`, in tenths of a base weight.
+    /// Every free weight stays in `bounds`, in steps (see `steps`).
     pub bounds: (f64, f64),
+    /// The strength of the penalty on the divergence (KL, nats) of the
+    /// candidate's mix from the base's: 0 lets the mix go anywhere.
+    pub keep_mix: f64,
     pub budget_seconds: f64,
     /// A cap on evaluations too (tests use it: a time budget is not
     /// repeatable).
     pub max_evaluations: Option<usize>,
     pub holdout_games: usize,
+}
+
+impl TuneRequest {
+    /// What a tune cannot mean, refused before it starts: no player or no
+    /// goal, a median goal past the round cap (it could never be
+    /// measured), bounds outside 0 to `MAX_WEIGHT`.
+    pub fn check(&self) -> Result<(), String> {
+        if self.plan.players.is_empty() {
+            return Err("a tune needs a player".to_owned());
+        }
+        if self.goals.is_empty() {
+            return Err("a tune needs a target".to_owned());
+        }
+        for g in &self.goals {
+            if let Target::MedianRounds(m) = g.target
+                && m > f64::from(self.plan.max_rounds)
+            {
+                return Err(format!(
+                    "median_rounds={m} is past the round cap of {}: a median beyond the cap cannot be measured; raise the cap",
+                    self.plan.max_rounds
+                ));
+            }
+        }
+        let (lo, hi) = self.bounds;
+        if !(lo >= 0.0 && lo < hi && hi <= f64::from(MAX_WEIGHT)) {
+            return Err(format!(
+                "the bounds are LO,HI with 0 <= LO < HI <= {MAX_WEIGHT}; got {lo},{hi}"
+            ));
+        }
+        if !(self.keep_mix >= 0.0 && self.keep_mix.is_finite()) {
+            return Err(format!("keep-mix is 0 or more; got {}", self.keep_mix));
+        }
+        Ok(())
+    }
 }
 
 /// One evaluation of a candidate.
@@ -192,32 +350,52 @@ pub struct Evaluation {
     pub n: usize,
     pub loss: f64,
     pub best: f64,
+    /// Per player, per goal, player by player.
     pub measures: Vec<f64>,
+    /// The divergence of the candidate's mix from the base's (nats).
+    pub divergence: f64,
     /// The free weights tried (see `candidate`).
     pub x: Vec<f64>,
 }
 
-/// One target checked: its value at the start (on the tuning seeds) and
-/// the tuned generator's on the hold-out games, with its 95 % interval.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// One goal for one player checked on the hold-out games: the start and
+/// the tuned generator, each with its 95 % interval, and the verdict.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Checked {
-    pub target: Target,
-    pub start: f64,
-    pub holdout: f64,
-    pub ci: Option<(f64, f64)>,
+    pub player: String,
+    pub goal: Goal,
+    pub start: Measured,
+    pub holdout: Measured,
+    pub met: bool,
 }
 
-/// The result: the best generator, and how it does on fresh seeds.
+/// A finalist: a candidate among the best on the tuning seeds, and its
+/// loss on the validation seeds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finalist {
+    pub x: Vec<f64>,
+    pub tuning_loss: f64,
+    pub validation_loss: f64,
+}
+
+/// The result: the chosen generator, and how it and the start do on fresh
+/// seeds.
 #[derive(Clone, Debug)]
 pub struct TuneReport {
     pub tuned: GeneratorSpec,
     pub start: Evaluation,
     pub best: Evaluation,
     pub evaluations: Vec<Evaluation>,
-    /// Per target, how the start and the best did.
+    /// The best candidates validated, the chosen one first.
+    pub finalists: Vec<Finalist>,
+    /// Per player and goal, the start and the tuned on the hold-out.
     pub holdout: Vec<Checked>,
+    /// In steps of `steps` per base weight.
+    pub steps: u32,
     pub weights_before: Vec<u32>,
     pub weights_after: Vec<u32>,
+    /// The divergence (KL, nats) of the tuned mix from the base's.
+    pub divergence: f64,
     pub seconds: f64,
     /// The budget ran out or a cancel came before the targets were met or
     /// Nelder-Mead converged.
@@ -228,19 +406,30 @@ impl TuneReport {
     pub fn evaluations_per_second(&self) -> f64 {
         self.evaluations.len() as f64 / self.seconds.max(1e-9)
     }
+
+    /// Every goal met for every player on the hold-out (false when the
+    /// hold-out was cancelled).
+    pub fn all_met(&self) -> bool {
+        !self.holdout.is_empty() && self.holdout.iter().all(|c| c.met)
+    }
 }
 
 /// The base weights in tuning steps.
 fn start_weights(set: &PieceSet) -> Vec<u32> {
-    set.pieces.iter().map(|p| p.weight * STEPS).collect()
+    let k = steps(set);
+    set.pieces
+        .iter()
+        .map(|p| (p.weight * k).min(MAX_WEIGHT))
+        .collect()
 }
 
 /// The candidate generator for free weights `x` (clamped to the bounds and
-/// rounded): every piece's weight written, in steps.
+/// to `MAX_WEIGHT`, and rounded): every piece's weight written, in steps.
 pub fn candidate(req: &TuneRequest, x: &[f64]) -> GeneratorSpec {
     let mut weights = start_weights(&req.base.set);
     for (&piece, &v) in req.free.iter().zip(x) {
-        weights[usize::from(piece)] = v.clamp(req.bounds.0, req.bounds.1).round() as u32;
+        let v = v.clamp(req.bounds.0, req.bounds.1).min(f64::from(MAX_WEIGHT));
+        weights[usize::from(piece)] = v.round() as u32;
     }
     if weights.iter().all(|&w| w == 0) {
         weights = start_weights(&req.base.set);
@@ -254,14 +443,47 @@ pub fn candidate(req: &TuneRequest, x: &[f64]) -> GeneratorSpec {
     spec
 }
 
-fn summarize(
+/// The divergence of `spec`'s mix from the base's (nats): KL of the
+/// candidate's probabilities from the base's, over pieces the base deals.
+fn divergence(req: &TuneRequest, spec: &GeneratorSpec) -> f64 {
+    let weights: Vec<u64> = spec.set.pieces.iter().map(|p| u64::from(p.weight)).collect();
+    divergence::kl_divergence(&weights, &req.base.set.weights())
+}
+
+/// Every player's games of `spec` on `games`, summarized, player by player.
+fn summaries(
     req: &TuneRequest,
     spec: &GeneratorSpec,
     games: std::ops::Range<usize>,
     progress: &Progress,
-) -> Option<(Summary, Vec<Game>)> {
-    let played = runner::run_spec(&req.plan, &req.player, spec, games, progress)?;
-    Some((runner::summarize(&played, &req.plan.set), played))
+) -> Option<Vec<Summary>> {
+    req.plan
+        .player_names()
+        .into_iter()
+        .map(|p| {
+            let played: Vec<Game> = runner::run_spec(&req.plan, p, spec, games.clone(), progress)?;
+            Some(runner::summarize(&played, &req.plan.set))
+        })
+        .collect()
+}
+
+/// The loss of `spec` on `games`: the squared misses in tolerances, summed
+/// over players and goals, the divergence penalty, and the measures.
+fn loss_on(
+    req: &TuneRequest,
+    spec: &GeneratorSpec,
+    games: std::ops::Range<usize>,
+    progress: &Progress,
+) -> Option<(f64, Vec<f64>, f64)> {
+    let summaries = summaries(req, spec, games, progress)?;
+    let measures: Vec<f64> = summaries
+        .iter()
+        .flat_map(|s| req.goals.iter().map(move |g| g.target.measure(s, &req.plan.set)))
+        .collect();
+    let goals = req.goals.iter().cycle();
+    let misses: f64 = goals.zip(&measures).map(|(g, &m)| g.misses_by(m).powi(2)).sum();
+    let kl = divergence(req, spec);
+    Some((misses + req.keep_mix * kl, measures, kl))
 }
 
 struct Objective<'a, F: Fn(&Evaluation)> {
@@ -276,27 +498,14 @@ struct Objective<'a, F: Fn(&Evaluation)> {
 impl<F: Fn(&Evaluation)> Objective<'_, F> {
     fn evaluate(&self, x: &[f64]) -> Option<Evaluation> {
         let spec = candidate(self.req, x);
-        let (s, _) = summarize(self.req, &spec, 0..self.req.plan.games, self.progress)?;
-        let measures: Vec<f64> = self
-            .req
-            .targets
-            .iter()
-            .map(|(t, _)| t.measure(&s, &self.req.plan.set))
-            .collect();
+        let (loss, measures, kl) = loss_on(self.req, &spec, 0..self.req.plan.games, self.progress)?;
         // Straying past the bounds costs a little, so the simplex comes back.
         let stray: f64 = x
             .iter()
             .map(|&v| (self.req.bounds.0 - v).max(0.0) + (v - self.req.bounds.1).max(0.0))
             .sum::<f64>()
             * 1e-3;
-        let loss = self
-            .req
-            .targets
-            .iter()
-            .zip(&measures)
-            .map(|((t, w), &m)| w * t.loss(m))
-            .sum::<f64>()
-            + stray;
+        let loss = loss + stray;
         let mut best = self.best.borrow_mut();
         if best.as_ref().is_none_or(|b| loss < b.0) {
             *best = Some((loss, x.to_vec()));
@@ -306,11 +515,24 @@ impl<F: Fn(&Evaluation)> Objective<'_, F> {
             loss,
             best: best.as_ref().map_or(loss, |b| b.0),
             measures,
+            divergence: kl,
             x: x.to_vec(),
         };
         self.seen.borrow_mut().push(e.clone());
         (self.on_eval)(&e);
         Some(e)
+    }
+}
+
+impl<F: Fn(&Evaluation)> Objective<'_, F> {
+    /// The search should stop: the budget is spent, a cancel came, or
+    /// every goal is met.
+    fn done(&self) -> bool {
+        let seen = self.seen.borrow().len();
+        self.started.elapsed().as_secs_f64() > self.req.budget_seconds
+            || self.req.max_evaluations.is_some_and(|m| seen >= m)
+            || self.progress.cancelled()
+            || self.best.borrow().as_ref().is_some_and(|b| b.0 <= GOOD_ENOUGH)
     }
 }
 
@@ -320,27 +542,41 @@ impl<F: Fn(&Evaluation)> CostFunction for &Objective<'_, F> {
     type Param = Vec<f64>;
     type Output = f64;
 
+    /// Once the search should stop, every point costs infinity at once,
+    /// never an error: argmin 0.11's Nelder-Mead unwraps the costs of its
+    /// first simplex, so an error there (a budget spent or a cancel during
+    /// the first evaluations) would panic.
     fn cost(&self, x: &Self::Param) -> Result<f64, Error> {
-        let spent = self.started.elapsed().as_secs_f64() > self.req.budget_seconds
-            || self
-                .req
-                .max_evaluations
-                .is_some_and(|m| self.seen.borrow().len() >= m);
-        if spent {
-            return Err(Error::msg("the budget is spent"));
+        if self.done() {
+            return Ok(f64::INFINITY);
         }
-        if self.best.borrow().as_ref().is_some_and(|b| b.0 <= GOOD_ENOUGH) {
-            return Err(Error::msg("every target is met"));
-        }
-        self.evaluate(x)
-            .map(|e| e.loss)
-            .ok_or_else(|| Error::msg("cancelled"))
+        Ok(self.evaluate(x).map_or(f64::INFINITY, |e| e.loss))
     }
+}
+
+/// The few best distinct candidates of the search, best first.
+fn best_few(evaluations: &[Evaluation], req: &TuneRequest) -> Vec<(Vec<f64>, f64)> {
+    let mut sorted: Vec<&Evaluation> = evaluations.iter().collect();
+    sorted.sort_by(|a, b| a.loss.total_cmp(&b.loss));
+    let mut out: Vec<(Vec<f64>, f64)> = Vec::new();
+    let mut seen: Vec<Vec<u32>> = Vec::new();
+    for e in sorted {
+        let w: Vec<u32> = candidate(req, &e.x).set.weights();
+        if !seen.contains(&w) {
+            seen.push(w);
+            out.push((e.x.clone(), e.loss));
+        }
+        if out.len() == FINALISTS {
+            break;
+        }
+    }
+    out
 }
 
 /// Tunes; `on_eval` hears of every evaluation (the convergence plot).
 /// `None` only when cancelled before the first evaluation; a cancel later
-/// keeps the best so far (checked on the hold-out unless cancelled there).
+/// keeps the best so far (validated and checked on the hold-out unless
+/// cancelled there).
 pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation)) -> Option<TuneReport> {
     let started = Instant::now();
     let x0: Vec<f64> = req
@@ -374,12 +610,12 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
     let budget_left = |seen: usize| {
         started.elapsed().as_secs_f64() < req.budget_seconds && req.max_evaluations.is_none_or(|m| seen < m)
     };
-    while !progress.cancelled() && budget_left(objective.seen.borrow().len()) {
+    while !objective.done() && budget_left(objective.seen.borrow().len()) {
         let solver = NelderMead::new(simplex.clone()).with_sd_tolerance(1e-6).ok()?;
         let run = Executor::new(&objective, solver)
             .configure(|state| state.max_iters(400))
             .run();
-        if run.is_err() {
+        if run.is_err() || objective.done() {
             stopped_early = objective.best.borrow().as_ref().is_none_or(|b| b.0 > GOOD_ENOUGH);
             break;
         }
@@ -398,39 +634,66 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
             break;
         }
     }
-    let (_, best_x) = objective.best.borrow().clone()?;
     let evaluations = objective.seen.into_inner();
     let best = evaluations
         .iter()
         .min_by(|a, b| a.loss.total_cmp(&b.loss))?
         .clone();
-    let tuned = candidate(req, &best_x);
-    // The hold-out: fresh seeds, far from the tuning ones.
-    let fresh = 1_000_000..1_000_000 + req.holdout_games;
-    let holdout = match summarize(req, &tuned, fresh, progress) {
-        Some((s, _)) => req
-            .targets
-            .iter()
-            .zip(&start.measures)
-            .map(|((t, _), &at_start)| {
-                let (holdout, ci) = t.interval(&s, &req.plan.set);
-                Checked {
-                    target: *t,
-                    start: at_start,
-                    holdout,
-                    ci,
-                }
+    // Validation: the best few on fresh seeds, so the winner is not the
+    // candidate that fit the tuning seeds' luck best.
+    let validation = VALIDATION_SEEDS..VALIDATION_SEEDS + req.plan.games;
+    let mut finalists: Vec<Finalist> = Vec::new();
+    for (x, tuning_loss) in best_few(&evaluations, req) {
+        let Some((validation_loss, ..)) = loss_on(req, &candidate(req, &x), validation.clone(), progress)
+        else {
+            break;
+        };
+        finalists.push(Finalist {
+            x,
+            tuning_loss,
+            validation_loss,
+        });
+    }
+    finalists.sort_by(|a, b| a.validation_loss.total_cmp(&b.validation_loss));
+    let chosen = finalists.first().map_or(best.x.clone(), |f| f.x.clone());
+    let tuned = candidate(req, &chosen);
+    // The hold-out: the start and the winner on the same fresh seeds.
+    let fresh = HOLDOUT_SEEDS..HOLDOUT_SEEDS + req.holdout_games;
+    let base = candidate(req, &x0);
+    let holdout = match (
+        summaries(req, &base, fresh.clone(), progress),
+        summaries(req, &tuned, fresh, progress),
+    ) {
+        (Some(before), Some(after)) => req
+            .plan
+            .player_names()
+            .into_iter()
+            .zip(before.iter().zip(&after))
+            .flat_map(|(player, (b, a))| {
+                req.goals.iter().map(move |g| {
+                    let holdout = g.target.interval(a, &req.plan.set);
+                    Checked {
+                        player: player.to_owned(),
+                        goal: *g,
+                        start: g.target.interval(b, &req.plan.set),
+                        met: g.met(&holdout),
+                        holdout,
+                    }
+                })
             })
             .collect(),
-        None => Vec::new(),
+        _ => Vec::new(),
     };
     Some(TuneReport {
         weights_before: start_weights(&req.base.set),
         weights_after: tuned.set.pieces.iter().map(|p| p.weight).collect(),
+        divergence: divergence(req, &tuned),
+        steps: steps(&req.base.set),
         tuned,
         start,
         best,
         evaluations,
+        finalists,
         holdout,
         seconds: started.elapsed().as_secs_f64(),
         stopped_early: stopped_early || progress.cancelled(),

@@ -83,6 +83,13 @@ impl LabTab {
                             .labelled_by(label.id);
                     });
                     ui.end_row();
+                    let label = ui.label("Keep the mix");
+                    ui.add(egui::DragValue::new(&mut s.tune.keep_mix).range(0.0..=10_000.0).speed(0.5))
+                        .labelled_by(label.id)
+                        .on_hover_text(
+                            "A penalty on moving the weights away from the base's mix (its divergence, KL in nats, times this): 0 lets one piece take over; 50 or more keeps the mix near yours",
+                        );
+                    ui.end_row();
                 });
                 if s != *old {
                     cmds.push(Command::SetLab(s));
@@ -107,26 +114,30 @@ impl LabTab {
                 ui.weak(format!("Tuning {}", job.what));
                 convergence_plot(ui, &job.evaluations);
                 let Some(r) = &job.report else { return };
+                let cap = state.settings.lab.max_rounds.max(1);
                 for c in &r.holdout {
-                    let ci = c.ci.map_or("no interval".to_owned(), |(lo, hi)| {
-                        if hi.is_finite() {
-                            format!("95 % CI {lo:.2} to {hi:.2}")
-                        } else {
-                            format!("95 % CI from {lo:.2}")
-                        }
-                    });
-                    ui.label(
-                        RichText::new(format!(
-                            "{}: goal {}, at the start {:.2}, tuned {:.2} on {} fresh games ({ci})",
-                            c.target.name(),
-                            c.target.goal(),
-                            c.start,
-                            c.holdout,
+                    // The verdict first, in its colour: a missed goal is never
+                    // a line to skim past.
+                    ui.horizontal_wrapped(|ui| {
+                        let (verdict, colour) = if c.met { ("Met", paint::OK) } else { ("Missed", paint::BAD) };
+                        ui.label(RichText::new(verdict).color(colour).strong());
+                        ui.label(format!(
+                            "{} for {}: goal {} within {}; tuned {}, at the start {} (both on the same {} fresh games, 95 % CI)",
+                            c.goal.target.name(),
+                            c.player,
+                            c.goal.target.goal(),
+                            c.goal.tolerance,
+                            c.holdout.show(cap),
+                            c.start.show(cap),
                             state.settings.lab.tune.holdout
-                        ))
-                        .strong(),
-                    );
+                        ));
+                    });
                 }
+                ui.weak(format!(
+                    "The mix moved {:.3} nats (KL) from the base's; the winner is the best of {} finalists on validation seeds.",
+                    r.divergence,
+                    r.finalists.len()
+                ));
                 ui.weak(format!(
                     "{} evaluations in {:.0} s ({:.1} a second); loss {:.4} at the start, {:.5} at best{}",
                     r.evaluations.len(),
