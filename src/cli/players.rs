@@ -123,18 +123,11 @@ pub(super) fn cmd_fit_player(
             let stem = file.file_stem().map_or("log".into(), |s| s.to_string_lossy());
             format!("fitted to {stem}")
         });
-        let player = f.player(&name, evaluation, lookahead);
-        let text = format!(
-            "// Fitted by tenten fit-player {}: {} moves, maximum likelihood;\n\
-             // temperature 95 % CI {:.3} to {:.3}, slip 95 % CI {:.4} to {:.4} (profile likelihood).\n\
-             // A model of the logged play, not a measurement of a person.\n{}",
-            file.display(),
-            f.moves,
-            f.temperature_ci.0,
-            f.temperature_ci.1,
-            f.slip_ci.0,
-            f.slip_ci.1,
-            player.to_ron()
+        let text = f.player_file(
+            &format!("{} by tenten fit-player", file.display()),
+            &name,
+            evaluation,
+            lookahead,
         );
         formats::write_atomic(path, &text)?;
     }

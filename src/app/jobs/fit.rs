@@ -43,18 +43,11 @@ impl Fitted {
 
     /// The player file, with a comment saying where it came from.
     pub fn player_file(&self) -> String {
-        let f = &self.fit;
-        format!(
-            "// Fitted in the workbench to {}: {} moves, maximum likelihood;\n\
-             // temperature 95 % CI {:.3} to {:.3}, slip 95 % CI {:.4} to {:.4} (profile likelihood).\n\
-             // A model of the logged play, not a measurement of a person.\n{}",
-            self.file,
-            f.moves,
-            f.temperature_ci.0,
-            f.temperature_ci.1,
-            f.slip_ci.0,
-            f.slip_ci.1,
-            self.player().to_ron()
+        self.fit.player_file(
+            &format!("{} in the workbench", self.file),
+            &self.player().name,
+            self.evaluation,
+            self.lookahead,
         )
     }
 }

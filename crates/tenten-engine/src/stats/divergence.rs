@@ -36,7 +36,9 @@ pub fn kl_divergence(observed: &[u64], weights: &[u32]) -> f64 {
             let q = o as f64 / n as f64;
             q * (q / (f64::from(w) / total)).ln()
         })
-        .sum()
+        .sum::<f64>()
+        // Never below 0, as KL is not; rounding could make it -1e-17.
+        .max(0.0)
 }
 
 #[cfg(test)]

@@ -58,8 +58,13 @@ pub struct Survival {
     /// The restricted mean: the area under the curve up to `last`, the
     /// expected rounds with every game cut at `last`; `None` for no games.
     pub rmean: Option<f64>,
-    /// Half the width of its 95 % interval; `None` below two games.
-    pub rmean_ci: Option<f64>,
+    /// Its 95 % interval (low, high), within 0 and `last`; `None` below two
+    /// games. With no loss at all (every game censored) the curve has no
+    /// variance, yet a loss at any round was possible: the interval is then
+    /// the exact one-sided bound, from `last` times 0.05^(1/n) (the chance
+    /// every one of n games survives when a loss comes with probability
+    /// 1 - 0.05^(1/n)) to `last`.
+    pub rmean_ci: Option<(f64, f64)>,
 }
 
 /// Losses and games at risk at each round count where something happened.
@@ -146,7 +151,7 @@ fn restricted_mean(
     steps: &[Step],
     last: u32,
     n: usize,
-) -> (Option<f64>, Option<f64>) {
+) -> (Option<f64>, Option<(f64, f64)>) {
     if n == 0 {
         return (None, None);
     }
@@ -166,7 +171,14 @@ fn restricted_mean(
             var += area_after[step].powi(2) * d as f64 / (at_risk as f64 * (at_risk - d) as f64);
         }
     }
-    (Some(area), (n >= 2).then(|| Z * var.sqrt()))
+    let last = f64::from(last);
+    let ci = if evs.iter().all(|e| e.2 == 0) {
+        (last * 0.05f64.powf(1.0 / n as f64), last)
+    } else {
+        let h = Z * var.sqrt();
+        ((area - h).max(0.0), (area + h).min(last))
+    };
+    (Some(area), (n >= 2).then_some(ci))
 }
 
 /// Bins of round counts: one round wide up to 10, then each 25 % wider, so

@@ -69,8 +69,9 @@ proptest! {
             prop_assert!(lo.is_some_and(|lo| lo <= m));
             prop_assert!(hi.is_none_or(|hi| hi >= m));
         }
-        if let Some(h) = s.rmean_ci {
-            prop_assert!(h.is_finite() && h >= 0.0);
+        if let (Some(m), Some((lo, hi))) = (s.rmean, s.rmean_ci) {
+            prop_assert!(lo.is_finite() && hi.is_finite());
+            prop_assert!(0.0 <= lo && lo <= m + 1e-9 && m <= hi + 1e-9 && hi <= f64::from(s.last) + 1e-9);
         }
     }
 
@@ -113,7 +114,14 @@ fn every_figure_is_defined_for_none_one_and_all_censored() {
     assert_eq!(capped.median, None, "all censored: beyond the cap");
     assert_eq!(capped.median_ci, (None, None));
     assert_eq!(capped.rmean, Some(500.0));
-    assert_eq!(capped.rmean_ci, Some(0.0));
+    // Not a zero-width interval: four games that all survived 500 rounds
+    // leave room for a loss with chance up to 1 - 0.05^(1/4) = 53 %.
+    let (lo, hi) = capped.rmean_ci.unwrap();
+    assert_eq!(hi, 500.0);
+    assert!(
+        (lo - 500.0 * 0.05f64.powf(0.25)).abs() < 1e-9 && lo < 250.0,
+        "{lo}"
+    );
     for b in hazard(&[(500, true); 4]) {
         assert_eq!(b.losses, 0);
         assert_eq!(b.lo, 0.0);

@@ -223,6 +223,9 @@ pub fn log_likelihood(decisions: &[Decision], temperature: f64, slip: f64) -> f6
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fit {
     pub temperature: f64,
+    /// Its 95 % interval; the high end is infinite when the likelihood
+    /// stays within the cut up to the hottest temperature the search tries
+    /// (`temperature_end`): the data cannot bound it.
     pub temperature_ci: (f64, f64),
     pub slip: f64,
     pub slip_ci: (f64, f64),
@@ -361,7 +364,13 @@ pub fn fit(all: &[Decision], lookahead: Lookahead) -> Fit {
     }
     let slip_profile: Vec<(f64, f64)> = slips.iter().copied().zip(slip_best).collect();
     let temperature_ci = match lookahead {
-        Lookahead::Piece => profile_interval(&temperature_profile, best.2),
+        Lookahead::Piece => {
+            // An interval that reaches the end of the search grid is open:
+            // the likelihood stays high past the hottest temperature tried.
+            let (lo, hi) = profile_interval(&temperature_profile, best.2);
+            let grid_end = temperature_profile.last().map_or(0.0, |p| p.0);
+            (lo, if hi >= grid_end { f64::INFINITY } else { hi })
+        }
         Lookahead::Holder => (0.0, 0.0),
     };
     Fit {
@@ -378,19 +387,60 @@ pub fn fit(all: &[Decision], lookahead: Lookahead) -> Fit {
 }
 
 impl Fit {
+    /// The hottest temperature the search tried.
+    pub fn temperature_end(&self) -> f64 {
+        self.temperature_profile.last().map_or(0.0, |p| p.0)
+    }
+
+    /// The temperature interval's high end: ">47.881" when open.
+    pub fn temperature_hi(&self) -> String {
+        let hi = self.temperature_ci.1;
+        if hi.is_finite() {
+            format!("{hi:.3}")
+        } else {
+            format!(">{:.3}", self.temperature_end())
+        }
+    }
+
     /// The line `tenten fit-player` prints.
     pub fn line(&self) -> String {
         format!(
-            "temperature={:.3} temperature_ci={:.3},{:.3} slip={:.4} slip_ci={:.4},{:.4} moves={} unexplained={} loglik={:.2}",
+            "temperature={:.3} temperature_ci={:.3},{} slip={:.4} slip_ci={:.4},{:.4} moves={} unexplained={} loglik={:.2}",
             self.temperature,
             self.temperature_ci.0,
-            self.temperature_ci.1,
+            self.temperature_hi(),
             self.slip,
             self.slip_ci.0,
             self.slip_ci.1,
             self.moves,
             self.unexplained,
             self.loglik
+        )
+    }
+
+    /// The fitted player as a file, its comment saying what it was fitted
+    /// to (`source`), how sure the fit is, and the moves it could not
+    /// explain.
+    pub fn player_file(
+        &self,
+        source: &str,
+        name: &str,
+        evaluation: CoelhoWeights,
+        lookahead: Lookahead,
+    ) -> String {
+        format!(
+            "// Fitted to {source}: {} moves, maximum likelihood (log-likelihood {:.1});\n\
+             // temperature 95 % CI {:.3} to {}, slip 95 % CI {:.4} to {:.4} (profile likelihood);\n\
+             // {} moves the model cannot make at any temperature and slip, left out of the fit.\n\
+             // A model of the logged play, not a measurement of a person.\n{}",
+            self.moves,
+            self.loglik,
+            self.temperature_ci.0,
+            self.temperature_hi(),
+            self.slip_ci.0,
+            self.slip_ci.1,
+            self.unexplained,
+            self.player(name, evaluation, lookahead).to_ron()
         )
     }
 

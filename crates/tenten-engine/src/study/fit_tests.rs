@@ -110,3 +110,30 @@ fn a_profile_interval_is_read_where_the_curve_crosses_the_cut() {
         "{lo} {hi}"
     );
 }
+
+/// A player so hot its moves are nearly uniform: the likelihood stays high
+/// to the end of the search grid, so the interval is open there (it used
+/// to print the grid's end, 47.881, as if the data bounded it), and the
+/// saved file says so and counts the moves it could not explain.
+#[test]
+fn an_interval_that_reaches_the_grid_end_is_open() {
+    let (set, shapes) = classic();
+    let hot = player(Lookahead::Piece, 500.0, 0.02);
+    let log = record(&shapes, &set, 3, &hot, 5, 60);
+    let decisions = piece_decisions(&shapes, CoelhoWeights::BEST, &log, &Progress::default()).unwrap();
+    let f = fit(&decisions, Lookahead::Piece);
+    assert_eq!(f.temperature_ci.1, f64::INFINITY, "{:?}", f.temperature_ci);
+    let line = f.line();
+    assert!(line.contains(&format!(",>{:.3} ", f.temperature_end())), "{line}");
+    let file = f.player_file("log.ron", "hot", CoelhoWeights::BEST, Lookahead::Piece);
+    assert!(file.contains("0 moves the model cannot make"), "{file}");
+    assert!(
+        file.contains(&format!("to >{:.3}", f.temperature_end())),
+        "{file}"
+    );
+    // The file reads back as the player it names.
+    assert_eq!(
+        Player::parse(&file, "hot.ron").unwrap(),
+        f.player("hot", CoelhoWeights::BEST, Lookahead::Piece)
+    );
+}

@@ -321,16 +321,35 @@ pub fn summarize(games: &[Game], set: &PieceSet) -> Summary {
 }
 
 /// A paired comparison of rounds survived by two generators on the same
-/// seeds (a - b): Student's t on the per-seed differences; `None` below
-/// `inference::MIN_PAIRED` pairs ("too few games").
-pub fn paired(a: &[Game], b: &[Game]) -> Option<Paired> {
-    let d: Vec<f64> = a
+/// seeds (a - b), restricted to the round cap: a game cut off by the cap
+/// counts the cap, so each difference is of rounds cut there and the mean
+/// difference is the difference of the two restricted means, the figure
+/// the censoring leaves measurable. `censored` says how many pairs had a
+/// game cut off (then the difference beyond the cap is unknown).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairedRounds {
+    pub test: Paired,
+    pub cap: u32,
+    pub censored: usize,
+}
+
+/// The paired test (Student's t on the per-seed differences of rounds
+/// restricted to `cap`); `None` below `inference::MIN_PAIRED` pairs ("too
+/// few games").
+pub fn paired(a: &[Game], b: &[Game], cap: u32) -> Option<PairedRounds> {
+    let pairs: Vec<(&Game, &Game)> = a.iter().zip(b).filter(|(x, y)| x.seed == y.seed).collect();
+    let d: Vec<f64> = pairs
         .iter()
-        .zip(b)
-        .filter(|(x, y)| x.seed == y.seed)
-        .map(|(x, y)| f64::from(x.rounds) - f64::from(y.rounds))
+        .map(|(x, y)| f64::from(x.rounds.min(cap)) - f64::from(y.rounds.min(cap)))
         .collect();
-    inference::paired_t(&d)
+    Some(PairedRounds {
+        test: inference::paired_t(&d)?,
+        cap,
+        censored: pairs
+            .iter()
+            .filter(|(x, y)| x.end == End::Censored || y.end == End::Censored)
+            .count(),
+    })
 }
 
 /// The line `tenten simulate` prints for one (player, generator). The
@@ -340,13 +359,19 @@ pub fn paired(a: &[Game], b: &[Game]) -> Option<Paired> {
 pub fn cli_line(player: &str, generator: &str, s: &Summary, run: &str, rounds_per_s: f64) -> String {
     let opt = |v: Option<u32>| v.map_or("none".to_owned(), |v| v.to_string());
     let (lo, hi) = s.km.median_ci;
-    let rmean = s.km.rmean.map_or("none".to_owned(), |m| format!("{m:.1}"));
-    let rmean_ci = match (s.km.rmean, s.km.rmean_ci) {
-        (Some(m), Some(h)) => format!("{:.1},{:.1}", m - h, m + h),
-        _ => "none".to_owned(),
+    // `+ 0.0` everywhere: a negative zero prints as 0, never -0.000.
+    let rmean =
+        s.km.rmean
+            .map_or("none".to_owned(), |m| format!("{:.1}", m + 0.0));
+    let rmean_ci = match s.km.rmean_ci {
+        Some((lo, hi)) => format!("{:.1},{:.1}", lo + 0.0, hi + 0.0),
+        None => "none".to_owned(),
     };
     let share = |x: Option<(f64, f64, f64)>| match x {
-        Some((p, lo, hi)) => (format!("{p:.3}"), format!("{lo:.3},{hi:.3}")),
+        Some((p, lo, hi)) => (
+            format!("{:.3}", p + 0.0),
+            format!("{:.3},{:.3}", lo + 0.0, hi + 0.0),
+        ),
         None => ("none".to_owned(), "none".to_owned()),
     };
     let (unfair_share, unfair_share_ci) = share(s.unfair_share);
@@ -354,21 +379,21 @@ pub fn cli_line(player: &str, generator: &str, s: &Summary, run: &str, rounds_pe
     format!(
         "player={player} generator={generator} strategy={player} games={} rounds_mean={:.3} rounds_median={} rounds_median_ci={},{} rounds_rmean={rmean} rounds_rmean_ci={rmean_ci} rounds_q1={:.1} rounds_q3={:.1} censored={} score_mean={:.1} unfair={} stuck={} dead={} unfair_share={unfair_share} unfair_share_ci={unfair_share_ci} stuck_share={stuck_share} stuck_share_ci={stuck_share_ci} unsolvable_dealt={} repairs={} chi2={:.3} kl={:.6} run={run} rounds_per_s={:.0}",
         s.games,
-        s.rounds_mean,
+        s.rounds_mean + 0.0,
         opt(s.km.median),
         opt(lo),
         opt(hi),
-        s.rounds_q1,
-        s.rounds_q3,
+        s.rounds_q1 + 0.0,
+        s.rounds_q3 + 0.0,
         s.censored,
-        s.score_mean,
+        s.score_mean + 0.0,
         s.unfair,
         s.stuck,
         s.dead,
         s.unsolvable_dealt,
         s.repairs,
-        s.chi2,
-        s.kl,
+        s.chi2 + 0.0,
+        s.kl + 0.0,
         rounds_per_s
     )
 }
@@ -447,6 +472,14 @@ mod tests {
         );
         let line = cli_line("greedy", "random", &s, "f", 1.0);
         assert!(!line.contains("NaN") && !line.contains("inf"), "{line}");
+        assert!(!line.contains("=-0.0") && !line.contains(",-0.0"), "{line}");
+        // Every game at the cap of 1: the restricted mean is 1, its interval
+        // not zero-width (twelve games leave room for a loss at round 0 with
+        // chance up to 22 %).
+        assert!(
+            line.contains(" rounds_rmean=1.0 rounds_rmean_ci=0.8,1.0 "),
+            "{line}"
+        );
         assert!(
             line.contains(" rounds_median=none rounds_median_ci=none,none "),
             "{line}"
@@ -454,7 +487,7 @@ mod tests {
         assert!(s.rounds_ci95.is_some_and(f64::is_finite));
         // Two games: too few for a paired test, where the normal law used
         // to call the generators different.
-        assert_eq!(paired(&one, &one), None);
+        assert_eq!(paired(&one, &one, 1), None);
     }
 
     #[test]
@@ -468,11 +501,18 @@ mod tests {
         assert_eq!(b.unfair, 0, "repair never loses unfairly");
         assert!(a.unfair > 0);
         assert!(a.rounds_q1 <= a.rounds_median && a.rounds_median <= a.rounds_q3);
-        let t = paired(&repair, &random).unwrap();
-        assert!(t.mean_difference > 0.0, "{t:?}");
+        let t = paired(&repair, &random, p.max_rounds).unwrap();
+        assert!(t.test.mean_difference > 0.0, "{t:?}");
+        assert_eq!(t.test.n, 60, "the test's own count");
         // The same games against themselves: no difference.
-        let same = paired(&random, &random).unwrap();
+        let same = paired(&random, &random, p.max_rounds).unwrap().test;
         assert_eq!((same.mean_difference, same.p_value), (0.0, 1.0));
+        // Cut at a cap of 12 rounds, the difference is of restricted means:
+        // the mean of min(rounds, 12) of one minus the other's.
+        let cut = paired(&repair, &random, 12).unwrap();
+        let rmean = |g: &[Game]| g.iter().map(|g| f64::from(g.rounds.min(12))).sum::<f64>() / 60.0;
+        assert!((cut.test.mean_difference - (rmean(&repair) - rmean(&random))).abs() < 1e-9);
+        assert!(cut.test.mean_difference.abs() < t.test.mean_difference.abs());
         let line = cli_line("greedy", "random", &a, "f", 1.0);
         assert!(
             line.starts_with("player=greedy generator=random strategy=greedy games=60 rounds_mean="),

@@ -75,8 +75,20 @@ impl LabTab {
         let f = &done.fit;
         ui.label(
             RichText::new(format!(
-                "temperature {:.3} (95 % CI {:.3} to {:.3}), slip {:.4} (95 % CI {:.4} to {:.4}), from {} moves of {}",
-                f.temperature, f.temperature_ci.0, f.temperature_ci.1, f.slip, f.slip_ci.0, f.slip_ci.1, f.moves, done.file
+                "temperature {:.3} (95 % CI {:.3} to {}), slip {:.4} (95 % CI {:.4} to {:.4}), from {} moves of {}{}",
+                f.temperature,
+                f.temperature_ci.0,
+                f.temperature_hi(),
+                f.slip,
+                f.slip_ci.0,
+                f.slip_ci.1,
+                f.moves,
+                done.file,
+                if f.unexplained > 0 {
+                    format!("; {} moves the model cannot make, left out", f.unexplained)
+                } else {
+                    String::new()
+                }
             ))
             .strong(),
         );

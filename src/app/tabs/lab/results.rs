@@ -24,8 +24,10 @@ pub(super) fn headline(ui: &mut Ui, state: &State, lab: &[GeneratorResults], set
     let (a, b) = &state.settings.lab.compare;
     if let (Some(x), Some(y)) = (find(lab, a), find(lab, b))
         && x.name != y.name
-        && let Some(t) = runner::paired(&x.games, &y.games)
+        && let Some(cap) = state_cap(lab)
+        && let Some(pr) = runner::paired(&x.games, &y.games, cap)
     {
+        let t = pr.test;
         let more = if t.mean_difference >= 0.0 {
             "longer"
         } else {
@@ -33,14 +35,15 @@ pub(super) fn headline(ui: &mut Ui, state: &State, lab: &[GeneratorResults], set
         };
         ui.label(
             RichText::new(format!(
-                "With {}, games last {:.1} rounds {more} than with {} (95 % CI {:.1} to {:.1}; paired over {} seeds, {}).",
+                "With {}, games last {:.1} rounds {more} than with {} (95 % CI {:.1} to {:.1}; paired over {} seeds, {}){}.",
                 x.name,
                 t.mean_difference.abs(),
                 y.name,
                 t.mean_difference - t.ci95,
                 t.mean_difference + t.ci95,
-                x.games.len().min(y.games.len()),
-                p_text(t.p_value)
+                t.n,
+                p_text(t.p_value),
+                censored_note(&pr)
             ))
             .strong(),
         );
@@ -136,7 +139,7 @@ pub(super) fn table(ui: &mut Ui, results: &[GeneratorResults]) {
             "rounds, restricted mean",
             "the area under the Kaplan-Meier curve up to the longest game: the mean with every game cut there, with its 95 % interval",
             |s| match (s.km.rmean, s.km.rmean_ci) {
-                (Some(m), Some(h)) => format!("{m:.1} ± {h:.1}"),
+                (Some(m), Some((lo, hi))) => format!("{m:.1} [{lo:.1} to {hi:.1}]"),
                 (Some(m), None) => format!("{m:.1} (1 game, no interval)"),
                 _ => "no games".to_owned(),
             },
@@ -253,37 +256,60 @@ pub(super) fn paired(ui: &mut Ui, state: &State, lab: &[GeneratorResults], cmds:
         cmds.push(Command::SetLab(s));
     }
     match (find(lab, &compare.0), find(lab, &compare.1)) {
-        (Some(a), Some(b)) if a.name != b.name => match runner::paired(&a.games, &b.games) {
-            Some(t) => {
-                let verdict = if t.p_value < 0.05 {
-                    "they really differ"
-                } else {
-                    "no difference shown at the 5 % level"
-                };
-                ui.label(format!(
-                    "{} minus {}: {:+.2} rounds a game (95 % CI {:+.2} to {:+.2}), {}: {verdict}.",
+        (Some(a), Some(b)) if a.name != b.name => {
+            match state_cap(lab).and_then(|cap| runner::paired(&a.games, &b.games, cap)) {
+                Some(pr) => {
+                    let t = pr.test;
+                    let verdict = if t.p_value < 0.05 {
+                        "they really differ"
+                    } else {
+                        "no difference shown at the 5 % level"
+                    };
+                    ui.label(format!(
+                    "{} minus {}: {:+.2} rounds a game over {} seeds (95 % CI {:+.2} to {:+.2}), {}: {verdict}{}.",
                     a.name,
                     b.name,
-                    t.mean_difference,
-                    t.mean_difference - t.ci95,
-                    t.mean_difference + t.ci95,
-                    p_text(t.p_value)
+                    t.mean_difference + 0.0,
+                    t.n,
+                    t.mean_difference - t.ci95 + 0.0,
+                    t.mean_difference + t.ci95 + 0.0,
+                    p_text(t.p_value),
+                    censored_note(&pr)
                 ))
                 .on_hover_text(
                     "Paired t test (Student's t) on the same seeds, two-sided; \
                      the differences are per game, game g of both generators on seed S + g.",
                 );
+                }
+                None => {
+                    ui.weak(format!(
+                        "Too few games for a paired test: it needs at least {} seeds played by both.",
+                        tenten_engine::stats::inference::MIN_PAIRED
+                    ));
+                }
             }
-            None => {
-                ui.weak(format!(
-                    "Too few games for a paired test: it needs at least {} seeds played by both.",
-                    tenten_engine::stats::inference::MIN_PAIRED
-                ));
-            }
-        },
+        }
         _ => {
             ui.weak("Pick two different generators that were run.");
         }
+    }
+}
+
+/// The round cap of the games shown (the longest a game can be).
+fn state_cap(lab: &[GeneratorResults]) -> Option<u32> {
+    lab.iter().map(|r| r.summary.km.last).max()
+}
+
+/// Said plainly when games reached the cap: the test is of rounds cut
+/// there, the difference of restricted means.
+fn censored_note(pr: &runner::PairedRounds) -> String {
+    if pr.censored == 0 {
+        String::new()
+    } else {
+        format!(
+            "; {} of the pairs reached the round cap of {}, so this compares rounds cut at the cap (restricted means)",
+            pr.censored, pr.cap
+        )
     }
 }
 
