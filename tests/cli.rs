@@ -1005,6 +1005,44 @@ fn a_tune_that_misses_says_so_and_exits_1() {
     assert!(e.contains("<= 1000"), "{e}");
 }
 
+/// tune from a generator naming its piece set, written into another
+/// folder: the tuned file names the same set from there.
+#[test]
+fn a_tuned_generator_names_its_piece_set_from_where_it_is_written() {
+    let root = common::cli::scratch("tune-ref");
+    for d in ["pieces", "gens", "out/deep"] {
+        std::fs::create_dir_all(root.join(d)).unwrap();
+    }
+    std::fs::copy("presets/pieces/classic-1010.ron", root.join("pieces/x.ron")).unwrap();
+    let g = root.join("gens/g.ron");
+    std::fs::write(&g, "(name: \"g\", pieces: \"../pieces/x.ron\", check: none)").unwrap();
+    let out = root.join("out/deep/t.ron");
+    run_ok(&[
+        "tune",
+        "--generator",
+        g.to_str().unwrap(),
+        "--player",
+        "novice",
+        "--target",
+        "median_rounds=25",
+        "--games",
+        "20",
+        "--holdout",
+        "20",
+        "--budget",
+        "1",
+        "--allow-miss",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("\"../../pieces/x.ron\""), "{text}");
+    let spec =
+        tenten_engine::play::generator_file::load(&out, &tenten_engine::model::pieces::PieceSet::classic())
+            .unwrap();
+    assert_eq!(spec.set.name, "classic 1010!");
+}
+
 /// A tune killed midway leaves the best generator found so far in --out.
 #[test]
 fn a_killed_tune_keeps_the_best_so_far() {

@@ -117,14 +117,7 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<bool, FormatError> {
         tuned.file.name = format!("{} tuned", req.base.file.name);
         if let Some(p) = &req.base.file.pieces {
             let set_file = formats::resolve_pieces_path(Path::new(&a.generator), p);
-            let from = a
-                .out
-                .parent()
-                .filter(|d| !d.as_os_str().is_empty())
-                .unwrap_or(Path::new("."));
-            if let (Ok(from), Ok(set_file)) = (std::path::absolute(from), std::path::absolute(&set_file)) {
-                tuned.file.pieces = Some(formats::relative_path(&from, &set_file).display().to_string());
-            }
+            tuned.file.pieces = Some(formats::pieces_reference(&a.out, &set_file));
         }
         let text = format!(
             "// Tuned by tenten tune from {} for {}: {}; {note}\n{}",

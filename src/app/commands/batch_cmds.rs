@@ -100,14 +100,15 @@ impl App {
         self.live.status = format!("Added the deal on screen to the batch: deal {} of {n}", n);
     }
 
-    /// The RON of one deal of the batch, `pieces` relative to `folder`.
-    fn deal_text(&self, deal: &Deal, folder: &Path) -> String {
+    /// The RON of one deal of the batch written to `file`, its `pieces`
+    /// relative to the file's folder.
+    fn deal_text(&self, deal: &Deal, file: &Path) -> String {
         let pieces = self
             .state
             .settings
             .pieces_file
             .as_deref()
-            .map(|p| formats::relative_path(folder, p).display().to_string());
+            .map(|p| formats::pieces_reference(file, p));
         formats::deal_to_ron(
             &deal.board,
             &deal.holder,
@@ -122,11 +123,24 @@ impl App {
     /// appended, so comments stay. Then reads it back as the open batch.
     pub(crate) fn save_batch(&mut self, path: &Path) {
         let doc = &self.state.doc;
-        let Some(b) = &doc.batch else { return };
-        let folder = path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
+        let Some(b) = &doc.batch else {
+            self.live.error = Some(format!(
+                "Nothing was saved to {}: the batch was closed while the dialog was open.",
+                path.display()
+            ));
+            return;
+        };
+        let folder = path;
+        // Into another folder, every deal's relative `pieces:` would point
+        // elsewhere: every deal is written again, its reference from there.
+        let here = |p: &Path| {
+            p.parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."))
+                .canonicalize()
+                .ok()
+        };
+        let moved = here(path) != here(&b.source.path);
         let current = doc.current_deal();
         let mut edits: BTreeMap<usize, String> = BTreeMap::new();
         let n = b.source.entries.len();
@@ -136,7 +150,8 @@ impl App {
             } else {
                 b.edits.get(&pos)
             };
-            if let Some(deal) = deal.filter(|d| b.original(pos) != Some(d)) {
+            let deal = deal.or_else(|| b.original(pos).filter(|_| moved));
+            if let Some(deal) = deal.filter(|d| moved || b.original(pos) != Some(d)) {
                 // update_batch counts every deal of the file, unreadable ones too.
                 edits.insert(b.source.entries[pos].index, self.deal_text(deal, folder));
             }
@@ -163,6 +178,7 @@ impl App {
         }
         let (written, pos) = (b.len(), b.pos);
         self.state.settings.file = Some(path.to_path_buf());
+        self.state.settings.file_hash = Some(formats::content_hash(&text));
         self.state.settings.remember(path.to_path_buf());
         self.reopen_batch(path, text, pos);
         self.live.status = format!("Saved the whole batch ({written} deals) to {}", file_name(path));
@@ -190,12 +206,15 @@ impl App {
 
     /// Writes only the deals the list shows, in its order, to a new file.
     pub(crate) fn save_filtered_to(&mut self, path: &Path) {
-        let Some(b) = &self.state.doc.batch else { return };
+        let Some(b) = &self.state.doc.batch else {
+            self.live.error = Some(format!(
+                "Nothing was saved to {}: the batch was closed while the dialog was open.",
+                path.display()
+            ));
+            return;
+        };
         let path = path.to_path_buf();
-        let folder = path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
+        let folder = path.as_path();
         let current = self.state.doc.current_deal();
         let rows = self.live.deals.rows().to_vec();
         let texts: Vec<String> = rows

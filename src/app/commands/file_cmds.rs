@@ -47,7 +47,13 @@ impl App {
             Answer::Chosen(path) => {
                 let purpose = open.purpose.clone();
                 self.live.file_dialog = None;
-                self.chosen(purpose, Some(path), ctx);
+                // The dialog in the window confirms a double-clicked file at
+                // once: ask before replacing it, as the desktop's dialog does.
+                if purpose.saves() && path.exists() {
+                    self.live.confirm = Some(dialogs::Confirm::replace(purpose, path));
+                } else {
+                    self.chosen(purpose, Some(path), ctx);
+                }
             }
             Answer::Cancelled => {
                 self.live.file_dialog = None;
@@ -57,7 +63,7 @@ impl App {
     }
 
     /// Does what the file was chosen for; `None`: nothing was chosen.
-    fn chosen(&mut self, purpose: Purpose, path: Option<PathBuf>, ctx: &egui::Context) {
+    pub(crate) fn chosen(&mut self, purpose: Purpose, path: Option<PathBuf>, ctx: &egui::Context) {
         let Some(path) = path else {
             self.live.status = files::NO_FILE_CHOSEN.to_owned();
             return;
@@ -83,6 +89,33 @@ impl App {
                 Err(e) => self.live.error = Some(e.to_string()),
             },
         }
+    }
+
+    /// After a file replaced the palette's weights (`before`): the active
+    /// generator deals with the new weights, so it is no longer the file it
+    /// was opened from. It lets go of that file (Save asks where, never
+    /// writing these weights over it unseen) and the words say so.
+    fn generator_lets_go(&mut self, before: &[u32]) -> String {
+        let doc = &mut self.state.doc;
+        let (Some(rules), Some(path)) = (&doc.generator, &doc.generator_path) else {
+            return String::new();
+        };
+        if doc.set.weights() == before {
+            return String::new();
+        }
+        let words = format!(
+            "; the generator \"{}\" now deals this file's weights, so it let go of {} (Save as keeps it; Ctrl+Z brings it back)",
+            rules.name,
+            file_name(path)
+        );
+        doc.generator_path = None;
+        doc.generator_hash = None;
+        words
+    }
+
+    /// The document's file changed on disk since it was read or saved here.
+    pub(crate) fn changed_on_disk(&self, path: &std::path::Path) -> bool {
+        files::unchanged(path, self.state.settings.file_hash) == Some(false)
     }
 
     /// Makes `set` the active set, keeping the holder's pieces and the
@@ -176,13 +209,15 @@ impl App {
                 let edited = self.state.doc.set_modified();
                 let set = set.unwrap_or_else(PieceSet::classic);
                 let named = format!(" with the {} set", set.name);
+                let weights = self.state.doc.set.weights();
                 self.state.doc.set_origin = set.clone();
                 self.switch_set(set);
                 self.state.settings.pieces_file = pieces_file;
+                let generator = self.generator_lets_go(&weights);
                 let kept = if edited {
-                    format!("{named} (your edited set was replaced; Ctrl+Z brings it back)")
+                    format!("{named} (your edited set was replaced; Ctrl+Z brings it back){generator}")
                 } else {
-                    named
+                    format!("{named}{generator}")
                 };
                 let doc = &mut self.state.doc;
                 doc.board = board;
@@ -196,6 +231,7 @@ impl App {
                     self.state.doc.deals = 0;
                 }
                 self.state.settings.file = Some(path.to_path_buf());
+                self.state.settings.file_hash = files::hash_on_disk(path);
                 self.state.settings.remember(path.to_path_buf());
                 self.live.selected_slot = None;
                 self.live.status = format!("Opened {}{note}{kept}", file_name(path));
@@ -206,11 +242,13 @@ impl App {
             }
             Ok(files::Loaded::PieceSet(set)) => {
                 self.edit(EditKey::Single);
+                let weights = self.state.doc.set.weights();
                 self.state.doc.set_origin = set.clone();
                 let closed = self.switch_set(set);
                 self.state.settings.pieces_file = Some(path.to_path_buf());
                 self.state.settings.remember(path.to_path_buf());
-                self.live.status = format!("Opened piece set {}{closed}", file_name(path));
+                let generator = self.generator_lets_go(&weights);
+                self.live.status = format!("Opened piece set {}{closed}{generator}", file_name(path));
             }
             Ok(files::Loaded::Result(result)) => self.open_result(path, *result),
             Err(message) => self.live.error = Some(message),
@@ -271,6 +309,7 @@ impl App {
         match files::save_deal(path, &s.doc, s.settings.pieces_file.as_deref(), s.settings.seed) {
             Ok(kind) => {
                 self.state.settings.file = Some(path.to_path_buf());
+                self.state.settings.file_hash = files::hash_on_disk(path);
                 self.state.settings.remember(path.to_path_buf());
                 self.live.status = match kind {
                     files::SaveKind::Deal => format!("Saved {}", path.display()),

@@ -24,14 +24,23 @@ impl App {
                     self.state.doc.set_origin = spec.set.clone();
                     self.switch_set(spec.set.clone())
                 };
+                // The set's file is the one the generator names (relative to
+                // the generator), so a save writes that reference again.
+                if let Some(p) = &spec.file.pieces {
+                    self.state.settings.pieces_file =
+                        Some(tenten_engine::io::formats::resolve_pieces_path(path, p));
+                }
                 // The file's weights are the palette's now; the rules keep
                 // none of their own, so palette edits deal as they show.
                 let mut rules = spec.file;
                 rules.weights.clear();
                 let doc = &mut self.state.doc;
-                doc.generator = Some(rules.clone());
-                doc.generator_origin = Some(rules);
+                doc.generator = Some(rules);
+                doc.generator_origin = doc.generator_as_saved();
                 doc.generator_path = Some(path.to_path_buf());
+                doc.generator_hash = tenten_engine::io::formats::read_text(path)
+                    .ok()
+                    .map(|t| tenten_engine::io::formats::content_hash(&t));
                 self.live.status = format!("Dealing from the generator {}{closed}", path.display());
             }
             Err(e) => self.live.error = Some(e.to_string()),
@@ -45,9 +54,10 @@ impl App {
         };
         self.edit(EditKey::Single);
         let doc = &mut self.state.doc;
-        doc.generator = Some(spec.file.clone());
-        doc.generator_origin = Some(spec.file);
+        doc.generator = Some(spec.file);
+        doc.generator_origin = doc.generator_as_saved();
         doc.generator_path = None;
+        doc.generator_hash = None;
         self.live.status = format!("Dealing from a new generator, from the preset {name}");
     }
 
@@ -202,6 +212,7 @@ impl App {
             doc.generator = None;
             doc.generator_origin = None;
             doc.generator_path = None;
+            doc.generator_hash = None;
             self.live.status = "Dealing from the palette's weights".to_owned();
         }
     }
@@ -210,6 +221,10 @@ impl App {
     /// the file's weights (what is on screen is what is saved).
     pub(crate) fn save_generator_to(&mut self, path: &Path) {
         let Some(rules) = self.state.doc.generator.clone() else {
+            self.live.error = Some(format!(
+                "Nothing was saved to {}: the generator was closed while the dialog was open.",
+                path.display()
+            ));
             return;
         };
         let mut file = rules.clone();
@@ -222,15 +237,12 @@ impl App {
             .map(|p| (p.id.clone(), p.weight))
             .collect();
         // The set's file, found again from where the generator goes.
-        file.pieces = self.state.settings.pieces_file.as_ref().and_then(|set_file| {
-            let from = std::path::absolute(path.parent()?).ok()?;
-            let to = std::path::absolute(set_file).ok()?;
-            Some(
-                tenten_engine::io::formats::relative_path(&from, &to)
-                    .display()
-                    .to_string(),
-            )
-        });
+        file.pieces = self
+            .state
+            .settings
+            .pieces_file
+            .as_ref()
+            .map(|set_file| tenten_engine::io::formats::pieces_reference(path, set_file));
         let spec = GeneratorSpec {
             file,
             set: self.state.doc.set.clone(),
@@ -238,8 +250,10 @@ impl App {
         match tenten_engine::io::formats::write_atomic(path, &spec.to_ron()) {
             Ok(()) => {
                 let doc = &mut self.state.doc;
-                doc.generator_origin = Some(rules);
+                doc.generator = Some(rules);
+                doc.generator_origin = doc.generator_as_saved();
                 doc.generator_path = Some(path.to_path_buf());
+                doc.generator_hash = Some(tenten_engine::io::formats::content_hash(&spec.to_ron()));
                 self.live.status = format!("Saved the generator to {}", path.display());
             }
             Err(e) => self.live.error = Some(e.to_string()),

@@ -75,6 +75,7 @@ impl App {
                 deals: Default::default(),
                 loading: None,
                 file_dialog: None,
+                confirm: None,
             },
             undo: Undo::default(),
             cmds: Vec::new(),
@@ -224,6 +225,8 @@ impl App {
         });
         if let Some(message) = &self.live.error {
             files::error_dialog(&ctx, message, &mut self.cmds);
+        } else if let Some(confirm) = &self.live.confirm {
+            confirm.show(&ctx, &mut self.cmds);
         }
         if let Some(f) = &self.live.flash {
             let now = ctx.input(|i| i.time);
@@ -341,6 +344,10 @@ impl App {
     /// Save never writes a document over a file it was not read from.
     pub(crate) fn restore(&mut self, t: Titled) {
         self.state.doc = t.doc;
+        if t.file != self.state.settings.file {
+            // Its text then is not known here: no check at the next Save.
+            self.state.settings.file_hash = None;
+        }
         self.state.settings.file = t.file;
         self.state.settings.pieces_file = t.pieces_file;
     }

@@ -11,7 +11,7 @@ use tenten_engine::search::heuristic::Policy;
 
 use crate::app::shell::app::App;
 use crate::app::shell::command::{Command, Line};
-use crate::app::shell::dialogs::Purpose;
+use crate::app::shell::dialogs::{Confirm, Purpose};
 use crate::app::shell::files;
 use crate::app::shell::state::Slot;
 use crate::app::shell::undo::EditKey;
@@ -37,6 +37,18 @@ impl App {
             Command::Save => {
                 let batch_file = self.state.doc.batch.as_ref().map(|b| b.source.path.clone());
                 match (self.state.settings.file.clone(), batch_file) {
+                    // Changed on disk since it was read or saved here: ask.
+                    (Some(path), batch) if self.changed_on_disk(&path) => {
+                        let purpose = Purpose::SaveDeal {
+                            batch: batch.is_some(),
+                        };
+                        self.live.confirm = Some(Confirm::changed_on_disk(
+                            purpose,
+                            path.clone(),
+                            Command::Load(path),
+                            Command::SaveAs,
+                        ));
+                    }
                     // The open batch, whole.
                     (Some(path), Some(source)) if path == source => self.save_batch(&path),
                     // A batch file with no batch open (after a restart, or an
@@ -64,6 +76,14 @@ impl App {
             Command::SetGenerator { rules, stroke } => self.set_generator(*rules, stroke),
             Command::CloseGenerator => self.close_generator(),
             Command::SaveGenerator => match self.state.doc.generator_path.clone() {
+                Some(path) if files::unchanged(&path, self.state.doc.generator_hash) == Some(false) => {
+                    self.live.confirm = Some(Confirm::changed_on_disk(
+                        Purpose::SaveGenerator,
+                        path.clone(),
+                        Command::LoadGenerator(path),
+                        Command::SaveGeneratorAs,
+                    ));
+                }
                 Some(path) => self.save_generator_to(&path),
                 None => self.choose_file(Purpose::SaveGenerator, ctx),
             },
@@ -334,6 +354,12 @@ impl App {
                 self.live.solution_step = step.filter(|&i| i < steps);
             }
             Command::DismissError => self.live.error = None,
+            Command::DismissConfirm => {
+                if self.live.confirm.take().is_some() && self.live.status.is_empty() {
+                    self.live.status = "Nothing was saved".to_owned();
+                }
+            }
+            Command::SaveTo { purpose, path } => self.chosen(purpose, Some(path), ctx),
             Command::SetTiming(settings) => self.state.settings.timing = settings,
             Command::StartSweep => self.start_sweep(ctx),
             Command::CancelSweep => self.live.timing.cancel(),

@@ -31,6 +31,14 @@ pub enum Command {
     SavePieceSetAs,
     /// Open a file by path (recent files, drag-and-drop, tests).
     Load(PathBuf),
+    /// Do what a chosen file was for, without asking again (the answer to
+    /// "replace it?" or "it changed on disk: overwrite?").
+    SaveTo {
+        purpose: crate::app::shell::dialogs::Purpose,
+        path: PathBuf,
+    },
+    /// Close the question without doing anything.
+    DismissConfirm,
     Quit,
     // Edit
     Undo,

@@ -103,15 +103,22 @@ pub fn load(path: &Path, current: &PieceSet) -> Result<Loaded, String> {
     })
 }
 
+/// The hash of the file's text on disk now (`None` when it cannot be read).
+pub fn hash_on_disk(path: &Path) -> Option<u64> {
+    formats::read_text(path).ok().map(|t| formats::content_hash(&t))
+}
+
+/// Whether the file at `path` still holds the text hashed to `hash`:
+/// `Some(false)` when another program changed (or removed) it.
+pub fn unchanged(path: &Path, hash: Option<u64>) -> Option<bool> {
+    formats::unchanged_on_disk(path, hash)
+}
+
 /// Writes the document as a deal file; `pieces` is written relative to the
 /// file's folder. When `path` holds a batch, only its first deal (the one
 /// shown) is replaced: the other deals and the comments stay.
 pub fn save_deal(path: &Path, doc: &Doc, pieces: Option<&Path>, seed: u64) -> Result<SaveKind, String> {
-    let folder = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let pieces = pieces.map(|p| formats::relative_path(folder, p).display().to_string());
+    let pieces = pieces.map(|p| formats::pieces_reference(path, p));
     let text = formats::deal_to_ron(&doc.board, &doc.holder(), &doc.set, pieces.as_deref(), Some(seed));
     if let Ok(old) = std::fs::read_to_string(path)
         && formats::is_batch(&old)

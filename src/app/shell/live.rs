@@ -78,6 +78,9 @@ pub struct Live {
     pub loading: Option<(PathBuf, Job<Result<files::Loaded, String>>)>,
     /// A file dialog drawn in the window, where the desktop has none.
     pub file_dialog: Option<crate::app::shell::dialogs::InWindow>,
+    /// A question before a save replaces a file: the file exists, or it
+    /// changed on disk since it was read.
+    pub confirm: Option<crate::app::shell::dialogs::Confirm>,
 }
 
 impl Live {

@@ -39,6 +39,9 @@ pub struct Settings {
     pub fill_percent: u32,
     /// The file the document was last opened from or saved to.
     pub file: Option<PathBuf>,
+    /// The hash of that file's text then, to tell at the next Save whether
+    /// another program changed it.
+    pub file_hash: Option<u64>,
     /// Where the piece set came from, written into saved deals.
     pub pieces_file: Option<PathBuf>,
     pub recent: Vec<PathBuf>,
@@ -70,6 +73,7 @@ impl Default for Settings {
             tool: Tool::Brush,
             fill_percent: 40,
             file: None,
+            file_hash: None,
             pieces_file: None,
             recent: Vec::new(),
             show_palette: true,

@@ -53,8 +53,15 @@ pub struct Doc {
     /// came from and the rules as opened or saved ("modified" when they
     /// differ), all in the document so undo covers them.
     pub generator: Option<tenten_engine::play::generator_file::GeneratorFile>,
+    /// The rules as opened or saved, with the weights they had then (every
+    /// piece's): the generator is modified when its rules or the palette's
+    /// weights differ from these, so the generator on screen and the
+    /// weights in force are one thing.
     pub generator_origin: Option<tenten_engine::play::generator_file::GeneratorFile>,
     pub generator_path: Option<std::path::PathBuf>,
+    /// The hash of the generator file's text as opened or saved here, to
+    /// tell at the next Save whether another program changed it.
+    pub generator_hash: Option<u64>,
 }
 
 impl Default for Doc {
@@ -79,11 +86,31 @@ impl Default for Doc {
             generator: None,
             generator_origin: None,
             generator_path: None,
+            generator_hash: None,
         }
     }
 }
 
 impl Doc {
+    /// The palette's weights, by piece id, as a generator file writes them.
+    pub fn weights_map(&self) -> std::collections::BTreeMap<String, u32> {
+        self.set.pieces.iter().map(|p| (p.id.clone(), p.weight)).collect()
+    }
+
+    /// The active generator, with the palette's weights, as it would be
+    /// saved (what `generator_origin` holds for the file as opened).
+    pub fn generator_as_saved(&self) -> Option<tenten_engine::play::generator_file::GeneratorFile> {
+        let mut g = self.generator.clone()?;
+        g.weights = self.weights_map();
+        Some(g)
+    }
+
+    /// The generator's rules or the weights in force differ from the file
+    /// as opened or saved.
+    pub fn generator_modified(&self) -> bool {
+        self.generator.is_some() && self.generator_as_saved() != self.generator_origin
+    }
+
     /// The active generator on the document's set. Its rules were checked
     /// when they were opened or edited (`set_generator` refuses what would
     /// not read) and carry no weights of their own (the palette's are used),

@@ -46,7 +46,7 @@ impl Tab for GeneratorTab {
             });
             return;
         };
-        let modified = doc.generator_origin.as_ref() != Some(rules);
+        let modified = doc.generator_modified();
         let file = doc
             .generator_path
             .as_ref()

@@ -93,30 +93,66 @@ pub fn read_text(path: &Path) -> Result<String, FormatError> {
 }
 
 /// Writes through a temporary file in the same folder, flushed to disk
-/// before the rename, so neither a crash nor a power cut leaves a
-/// half-written file (a checkpoint is read back after either).
+/// before the rename and the folder flushed after it, so neither a crash
+/// nor a power cut leaves a half-written file (a checkpoint is read back
+/// after either). A symlink is written through (its target is replaced,
+/// the link kept); an existing file keeps its permissions; the temporary
+/// file is removed on every error.
 pub fn write_atomic(path: &Path, contents: &str) -> Result<(), FormatError> {
     let file = path.display().to_string();
-    let dir = path
+    let fail = |e: std::io::Error| FormatError::new(&file, None, format!("cannot write: {e}"));
+    // Through a symlink to the file it names (relative to the link's folder).
+    let target = match std::fs::read_link(path) {
+        Ok(to) => path.parent().map_or(to.clone(), |d| d.join(&to)),
+        Err(_) => path.to_path_buf(),
+    };
+    let dir = target
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let name = path
+    let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let permissions = std::fs::metadata(&target).ok().map(|m| m.permissions());
     let result = (|| {
         use std::io::Write as _;
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(contents.as_bytes())?;
+        if let Some(p) = permissions {
+            f.set_permissions(p)?;
+        }
         f.sync_all()?;
-        std::fs::rename(&tmp, path)
+        drop(f);
+        std::fs::rename(&tmp, &target)
     })();
-    result.map_err(|e| {
+    if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
-        FormatError::new(&file, None, format!("cannot write: {e}"))
-    })
+        return Err(fail(e));
+    }
+    // The rename is durable once the folder is: flush it (where a folder
+    // can be opened, as on Unix).
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// A short fingerprint of a file's text, to tell at a save whether the
+/// file changed on disk since it was read.
+pub fn content_hash(text: &str) -> u64 {
+    use sha2::{Digest, Sha256};
+    let hash = Sha256::digest(text.as_bytes());
+    u64::from_le_bytes(hash[..8].try_into().unwrap_or([0; 8]))
+}
+
+/// Whether the file at `path` still holds the text that hashed to `hash`
+/// when it was read: `Some(false)` when it changed or went, `None` when
+/// nothing was read from it.
+pub fn unchanged_on_disk(path: &Path, hash: Option<u64>) -> Option<bool> {
+    let hash = hash?;
+    Some(std::fs::read_to_string(path).is_ok_and(|t| content_hash(&t) == hash))
 }
 
 /// 1-based line and column of byte `offset` in `text`.
@@ -428,17 +464,36 @@ pub fn load_pieces_of(deal_file: &Path, pieces: &str) -> Result<(PieceSet, PathB
     }
 }
 
-/// `target` written relative to the folder `from`, for a `pieces:` line
-/// (falls back to `target` as given when the two share no root).
-pub fn relative_path(from: &Path, target: &Path) -> PathBuf {
-    let (Ok(from), Ok(target)) = (from.canonicalize(), target.canonicalize()) else {
-        return target.to_path_buf();
+/// The `pieces:` line of a file written at `file` that names the piece set
+/// at `set_file`: the set's path relative to `file`'s folder, as every
+/// reader resolves it (`resolve_pieces_path`). The one function every
+/// writer (deals, batches, generators, the CLI's tune) uses. Both paths are
+/// made absolute first (symlinks resolved where they exist), so a file
+/// opened as `g.ron` from the working folder writes its reference right;
+/// with no common root (another drive), the set's absolute path.
+pub fn pieces_reference(file: &Path, set_file: &Path) -> String {
+    let folder = file
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let full = |p: &Path| {
+        p.canonicalize()
+            .or_else(|_| std::path::absolute(p))
+            .unwrap_or_else(|_| p.to_path_buf())
     };
+    relative_path(&full(folder), &full(set_file))
+        .display()
+        .to_string()
+}
+
+/// `target` written relative to the folder `from` (both absolute), for a
+/// `pieces:` line (`target` itself when the two share no root).
+fn relative_path(from: &Path, target: &Path) -> PathBuf {
     let a: Vec<_> = from.components().collect();
     let b: Vec<_> = target.components().collect();
     let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
     if common == 0 {
-        return target;
+        return target.to_path_buf();
     }
     let mut out = PathBuf::new();
     for _ in common..a.len() {
@@ -491,6 +546,50 @@ pub fn deal_with_moves_to_ron(
 
 #[cfg(test)]
 mod tests {
+    #[cfg(unix)]
+    #[test]
+    fn write_atomic_keeps_permissions_writes_through_a_symlink_and_leaves_no_temporary() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = std::env::temp_dir().join(format!("tenten-atomic-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("real.ron");
+        std::fs::write(&target, "old").unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).unwrap();
+        let link = dir.join("link.ron");
+        std::os::unix::fs::symlink("real.ron", &link).unwrap();
+        super::write_atomic(&link, "new").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(),
+            "the link is kept"
+        );
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+        assert_eq!(
+            std::fs::metadata(&target).unwrap().permissions().mode() & 0o777,
+            0o640
+        );
+        // An error (the folder is gone) leaves no temporary behind.
+        let gone = dir.join("no/such/dir/x.ron");
+        assert!(
+            super::write_atomic(&gone, "x")
+                .unwrap_err()
+                .to_string()
+                .contains("cannot write")
+        );
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left.len(), 2, "{left:?}");
+        // A changed file is told from an unchanged one.
+        let h = super::content_hash("new");
+        assert_eq!(super::unchanged_on_disk(&target, Some(h)), Some(true));
+        std::fs::write(&target, "edited elsewhere").unwrap();
+        assert_eq!(super::unchanged_on_disk(&target, Some(h)), Some(false));
+        assert_eq!(super::unchanged_on_disk(&target, None), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     use super::*;
 
     #[test]
@@ -519,8 +618,20 @@ mod tests {
         std::fs::create_dir_all(root.join("deals")).unwrap();
         std::fs::create_dir_all(root.join("pieces")).unwrap();
         std::fs::write(root.join("pieces/set.ron"), "x").unwrap();
-        let rel = relative_path(&root.join("deals"), &root.join("pieces/set.ron"));
-        assert_eq!(rel, PathBuf::from("../pieces/set.ron"));
+        let rel = pieces_reference(&root.join("deals/d.ron"), &root.join("pieces/set.ron"));
+        assert_eq!(rel, "../pieces/set.ron");
+        // Read back from the file's folder, it is the set.
+        assert_eq!(
+            resolve_pieces_path(&root.join("deals/d.ron"), &rel)
+                .canonicalize()
+                .unwrap(),
+            root.join("pieces/set.ron").canonicalize().unwrap()
+        );
+        // Beside it, and a file not written yet.
+        assert_eq!(
+            pieces_reference(&root.join("pieces/new.ron"), &root.join("pieces/set.ron")),
+            "set.ron"
+        );
         std::fs::remove_dir_all(root).ok();
     }
 
