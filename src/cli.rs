@@ -746,7 +746,7 @@ fn cmd_deal_log(
         },
         set.name
     );
-    out.push_str(&formats::batch_to_ron(&texts, &comment));
+    out.push_str(&tenten_engine::io::batch_file::batch_to_ron(&texts, &comment));
     Ok(())
 }
 

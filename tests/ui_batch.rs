@@ -254,7 +254,7 @@ fn a_large_batch_is_read_without_blocking_the_window() {
     let path = dir.join("large.ron");
     std::fs::write(
         &path,
-        tenten_engine::io::formats::batch_to_ron(&texts, "3000 deals"),
+        tenten_engine::io::batch_file::batch_to_ron(&texts, "3000 deals"),
     )
     .unwrap();
     assert!(std::fs::metadata(&path).unwrap().len() > 1 << 20);

@@ -179,7 +179,7 @@ fn reading_a_large_file_stops_on_cancel_and_changes_nothing() {
     let deals: Vec<String> = (0..8_000).map(|_| deal.clone()).collect();
     std::fs::write(
         &path,
-        tenten_engine::io::formats::batch_to_ron(&deals, "a big log"),
+        tenten_engine::io::batch_file::batch_to_ron(&deals, "a big log"),
     )
     .unwrap();
     assert!(

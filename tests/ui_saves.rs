@@ -196,7 +196,7 @@ fn a_batch_saved_into_another_folder_keeps_its_references() {
     let batch = root.join("deals/b.ron");
     std::fs::write(
         &batch,
-        formats::batch_to_ron(&[deal("sq3"), deal("dot"), deal("h2")], "three"),
+        tenten_engine::io::batch_file::batch_to_ron(&[deal("sq3"), deal("dot"), deal("h2")], "three"),
     )
     .unwrap();
     let mut h = common::ui::harness();

@@ -10,7 +10,8 @@ use tenten_engine::io::formats::{self, Deal};
 
 use crate::app::commands::file_cmds::file_name;
 use crate::app::shell::app::App;
-use crate::app::shell::batch::{DocBatch, Source};
+use crate::app::shell::batch::DocBatch;
+use crate::app::shell::batch_source::Source;
 use crate::app::shell::state::Slot;
 use crate::app::shell::undo::EditKey;
 
@@ -162,7 +163,7 @@ impl App {
                 self.deal_text(deal, folder)
             })
             .collect();
-        let text = match formats::update_batch(&b.source.text, &edits, &added) {
+        let text = match tenten_engine::io::batch_file::update_batch(&b.source.text, &edits, &added) {
             Ok(text) => text,
             Err(why) => {
                 self.live.error = Some(format!(
@@ -235,7 +236,10 @@ impl App {
             self.live.deals.filter,
             self.live.deals.sort.name()
         );
-        match formats::write_atomic(&path, &formats::batch_to_ron(&texts, &comment)) {
+        match formats::write_atomic(
+            &path,
+            &tenten_engine::io::batch_file::batch_to_ron(&texts, &comment),
+        ) {
             Ok(()) => {
                 self.live.status = format!(
                     "Saved {} to {}",

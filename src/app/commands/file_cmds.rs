@@ -50,7 +50,7 @@ impl App {
                 // The dialog in the window confirms a double-clicked file at
                 // once: ask before replacing it, as the desktop's dialog does.
                 if purpose.saves() && path.exists() {
-                    self.live.confirm = Some(dialogs::Confirm::replace(purpose, path));
+                    self.live.confirm = Some(crate::app::shell::confirm::Confirm::replace(purpose, path));
                 } else {
                     self.chosen(purpose, Some(path), ctx);
                 }

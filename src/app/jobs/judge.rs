@@ -14,7 +14,7 @@ use tenten_engine::model::shapes::Shapes;
 use tenten_engine::search::changer::ChangeOptions;
 
 use crate::app::jobs::job::Job;
-use crate::app::shell::batch::Source;
+use crate::app::shell::batch_source::Source;
 
 /// The verdicts of the deals from a position on.
 pub type Chunk = (usize, Vec<Judged>);

@@ -7,7 +7,7 @@ use egui::{Color32, CornerRadius, Painter, Rect, Sense, Stroke, Ui, pos2, vec2};
 
 use tenten_engine::danger::Danger;
 
-use crate::app::panels::board_view::Grid;
+use crate::app::panels::grid::Grid;
 use crate::app::shell::live::Live;
 use crate::app::shell::state::State;
 use crate::app::widgets::paint;

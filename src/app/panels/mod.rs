@@ -4,6 +4,7 @@
 pub mod board_view;
 pub mod danger_overlay;
 pub mod danger_panel;
+pub mod grid;
 pub mod holder;
 pub mod inspector;
 pub mod palette;

@@ -11,7 +11,8 @@ use tenten_engine::search::heuristic::Policy;
 
 use crate::app::shell::app::App;
 use crate::app::shell::command::{Command, Line};
-use crate::app::shell::dialogs::{Confirm, Purpose};
+use crate::app::shell::confirm::Confirm;
+use crate::app::shell::dialogs::Purpose;
 use crate::app::shell::files;
 use crate::app::shell::state::Slot;
 use crate::app::shell::undo::EditKey;

@@ -124,7 +124,7 @@ pub fn save_deal(path: &Path, doc: &Doc, pieces: Option<&Path>, seed: u64) -> Re
         && formats::is_batch(&old)
     {
         let n = formats::parse_deals(&old, &path.display().to_string()).map_or(0, |d| d.len());
-        let batch = formats::replace_first_deal(&old, &text).map_err(|why| {
+        let batch = tenten_engine::io::batch_file::replace_first_deal(&old, &text).map_err(|why| {
             format!(
                 "{} is a batch this window cannot update safely ({why}); nothing was written. Use Save as.",
                 path.display()

@@ -73,14 +73,14 @@ pub struct Live {
     /// The Lab's last tune of the generator, and the job running it.
     pub tune: crate::app::jobs::tune::TuneJob,
     /// The open batch's deal list: verdicts, filter, order.
-    pub deals: crate::app::shell::batch::DealsView,
+    pub deals: crate::app::shell::deals_view::DealsView,
     /// A large file being read on a thread.
     pub loading: Option<(PathBuf, Job<Result<files::Loaded, String>>)>,
     /// A file dialog drawn in the window, where the desktop has none.
     pub file_dialog: Option<crate::app::shell::dialogs::InWindow>,
     /// A question before a save replaces a file: the file exists, or it
     /// changed on disk since it was read.
-    pub confirm: Option<crate::app::shell::dialogs::Confirm>,
+    pub confirm: Option<crate::app::shell::confirm::Confirm>,
 }
 
 impl Live {

@@ -5,7 +5,10 @@
 pub mod app;
 pub mod apply;
 pub mod batch;
+pub mod batch_source;
 pub mod command;
+pub mod confirm;
+pub mod deals_view;
 pub mod debugger;
 pub mod dialogs;
 pub mod files;

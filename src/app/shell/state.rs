@@ -92,6 +92,20 @@ impl Default for Doc {
 }
 
 impl Doc {
+    /// The deal on screen, as a batch stores it.
+    pub fn current_deal(&self) -> tenten_engine::io::formats::Deal {
+        let seed = self
+            .batch
+            .as_ref()
+            .and_then(|b| b.original(b.pos))
+            .and_then(|d| d.seed);
+        tenten_engine::io::formats::Deal {
+            board: self.board.clone(),
+            holder: self.holder(),
+            seed,
+        }
+    }
+
     /// The palette's weights, by piece id, as a generator file writes them.
     pub fn weights_map(&self) -> std::collections::BTreeMap<String, u32> {
         self.set.pieces.iter().map(|p| (p.id.clone(), p.weight)).collect()

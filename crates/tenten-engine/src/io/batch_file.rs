@@ -77,7 +77,7 @@ pub fn deal_spans(batch: &str) -> Option<Spans> {
 
 /// How many items RON itself reads in the list `batch`, whatever they hold.
 fn items_in_list(batch: &str) -> Option<usize> {
-    crate::io::formats::ron_options()
+    ron_scan::ron_options()
         .from_str::<Vec<IgnoredAny>>(batch)
         .ok()
         .map(|items| items.len())

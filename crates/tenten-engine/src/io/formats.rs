@@ -4,9 +4,9 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use ron::extensions::Extensions;
 use serde::{Deserialize, Serialize};
 
+use crate::io::batch_file::deal_spans;
 use crate::model::board::{Board, BoardSize, Cell};
 use crate::model::pieces::MAX_HOLDER;
 use crate::model::pieces::{Piece, PieceIdx, PieceSet, PieceSetDef};
@@ -39,9 +39,7 @@ impl FormatError {
     }
 }
 
-pub(crate) fn ron_options() -> ron::Options {
-    ron::Options::default().with_default_extension(Extensions::IMPLICIT_SOME)
-}
+pub(crate) use crate::io::ron_scan::ron_options;
 
 pub(crate) fn parse_ron<T: for<'de> Deserialize<'de>>(text: &str, file: &str) -> Result<T, FormatError> {
     ron_options().from_str(text).map_err(|e| {
@@ -174,8 +172,6 @@ fn locate(text: &str, needle: &str, from: usize) -> Option<(usize, usize)> {
         .or_else(|| text.find(&quoted));
     found.map(|i| line_col(text, i))
 }
-
-pub use crate::io::batch_file::{Spans, batch_to_ron, deal_spans, replace_first_deal, update_batch};
 
 // ---------------------------------------------------------------- piece sets
 

@@ -137,7 +137,7 @@ pub fn to_ron(log: &[Logged], size: BoardSize, set: &PieceSet, comment: &str) ->
             )
         })
         .collect();
-    formats::batch_to_ron(&texts, comment)
+    crate::io::batch_file::batch_to_ron(&texts, comment)
 }
 
 #[cfg(test)]
@@ -196,7 +196,7 @@ mod tests {
         }
         let bare = text.replace("moves:", "old_moves:");
         assert!(parse(&bare, "log.ron", &set).is_err());
-        let none: String = formats::batch_to_ron(
+        let none: String = crate::io::batch_file::batch_to_ron(
             &[formats::deal_to_ron(
                 &Board::empty(BoardSize::CLASSIC),
                 &[0, 1],

@@ -7,6 +7,12 @@
 /// If a token that may hold brackets starts at `i`, the position just after
 /// it; `None` when `bytes[i]` starts ordinary syntax. An unterminated token
 /// runs to the end of the text.
+/// How every file of the workbench is read: RON with `Some` implied, so a
+/// file writes `mercy: (...)` for `Some((...))`.
+pub(crate) fn ron_options() -> ron::Options {
+    ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+}
+
 pub fn skip(bytes: &[u8], i: usize) -> Option<usize> {
     match bytes[i] {
         b'/' if bytes.get(i + 1) == Some(&b'/') => Some(line_comment_end(bytes, i)),

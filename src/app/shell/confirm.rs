@@ -1,0 +1,79 @@
+//! A question asked before a save replaces a file (it exists, or another
+//! program changed it since it was read), with its answers as commands.
+
+use std::path::PathBuf;
+
+use crate::app::shell::command::Command;
+use crate::app::shell::dialogs::Purpose;
+
+/// A question asked before a file is replaced, with its answers: each a
+/// label and the command it runs (Cancel runs nothing).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Confirm {
+    pub title: String,
+    pub message: String,
+    pub choices: Vec<(&'static str, Command)>,
+}
+
+impl Confirm {
+    /// "deal.ron already exists. Replace it?", as the desktop's dialog asks.
+    pub fn replace(purpose: Purpose, path: PathBuf) -> Self {
+        let name = path
+            .file_name()
+            .map_or(path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        Self {
+            title: format!("Replace {name}?"),
+            message: format!(
+                "{} already exists. Replacing it overwrites what it holds.",
+                path.display()
+            ),
+            choices: vec![("Replace", Command::SaveTo { purpose, path })],
+        }
+    }
+
+    /// The file changed on disk since it was opened or saved here: write
+    /// over it, read it again, or save elsewhere.
+    pub fn changed_on_disk(purpose: Purpose, path: PathBuf, reload: Command, save_as: Command) -> Self {
+        Self {
+            title: "The file changed on disk".to_owned(),
+            message: format!(
+                "{} was changed by another program since it was opened or saved here. Saving now would overwrite those changes.",
+                path.display()
+            ),
+            choices: vec![
+                ("Overwrite", Command::SaveTo { purpose, path }),
+                ("Reload it", reload),
+                ("Save elsewhere…", save_as),
+            ],
+        }
+    }
+
+    /// Draws the question as a modal; pushes the command of the answer.
+    pub fn show(&self, ctx: &egui::Context, cmds: &mut Vec<Command>) {
+        let modal = egui::Modal::new(egui::Id::unique("confirm")).show(ctx, |ui| {
+            ui.set_max_width(520.0);
+            ui.heading(&self.title);
+            ui.add_space(4.0);
+            ui.label(&self.message);
+            ui.add_space(8.0);
+            let mut answered = None;
+            ui.horizontal(|ui| {
+                for (label, command) in &self.choices {
+                    if ui.button(*label).clicked() {
+                        answered = Some(command.clone());
+                    }
+                }
+                if ui.button("Cancel").clicked() {
+                    answered = Some(Command::DismissConfirm);
+                }
+            });
+            answered
+        });
+        match modal.inner {
+            Some(Command::DismissConfirm) => cmds.push(Command::DismissConfirm),
+            Some(c) => cmds.extend([Command::DismissConfirm, c]),
+            None if modal.should_close() => cmds.push(Command::DismissConfirm),
+            None => {}
+        }
+    }
+}
