@@ -125,10 +125,11 @@ fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
         let mut to = BTreeSet::new();
         for p in paths(&code, module) {
             // The longest prefix that is a file.
-            if let Some(target) = (1..=p.len()).rev().find_map(|n| by_module.get(&p[..n])) {
-                if target != file && !module.starts_with(&module_of(Path::new(target))) {
-                    to.insert(target.clone());
-                }
+            if let Some(target) = (1..=p.len()).rev().find_map(|n| by_module.get(&p[..n]))
+                && target != file
+                && !module.starts_with(&module_of(Path::new(target)))
+            {
+                to.insert(target.clone());
             }
         }
         g.insert(file.clone(), to);
