@@ -6,8 +6,11 @@
 //! Floors, each looking only down:
 //! 1. `model` (board, pieces, shapes, the seeded generator), `stats`, `progress`;
 //! 2. `search` (Fig. 4's validator, the trace, the tree, F and the changer);
-//! 3. `danger`, `io` (RON files, batches, exports), `play` (self-play);
-//! 4. `perf` (benchmarks, the throttle, the timing sweeps).
+//! 3. `danger`, `io` (RON files, batches, exports), `play` (playing: games,
+//!    strategies, players, dealers, generator files);
+//! 4. `study` (a run's identity, the runner, result files and merges,
+//!    tuning, fitting);
+//! 5. `perf` (benchmarks, the throttle, the timing sweeps).
 
 pub mod danger;
 #[cfg(test)]
