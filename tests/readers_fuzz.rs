@@ -65,25 +65,6 @@ fn any_number() -> impl Strategy<Value = String> {
     ]
 }
 
-/// The positions of the numbers written in `text`.
-fn numbers(text: &str) -> Vec<(usize, usize)> {
-    let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i].is_ascii_digit() && (i == 0 || !b[i - 1].is_ascii_alphanumeric() && b[i - 1] != b'_') {
-            let start = i;
-            while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
-                i += 1;
-            }
-            out.push((start, i));
-        } else {
-            i += 1;
-        }
-    }
-    out
-}
-
 fn result_text() -> String {
     static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     TEXT.get_or_init(result_file).clone()
@@ -123,7 +104,7 @@ proptest! {
         } else {
             (FILES[file].0, FILES[file].1.to_owned())
         };
-        let spots = numbers(&text);
+        let spots = common::numbers::spots(&text);
         prop_assume!(!spots.is_empty());
         let (a, b) = spots[which.index(spots.len())];
         let damaged = format!("{}{number}{}", &text[..a], &text[b..]);

@@ -202,8 +202,9 @@ fn an_edited_piece_set_between_shards_is_refused_naming_the_weight() {
     )
     .unwrap();
     let g = generator.to_str().unwrap().to_owned();
-    let shard = |i: usize, out: &std::path::Path| {
-        ok(&[
+    // The same run each time: greedy against g.ron, 6 games from seed 3.
+    let run = |extra: &[&str]| -> Vec<String> {
+        let base = [
             "simulate",
             "--player",
             "greedy",
@@ -213,12 +214,16 @@ fn an_edited_piece_set_between_shards_is_refused_naming_the_weight() {
             "6",
             "--seed",
             "3",
+        ];
+        base.iter().chain(extra).map(|s| s.to_string()).collect()
+    };
+    let shard = |i: usize, out: &std::path::Path| {
+        ok(&run(&[
             "--shard",
             &format!("{i}/2"),
             "--out",
             out.to_str().unwrap(),
-        ]
-        .map(str::to_owned))
+        ]))
     };
     let (p0, p1) = (dir.join("p0.ron"), dir.join("p1.ron"));
     shard(0, &p0);
@@ -237,26 +242,10 @@ fn an_edited_piece_set_between_shards_is_refused_naming_the_weight() {
     // The checkpoint of a run with the old weights does not resume with the new.
     std::fs::write(&pieces, &classic).unwrap();
     let checkpoint = dir.join("run.ckpt.ron");
-    let run = |extra: &[&str]| {
-        let mut args = vec![
-            "simulate",
-            "--player",
-            "greedy",
-            "--generator",
-            &g,
-            "--games",
-            "6",
-            "--seed",
-            "3",
-            "--checkpoint",
-            checkpoint.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        args.into_iter().map(str::to_owned).collect::<Vec<_>>()
-    };
-    ok(&run(&[]));
+    let checkpoint_args = ["--checkpoint", checkpoint.to_str().unwrap()];
+    ok(&run(&checkpoint_args));
     std::fs::write(&pieces, &edited).unwrap();
-    let args = run(&[]);
+    let args = run(&checkpoint_args);
     let e = run_bad(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(
         e.contains("this checkpoint is of another run")

@@ -85,14 +85,7 @@ fn without_a_desktop_dialog_files_are_chosen_in_the_window() {
     h.run();
     assert!(h.state().live.file_dialog.is_some(), "{}", h.state().live.status);
     h.get_by_label_contains("Open deal or board");
-    h.state_mut()
-        .live
-        .file_dialog
-        .as_mut()
-        .unwrap()
-        .dialog
-        .set_path(&folder);
-    h.run();
+    common::ui::dialog_in(&mut h, &folder);
     h.get_by_label_contains("mid-game.ron").click();
     h.run();
     h.get_by_label("Open").click();
@@ -103,14 +96,7 @@ fn without_a_desktop_dialog_files_are_chosen_in_the_window() {
     h.state_mut().push(Command::SaveAs);
     h.run();
     h.get_by_label_contains("Save deal");
-    h.state_mut()
-        .live
-        .file_dialog
-        .as_mut()
-        .unwrap()
-        .dialog
-        .set_path(&folder);
-    h.run();
+    common::ui::dialog_in(&mut h, &folder);
     h.get_by_label("Save").click();
     h.run();
     let saved = folder.join("deal.ron");

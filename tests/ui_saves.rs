@@ -51,14 +51,7 @@ fn the_window_dialog_asks_before_replacing_a_file() {
     h.state_mut().push(Command::ClearBoard);
     h.state_mut().push(Command::SaveAs);
     h.run();
-    h.state_mut()
-        .live
-        .file_dialog
-        .as_mut()
-        .unwrap()
-        .dialog
-        .set_path(&folder);
-    h.run();
+    common::ui::dialog_in(&mut h, &folder);
     // A double-click on the file confirms the dialog at once.
     let file = h.get_by_label_contains("mid-game.ron");
     file.click();
@@ -88,14 +81,7 @@ fn the_window_dialog_asks_before_replacing_a_file() {
     // Asked again, and answered Replace: written.
     h.state_mut().push(Command::SaveAs);
     h.run();
-    h.state_mut()
-        .live
-        .file_dialog
-        .as_mut()
-        .unwrap()
-        .dialog
-        .set_path(&folder);
-    h.run();
+    common::ui::dialog_in(&mut h, &folder);
     h.get_by_label_contains("mid-game.ron").click();
     h.run();
     h.get_by_label("Save").click();

@@ -7,4 +7,5 @@
 pub mod alloc;
 pub mod brute;
 pub mod cli;
+pub mod numbers;
 pub mod ui;

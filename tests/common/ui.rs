@@ -101,6 +101,18 @@ pub fn open_deal(h: &mut Harness<'static, App>, name: &str) {
     open(h, preset(&format!("deals/{name}")));
 }
 
+/// Points the file dialog drawn in the window at `folder`.
+pub fn dialog_in(h: &mut Harness<'static, App>, folder: &Path) {
+    h.state_mut()
+        .live
+        .file_dialog
+        .as_mut()
+        .expect("a file dialog in the window")
+        .dialog
+        .set_path(folder);
+    h.run();
+}
+
 /// Opens a file as File > Open would.
 pub fn open(h: &mut Harness<'static, App>, path: PathBuf) {
     h.state_mut().push(Command::Load(path));

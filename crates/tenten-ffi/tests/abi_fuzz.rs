@@ -8,6 +8,8 @@
 
 #[path = "../../../tests/common/alloc.rs"]
 mod allocations;
+#[path = "../../../tests/common/numbers.rs"]
+mod numbers;
 
 use std::ffi::CString;
 use std::ptr;
@@ -33,20 +35,7 @@ fn any_number() -> impl Strategy<Value = String> {
 
 /// `text` with its `which`-th number replaced by `number`.
 fn renumbered(text: &str, which: usize, number: &str) -> String {
-    let b = text.as_bytes();
-    let mut spots = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i].is_ascii_digit() && (i == 0 || !b[i - 1].is_ascii_alphanumeric() && b[i - 1] != b'_') {
-            let start = i;
-            while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
-                i += 1;
-            }
-            spots.push((start, i));
-        } else {
-            i += 1;
-        }
-    }
+    let spots = numbers::spots(text);
     let (a, e) = spots[which % spots.len()];
     format!("{}{number}{}", &text[..a], &text[e..])
 }

@@ -5,28 +5,12 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::{library_dir, root, run};
+use common::{compile_c, library_dir, run};
 
 #[test]
 fn bad_input_from_c_returns_codes_and_messages_and_never_aborts() {
     let lib_dir = library_dir();
-    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bad_input");
-    std::fs::create_dir_all(&tmp).expect("a scratch folder");
-    let exe = tmp.join("bad_input");
-    let source = root().join("crates/tenten-ffi/tests/c/bad_input.c");
-    let args: Vec<String> = vec![
-        "-Wall".into(),
-        "-Werror".into(),
-        "-Iinclude".into(),
-        source.display().to_string(),
-        format!("-L{}", lib_dir.display()),
-        "-ltenten_ffi".into(),
-        "-o".into(),
-        exe.display().to_string(),
-    ];
-    run("cc", &args, &[]);
+    let exe = compile_c("bad_input");
     // `run` fails the test on a nonzero exit (a failed check) or a crash.
     let out = run(
         &exe.display().to_string(),
@@ -53,21 +37,7 @@ fn bad_input_from_c_returns_codes_and_messages_and_never_aborts() {
 #[test]
 fn huge_numbers_through_the_abi_return_a_status_under_a_memory_limit() {
     let lib_dir = library_dir();
-    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("huge_weights");
-    std::fs::create_dir_all(&tmp).expect("a scratch folder");
-    let exe = tmp.join("huge_weights");
-    let source = root().join("crates/tenten-ffi/tests/c/huge_weights.c");
-    let args: Vec<String> = vec![
-        "-Wall".into(),
-        "-Werror".into(),
-        "-Iinclude".into(),
-        source.display().to_string(),
-        format!("-L{}", lib_dir.display()),
-        "-ltenten_ffi".into(),
-        "-o".into(),
-        exe.display().to_string(),
-    ];
-    run("cc", &args, &[]);
+    let exe = compile_c("huge_weights");
     let out = run(
         "sh",
         &["-c".into(), format!("ulimit -v 400000 && exec {}", exe.display())],

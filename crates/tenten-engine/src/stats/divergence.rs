@@ -2,13 +2,18 @@
 //! chi-square and the Kullback-Leibler divergence. Pieces of weight 0 are
 //! never dealt and left out; nothing dealt is no evidence (0, not 0/0).
 
-/// Pearson's chi-square of observed counts against `weights`.
-pub fn chi_square(observed: &[u64], weights: &[u32]) -> f64 {
+/// The count observed and the total weight; `None` when either is 0.
+fn totals(observed: &[u64], weights: &[u32]) -> Option<(u64, f64)> {
     let n: u64 = observed.iter().sum();
     let total: f64 = weights.iter().map(|&w| f64::from(w)).sum();
-    if n == 0 || total == 0.0 {
+    (n > 0 && total > 0.0).then_some((n, total))
+}
+
+/// Pearson's chi-square of observed counts against `weights`.
+pub fn chi_square(observed: &[u64], weights: &[u32]) -> f64 {
+    let Some((n, total)) = totals(observed, weights) else {
         return 0.0;
-    }
+    };
     weights
         .iter()
         .zip(observed)
@@ -23,11 +28,9 @@ pub fn chi_square(observed: &[u64], weights: &[u32]) -> f64 {
 /// Kullback-Leibler divergence (nats) of the observed frequencies from
 /// `weights`.
 pub fn kl_divergence(observed: &[u64], weights: &[u32]) -> f64 {
-    let n: u64 = observed.iter().sum();
-    let total: f64 = weights.iter().map(|&w| f64::from(w)).sum();
-    if n == 0 || total == 0.0 {
+    let Some((n, total)) = totals(observed, weights) else {
         return 0.0;
-    }
+    };
     weights
         .iter()
         .zip(observed)

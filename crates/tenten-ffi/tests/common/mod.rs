@@ -61,3 +61,24 @@ pub fn first_difference(got: &str, want: &str) -> Option<(usize, String, String)
             )
         })
 }
+
+/// Compiles `tests/c/NAME.c` against the header and the library cargo
+/// built; the executable's path.
+pub fn compile_c(name: &str) -> PathBuf {
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::create_dir_all(&tmp).expect("a scratch folder");
+    let exe = tmp.join(name);
+    let source = root().join(format!("crates/tenten-ffi/tests/c/{name}.c"));
+    let args: Vec<String> = vec![
+        "-Wall".into(),
+        "-Werror".into(),
+        "-Iinclude".into(),
+        source.display().to_string(),
+        format!("-L{}", library_dir().display()),
+        "-ltenten_ffi".into(),
+        "-o".into(),
+        exe.display().to_string(),
+    ];
+    run("cc", &args, &[]);
+    exe
+}
