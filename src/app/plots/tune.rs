@@ -21,7 +21,9 @@ pub fn convergence_plot(ui: &mut Ui, evaluations: &[Evaluation]) {
     let (each, best, enough) = (
         "each candidate's loss".to_owned(),
         "best so far".to_owned(),
-        "targets met (1e-4)".to_owned(),
+        // The loss is in squared tolerances: below this every target is
+        // within a tenth of its tolerance, and the search stops.
+        format!("search stops (loss {GOOD_ENOUGH})"),
     );
     let entries = [
         Entry::line(each.clone(), EACH, LineStyle::Solid, Some(MarkerShape::Circle)),
