@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use tenten_engine::danger::{self, Danger};
 use tenten_engine::io::formats::{self, Deal, FormatError};
@@ -27,7 +27,8 @@ use tenten_engine::study::results::Shard;
 #[command(
     name = "tenten",
     version,
-    about = "Tenten Workbench: validate, repair and deal 1010!-style holders (Lohanda et al. 2019).\n\
+    about = "Tenten Workbench: design, debug and teach the block generators of 1010!-style puzzles\n\
+             (validate, repair, deal, simulate, tune, fit; Lohanda et al. 2019).\n\
              Run without arguments to open the workbench window."
 )]
 struct Cli {
@@ -271,6 +272,18 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
+    /// Print the shell completion script for SHELL (bash, zsh, fish, elvish, powershell).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page tenten(1), or with --dir write tenten.1 and a page per
+    /// subcommand (tenten-simulate.1, ...) into a folder.
+    Man {
+        /// Write every page into this folder (made if missing) instead.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 fn parse_policy(s: &str) -> Result<Policy, String> {
@@ -302,6 +315,19 @@ pub fn parses(args: &[String]) -> Result<(), String> {
     Cli::try_parse_from(std::iter::once("tenten".to_owned()).chain(args.iter().cloned()))
         .map(|_| ())
         .map_err(|e| e.to_string())
+}
+
+/// Every man page, as `tenten man --dir` writes them: (file name, roff).
+pub fn man_pages() -> Vec<(String, String)> {
+    manual::man_pages(Cli::command())
+}
+
+/// The subcommands' names, as the parser knows them.
+pub fn subcommand_names() -> Vec<String> {
+    Cli::command()
+        .get_subcommands()
+        .map(|s| s.get_name().to_owned())
+        .collect()
 }
 
 /// Runs the CLI on `args` (without the program name); returns the exit code.
@@ -533,6 +559,11 @@ pub fn main(args: Vec<OsString>) -> i32 {
             csv,
             out: merged,
         } => simulate::cmd_merge(&files, csv.as_deref(), merged.as_deref(), &mut out),
+        Command::Completions { shell } => {
+            out.push_str(&manual::completions(Cli::command(), shell));
+            Ok(())
+        }
+        Command::Man { dir } => manual::cmd_man(Cli::command(), dir.as_deref(), &mut out),
         Command::Bench { deals, seed, .. } => {
             eprintln!("building and timing {deals} deals (seed {seed})...");
             let samples = bench::run(deals, seed);
@@ -840,6 +871,7 @@ fn cmd_sweep(
 }
 
 mod explain;
+mod manual;
 mod players;
 mod simulate;
 mod tune;
