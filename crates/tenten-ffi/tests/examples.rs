@@ -134,7 +134,7 @@ fn c_csharp_and_python_play_exactly_as_the_engine() {
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("examples");
     std::fs::create_dir_all(&tmp).expect("a scratch folder");
 
-    // C: the README's command, with the library's folder for -L.
+    // C: the guide's command (docs/engine.md), with the library's folder for -L.
     let mut sources: Vec<String> = std::fs::read_dir(root().join("examples/c"))
         .expect("examples/c")
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -61,7 +61,7 @@ fn greedy_is_not_a_player_model() {
 }
 
 /// The piece-lookahead rungs of the ladder stand in order on the same
-/// seeds (the holder rungs take minutes; the README's table has them).
+/// seeds (the holder rungs take minutes; docs/players.md's table has them).
 #[test]
 fn novice_loses_sooner_than_casual_on_the_same_deals() {
     let plan = plan(&["novice", "casual"], 40, 1, 2_000, BoardSize::CLASSIC);

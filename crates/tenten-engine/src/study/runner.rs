@@ -157,7 +157,7 @@ pub fn run(plan: &Plan, player: &str, generator: &str, progress: &Progress) -> O
 /// About how long a game of `player` takes, in microseconds on one core,
 /// for a progress bar whose ETA weighs a machine player's game (thousands
 /// of searched rounds) against a novice's (twenty quick ones). From the
-/// medians and rates measured on 10x10 with the random generator (README),
+/// medians and rates measured on 10x10 with the random generator (docs/players.md),
 /// the searching players' rate scaled to the plan's board and holder.
 pub fn game_cost(plan: &Plan, player: &str) -> usize {
     let searching = crate::play::coelho::rounds_per_second_estimate(plan.k, plan.shapes_size.cells());

@@ -17,7 +17,7 @@ use super::results::{median_ci, share_text};
 pub(super) fn ladder(ui: &mut Ui, state: &State, lab: &Lab, detail: &str, cmds: &mut Vec<Command>) {
     let Some(plan) = &lab.plan else { return };
     ui.label(RichText::new("Skill ladder").strong()).on_hover_text(
-        "Players are models anchored on a few facts (see the README), not measured people. \
+        "Players are models anchored on a few facts (see docs/players.md), not measured people. \
          Medians are Kaplan-Meier's: games cut off by the round cap count as alive.",
     );
     crate::app::widgets::scroll::sideways(ui, "lab_ladder", |ui| {
