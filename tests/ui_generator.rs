@@ -275,6 +275,7 @@ fn a_tune_in_the_lab_applies_and_undoes() {
             budget_seconds: 3.0,
             keep_mix: 0.0,
         },
+        page: tenten::app::shell::settings::LabPage::Tune,
         ..LabSettings::default()
     }));
     h.state_mut().push(Command::StartTune);

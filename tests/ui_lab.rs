@@ -144,16 +144,17 @@ fn a_tiny_simulation_fills_the_plots_the_table_and_the_answers() {
     );
     assert!(!h.state().state.doc.holder().is_empty());
     assert!(h.state().state.doc.board.filled() > 0);
-    // A new run drops the replay, whose rounds belong to the old plan, and
-    // takes its step off the board.
+    // A new run keeps the replay while the old run's figures are shown;
+    // its first figures drop the replay, whose rounds belong to the old
+    // plan, and take its step off the board.
     h.state_mut().push(Command::SetInspectorTab(5));
     h.run();
     assert!(h.state().live.debug_board.is_some());
     h.state_mut().push(Command::StartLab);
     h.run();
+    wait_until_stopped(&mut h);
     assert!(h.state().live.lab.replay.is_none());
     assert!(h.state().live.debug_board.is_none());
-    wait_until_stopped(&mut h);
 }
 
 #[test]
@@ -170,7 +171,13 @@ fn cancel_stops_the_simulation_and_keeps_the_games_played() {
     assert!(h.state().live.lab.running());
     for _ in 0..2000 {
         h.step();
-        if !h.state().live.lab.results[0].games.is_empty() {
+        if h.state()
+            .live
+            .lab
+            .results
+            .first()
+            .is_some_and(|r| !r.games.is_empty())
+        {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
@@ -301,6 +308,9 @@ fn a_playtest_log_fits_a_player_in_the_lab() {
     assert!(h.query_by_label("Fit a player").is_none(), "no log open, no fit");
     common::ui::open(&mut h, common::ui::preset("logs/casual-playtest.ron"));
     h.get_by_label("Lab").click();
+    h.run();
+    // The Lab's Players page (the first "Players": the page row).
+    h.query_all_by_label("Players").next().unwrap().click();
     h.run();
     press(&mut h, "Fit a player");
     step_until(&mut h, "the fit", |a| !a.live.fit.running());

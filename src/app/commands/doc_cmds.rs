@@ -168,14 +168,9 @@ impl App {
                 return;
             }
         };
-        if self.live.lab.replay.is_some() {
-            // The new run drops the replay: take its step off the board.
-            self.live.debug_board = None;
-        }
         let (games, generators, players) = (plan.games, plan.generators.len(), plan.players.len());
         let set_title = self.state.doc.set_title();
-        let started = self.live.lab.start(plan, ctx);
-        self.live.lab.set_title = set_title;
+        let started = self.live.lab.start(plan, set_title, ctx);
         match started {
             Ok(()) if self.live.lab.running() => {
                 self.live.status = format!(

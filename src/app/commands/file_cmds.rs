@@ -82,6 +82,7 @@ impl App {
             },
             Purpose::OpenGenerator => self.load_generator(&path),
             Purpose::AddLabGenerator => self.add_lab_generator(path),
+            Purpose::AddLabPlayer => self.add_lab_player(&path),
             Purpose::SaveGenerator => self.save_generator_to(&path),
             Purpose::SaveFiltered => self.save_filtered_to(&path),
             Purpose::SaveText { text, .. } => match tenten_engine::io::formats::write_atomic(&path, &text) {
@@ -149,6 +150,14 @@ impl App {
             self.load_generator(path);
             if self.live.error.is_none() {
                 self.state.settings.inspector_tab = crate::app::tabs::GENERATOR_TAB;
+            }
+            return;
+        }
+        // A player file joins the Lab's players (and shows the Lab).
+        if is_player_file(path) {
+            self.add_lab_player(path);
+            if self.live.error.is_none() {
+                self.state.settings.inspector_tab = crate::app::tabs::LAB_TAB;
             }
             return;
         }
@@ -301,6 +310,7 @@ impl App {
         self.live.status = format!("Opened the result {name}: {done} games{unfinished}, shown in the Lab");
         self.live.lab.show_result(plan, results, seconds, name);
         self.state.settings.inspector_tab = crate::app::tabs::LAB_TAB;
+        self.state.settings.lab.page = crate::app::shell::settings::LabPage::Results;
         self.state.settings.remember(path.to_path_buf());
     }
 
@@ -344,6 +354,14 @@ pub(crate) fn file_name(path: &std::path::Path) -> String {
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     )
+}
+
+/// A small file with a player's keys (`lookahead:` and `slip:`), which no
+/// deal, piece set or generator file has.
+fn is_player_file(path: &std::path::Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.len() < 1 << 16)
+        && std::fs::read_to_string(path)
+            .is_ok_and(|t| t.contains("lookahead:") && t.contains("slip:") && !t.contains("board:"))
 }
 
 /// A small file whose first key is a generator's (`name:` then a `check:`

@@ -109,6 +109,79 @@ impl App {
         }
     }
 
+    /// Adds a player file to the Lab's players (read now, to show it; read
+    /// again when a run starts) and picks it; the same file again is read
+    /// afresh. The Tune view offers it too.
+    pub(crate) fn add_lab_player(&mut self, path: &std::path::Path) {
+        match tenten_engine::play::player::load(path) {
+            Ok(player) => {
+                let extra = crate::app::shell::settings::ExtraPlayer {
+                    player,
+                    file: Some(path.to_path_buf()),
+                    fitted_to: None,
+                };
+                let words = extra.describe();
+                let label = self.put_lab_player(extra, |e| e.file.as_deref() == Some(path));
+                self.live.status = format!("The Lab plays {label} too: {words}");
+            }
+            Err(e) => self.live.error = Some(e.to_string()),
+        }
+    }
+
+    /// Adds the player fitted to the open log to the Lab, named after the
+    /// log; a new fit of the same log takes the old one's place.
+    pub(crate) fn use_fitted_in_lab(&mut self) {
+        let Some(done) = &self.live.fit.result else {
+            return;
+        };
+        let log = std::path::Path::new(&done.file);
+        let stem = log
+            .file_stem()
+            .map_or_else(|| done.file.clone(), |s| s.to_string_lossy().into_owned());
+        let mut player = done.player();
+        player.name = stem;
+        let log_name = crate::app::commands::file_cmds::file_name(log);
+        let extra = crate::app::shell::settings::ExtraPlayer {
+            player,
+            file: None,
+            fitted_to: Some(log_name.clone()),
+        };
+        let words = extra.describe();
+        let label = self.put_lab_player(extra, |e| {
+            e.file.is_none() && e.fitted_to.as_deref() == Some(log_name.as_str())
+        });
+        self.state.settings.lab.tune.player = label.clone();
+        self.live.status = format!("The Lab plays {label} too: {words}");
+    }
+
+    /// Puts `extra` in the Lab's players in place of the one `same` finds
+    /// (or after the others), picks it, and returns its label.
+    fn put_lab_player(
+        &mut self,
+        extra: crate::app::shell::settings::ExtraPlayer,
+        same: impl Fn(&crate::app::shell::settings::ExtraPlayer) -> bool,
+    ) -> String {
+        let lab = &mut self.state.settings.lab;
+        let old_labels = crate::app::jobs::lab::extra_labels(&lab.extra_players);
+        let at = match lab.extra_players.iter().position(&same) {
+            Some(i) => {
+                let old = old_labels[i].clone();
+                lab.players.retain(|p| *p != old);
+                lab.extra_players[i] = extra;
+                i
+            }
+            None => {
+                lab.extra_players.push(extra);
+                lab.extra_players.len() - 1
+            }
+        };
+        let label = crate::app::jobs::lab::extra_labels(&lab.extra_players)[at].clone();
+        if !lab.players.contains(&label) {
+            lab.players.push(label.clone());
+        }
+        label
+    }
+
     /// Tunes the active generator (or the random preset) for the Lab's
     /// player and targets, on the board and holder on screen.
     pub(crate) fn start_tune(&mut self, ctx: &egui::Context) {
@@ -148,15 +221,20 @@ impl App {
                     .lab
                     .max_rounds
                     .clamp(1, tenten_engine::study::plan::MAX_ROUNDS),
-                ..match tenten_engine::study::runner::Plan::named(
-                    doc.set.clone(),
-                    &[t.player.as_str()],
-                    &[],
-                    self.state.settings.lab.weights,
-                ) {
+                ..match crate::app::jobs::lab::who_of(&self.state.settings.lab, &t.player).and_then(|who| {
+                    let mut plan = tenten_engine::study::runner::Plan::named(
+                        doc.set.clone(),
+                        &[],
+                        &[],
+                        self.state.settings.lab.weights,
+                    )
+                    .map_err(|e| e.to_string())?;
+                    plan.players = vec![(t.player.clone(), who)];
+                    Ok(plan)
+                }) {
                     Ok(plan) => plan,
                     Err(e) => {
-                        self.live.lab.error = Some(e.to_string());
+                        self.live.tune.error = Some(e);
                         return;
                     }
                 }

@@ -118,6 +118,20 @@ pub struct Lab {
     /// The result file the results were opened from (a run made elsewhere,
     /// such as a merge of shards), or `None` for a run made here.
     pub source: Option<String>,
+    /// A run started but without a finished game yet: the results above
+    /// stay the last run's until it has figures of its own.
+    pub incoming: Option<Incoming>,
+    /// What became of a run that ended before its first game: one sentence.
+    pub note: Option<String>,
+    /// A new run's first figures arrived since `take_first_figures` asked.
+    first_figures: bool,
+}
+
+/// A new run until its first games arrive.
+pub struct Incoming {
+    pub plan: Plan,
+    pub results: Vec<GeneratorResults>,
+    pub set_title: String,
 }
 
 impl Background for Lab {
@@ -161,8 +175,17 @@ impl Lab {
         };
     }
 
-    pub fn start(&mut self, plan: Plan, ctx: &egui::Context) -> std::io::Result<()> {
+    pub fn start(&mut self, plan: Plan, set_title: String, ctx: &egui::Context) -> std::io::Result<()> {
         self.cancel();
+        self.poll();
+        if let Some(old) = self.job.take() {
+            // Superseded mid-run: what it finished stays, as a cancelled run's.
+            self.incoming = None;
+            self.seconds = old.seconds();
+            self.finished = Some(false);
+        }
+        self.note = None;
+        self.error = None;
         if plan.generators.is_empty() {
             self.error = Some("Pick at least one generator.".to_owned());
             return Ok(());
@@ -199,27 +222,47 @@ impl Lab {
                 summary: runner::summarize(&[], &plan.set),
             })
             .collect();
-        // The last run and its replay, if still going, are dropped: cancelled.
-        *self = Lab {
-            fingerprint: plan.fingerprint(),
-            plan: Some(plan),
+        // The last run's figures stay on screen until this one has its own.
+        self.incoming = Some(Incoming {
+            plan,
             results,
-            // A replay belongs to the last run's plan.
-            replay: None,
-            job: Some(stream),
-            pinned: self.pinned.take(),
-            ..Lab::default()
-        };
+            set_title,
+        });
+        self.job = Some(stream);
         Ok(())
+    }
+
+    /// The new run's first games are in: its figures take the last run's
+    /// place (and the replay of a game of the last run goes).
+    fn promote(&mut self) {
+        let Some(new) = self.incoming.take() else { return };
+        self.fingerprint = new.plan.fingerprint();
+        self.plan = Some(new.plan);
+        self.results = new.results;
+        self.set_title = new.set_title;
+        self.replay = None;
+        self.source = None;
+        self.finished = None;
+        self.seconds = 0.0;
+        self.first_figures = true;
+    }
+
+    /// Whether a new run's first figures arrived since the last call (the
+    /// Lab then shows its Results page).
+    pub fn take_first_figures(&mut self) -> bool {
+        std::mem::take(&mut self.first_figures)
     }
 
     /// Takes what arrived and keeps the summaries current; returns how the
     /// run ended (complete or not), in the frame it ends.
     pub fn poll(&mut self) -> Option<bool> {
         self.poll_replay();
-        let job = self.job.as_mut()?;
+        let blocks = self.job.as_mut()?.drain();
         let mut changed = Vec::new();
-        for Block { pair, games } in job.drain() {
+        if !blocks.is_empty() {
+            self.promote();
+        }
+        for Block { pair, games } in blocks {
             if let Some(r) = self.results.get_mut(pair) {
                 r.games.extend(games);
                 changed.push(pair);
@@ -233,17 +276,33 @@ impl Lab {
                 r.summary = runner::summarize(&r.games, &plan.set);
             }
         }
+        let job = self.job.as_ref()?;
         if !job.ended() {
             return None;
         }
+        let job_cancelled = job.cancelled();
+        let job_seconds = job.seconds();
+        self.job = None;
+        if self.incoming.take().is_some() {
+            // Ended before its first game: the last run's figures stay.
+            self.note = Some(if self.plan.is_some() {
+                "The new run was cancelled before its first game finished; the figures below are still the last run's."
+            } else {
+                "The run was cancelled before its first game finished."
+            }
+            .to_owned());
+            if !job_cancelled {
+                self.error = Some("The simulation stopped unexpectedly.".to_owned());
+            }
+            return Some(false);
+        }
         let games = self.plan.as_ref().map_or(0, |p| p.games);
         let complete = self.results.iter().all(|r| r.games.len() == games);
-        if !complete && !job.cancelled() {
+        if !complete && !job_cancelled {
             self.error = Some("The simulation stopped unexpectedly.".to_owned());
         }
-        self.seconds = job.seconds();
+        self.seconds = job_seconds;
         self.finished = Some(complete);
-        self.job = None;
         Some(complete)
     }
 
@@ -367,7 +426,7 @@ pub fn stale(
     if !run
         .player_names()
         .into_iter()
-        .eq(players_of(settings).map(String::as_str))
+        .eq(players_of(settings).iter().map(String::as_str))
         || coelho
     {
         what.push("the players");
@@ -426,18 +485,56 @@ fn holder_of(settings: &LabSettings) -> usize {
         .clamp(1, tenten_engine::model::pieces::MAX_HOLDER)
 }
 
-/// The chosen players, in the ladder's order (bots, presets, then files).
-fn players_of(settings: &LabSettings) -> impl Iterator<Item = &String> + '_ {
+/// The chosen players, in the ladder's order (bots, presets, then the
+/// players from files and fits, as added).
+fn players_of(settings: &LabSettings) -> Vec<String> {
     let rank = |p: &String| {
         tenten_engine::play::who::NAMES
             .iter()
             .position(|s| s == p)
+            .or_else(|| {
+                extra_labels(&settings.extra_players)
+                    .iter()
+                    .position(|l| l == p)
+                    .map(|i| tenten_engine::play::who::NAMES.len() + i)
+            })
             .unwrap_or(usize::MAX)
     };
-    let mut chosen: Vec<&String> = settings.players.iter().collect();
-    chosen.sort_by_key(|p| rank(p));
+    let mut chosen: Vec<String> = settings.players.clone();
+    chosen.sort_by_key(rank);
     chosen.dedup();
-    chosen.into_iter()
+    chosen
+}
+
+/// The labels the players from files and fits play under: each player's
+/// name with its file's name (with as many folders as it takes to tell two
+/// files of one name apart) or the log it was fitted to.
+pub fn extra_labels(extras: &[crate::app::shell::settings::ExtraPlayer]) -> Vec<String> {
+    let files: Vec<std::path::PathBuf> = extras.iter().filter_map(|e| e.file.clone()).collect();
+    let mut file_names = file_labels(&files).into_iter();
+    extras
+        .iter()
+        .map(|e| match &e.file {
+            Some(_) => format!("{} ({})", e.player.name, file_names.next().unwrap_or_default()),
+            None => e.label(),
+        })
+        .collect()
+}
+
+/// Who plays under `label`: a bot or preset by name, else a player from a
+/// file (read now: a run plays from what it read when it started) or a fit.
+pub fn who_of(settings: &LabSettings, label: &str) -> Result<Who, String> {
+    let labels = extra_labels(&settings.extra_players);
+    if let Some(i) = labels.iter().position(|l| l == label) {
+        let extra = &settings.extra_players[i];
+        return match &extra.file {
+            Some(path) => tenten_engine::play::player::load(path)
+                .map(Who::Model)
+                .map_err(|e| e.to_string()),
+            None => Ok(Who::Model(extra.player.clone())),
+        };
+    }
+    Who::by_name(label, settings.weights).map_err(|e| e.to_string())
 }
 
 /// The names generator files play under: each file's name, with as many
@@ -520,9 +617,9 @@ pub fn plan(
         generators.push((label, Dealing::file(spec, set)?));
     }
     let players = players_of(settings)
-        .map(|p| Who::by_name(p, settings.weights).map(|w| (p.clone(), w)))
-        .collect::<Result<_, _>>()
-        .map_err(|e| e.to_string())?;
+        .into_iter()
+        .map(|p| who_of(settings, &p).map(|w| (p, w)))
+        .collect::<Result<_, _>>()?;
     let plan = Plan {
         set: set.clone(),
         shapes_size: board_of(settings, on_screen),
@@ -601,7 +698,18 @@ mod tests {
             generators: vec!["bag".to_owned(), "repair".to_owned()],
             files: vec!["presets/generators/classic-with-mercy.ron".into()],
             edited: false,
-            players: vec!["coelho".to_owned(), "expert".to_owned()],
+            players: vec![
+                "coelho".to_owned(),
+                "expert".to_owned(),
+                "tester (t.ron)".to_owned(),
+            ],
+            extra_players: vec![crate::app::shell::settings::ExtraPlayer {
+                player: tenten_engine::play::player::preset("casual").unwrap(),
+                file: Some("t.ron".into()),
+                fitted_to: None,
+            }],
+            page: crate::app::shell::settings::LabPage::Results,
+            log_rounds: Some(true),
             detail: "expert".to_owned(),
             weights: CoelhoWeights([0, 3, 2, 9, 1]),
             size: LabSize::Fixed(BoardSize::new(8, 8).unwrap()),

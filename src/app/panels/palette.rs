@@ -158,7 +158,7 @@ impl Palette {
                 // The slider takes what the number box leaves of the row, so
                 // the row fits the panel at any width.
                 ui.spacing_mut().slider_width = (ui.available_width() - 56.0).max(40.0);
-                let slider = egui::Slider::new(&mut weight, 0..=piece.weight.max(12))
+                let slider = egui::Slider::new(&mut weight, 0..=slider_end(set, &state.doc.set_origin))
                     .clamping(egui::SliderClamping::Never);
                 let r = ui.add(slider).labelled_by(name).on_hover_text(format!(
                     "Weight of {}. Weights are whole numbers from 0 (never dealt) to {}; type a number \
@@ -247,5 +247,66 @@ impl Palette {
             self.editor = [[false; MAX_PIECE_SIDE]; MAX_PIECE_SIDE];
             self.new_id.clear();
         }
+    }
+}
+
+/// The weight sliders' common end: twice the heaviest weight of the set (or
+/// of the set as opened, whichever is heavier), at least 12, rounded up to
+/// 1, 2 or 5 times a power of ten and kept within MAX_WEIGHT. So no slider
+/// sits pinned at its end with its value beyond it (tuned weights in tenths
+/// included), and the end stays put while any lighter piece is dragged.
+fn slider_end(
+    set: &tenten_engine::model::pieces::PieceSet,
+    origin: &tenten_engine::model::pieces::PieceSet,
+) -> u32 {
+    let heaviest = set
+        .pieces
+        .iter()
+        .chain(&origin.pieces)
+        .map(|p| p.weight)
+        .max()
+        .unwrap_or(0);
+    let want = (2 * u64::from(heaviest)).max(12);
+    let mut step = 1u64;
+    loop {
+        for m in [1, 2, 5] {
+            if m * step >= want {
+                return (m * step).min(u64::from(MAX_WEIGHT)) as u32;
+            }
+        }
+        step *= 10;
+    }
+}
+
+#[cfg(test)]
+mod slider_tests {
+    use super::slider_end;
+    use tenten_engine::model::pieces::{MAX_WEIGHT, PieceSet};
+
+    fn with_heaviest(w: u32) -> PieceSet {
+        let mut set = PieceSet::classic();
+        set.pieces[0].weight = w;
+        set
+    }
+
+    #[test]
+    fn no_weight_sits_at_or_beyond_its_sliders_end() {
+        let classic = PieceSet::classic();
+        // The classic set (sq2 6): 20, with room on both sides.
+        assert_eq!(slider_end(&classic, &classic), 20);
+        for w in [0, 1, 6, 12, 13, 60, 96, 120, 499, 500, 999, 1000] {
+            let set = with_heaviest(w);
+            let end = slider_end(&set, &classic);
+            assert!(end <= MAX_WEIGHT, "{w}: {end}");
+            assert!(
+                set.pieces.iter().all(|p| p.weight < end || end == MAX_WEIGHT),
+                "{w}: {end}"
+            );
+            if w < MAX_WEIGHT / 2 {
+                assert!(end >= 2 * w, "{w}: the heaviest piece at most halfway: {end}");
+            }
+        }
+        // Tuned weights in tenths (dot 20 ... sq2 96): not pinned.
+        assert_eq!(slider_end(&with_heaviest(96), &classic), 200);
     }
 }

@@ -5,7 +5,9 @@
 //! point or a bar says its value.
 
 use egui::{Color32, Ui};
-use egui_plot::{AxisHints, Bar, BarChart, Plot, uniform_grid_spacer};
+use egui_plot::{
+    AxisHints, Bar, BarChart, Line, LineStyle, MarkerShape, Plot, PlotPoints, Points, uniform_grid_spacer,
+};
 
 use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::play::game::BANDS;
@@ -13,6 +15,7 @@ use tenten_engine::study::runner;
 
 use crate::app::jobs::lab::GeneratorResults;
 use crate::app::plots::legend::{self, Entry};
+use crate::app::plots::ticks;
 use crate::app::widgets::paint;
 
 /// One colour per generator, by name, the same in every plot and the table.
@@ -111,85 +114,106 @@ pub fn ends_plot(ui: &mut Ui, results: &[GeneratorResults]) {
         });
 }
 
-/// Plot 3: how often each piece was dealt against its weight (percent of
-/// all pieces dealt), grouped by piece; horizontal, so every piece's name
-/// fits beside its bars.
+/// Observed against target piece frequencies as a dot plot: a row per
+/// piece, the weights' share as a grey tick, each generator's observed
+/// share as a dot in its legend colour and marker (offset a little within
+/// the row, so four generators stay apart).
 pub fn frequency_plot(ui: &mut Ui, results: &[GeneratorResults], set: &PieceSet) {
+    const MARKERS: [MarkerShape; 6] = [
+        MarkerShape::Circle,
+        MarkerShape::Diamond,
+        MarkerShape::Square,
+        MarkerShape::Up,
+        MarkerShape::Down,
+        MarkerShape::Cross,
+    ];
     let n_pieces = set.pieces.len();
     // Top to bottom in the set's order: piece i at y = n - 1 - i.
     let y_of = |i: usize| (n_pieces - 1 - i) as f64;
     let names: Vec<String> = (0..n_pieces).rev().map(|i| set.pieces[i].id.clone()).collect();
     let total_weight = set.total_weight().max(1) as f64;
-    let groups = results.len() as f64 + 1.0;
-    let width = 0.84 / groups;
-    let offset = |j: f64| 0.42 - width * (j + 0.5);
-    let most = set
-        .pieces
-        .iter()
-        .map(|p| f64::from(p.weight) / total_weight * 100.0)
-        .fold(0.0, f64::max);
     let played: Vec<&GeneratorResults> = results
         .iter()
         .filter(|r| r.summary.dealt.iter().flatten().sum::<u64>() > 0)
         .collect();
-    let mut entries = vec![Entry::block("target (the weights)", Color32::from_gray(160))];
-    entries.extend(
-        played
-            .iter()
-            .map(|r| Entry::block(format!("{} observed", r.name), generator_color(&r.name))),
-    );
+    let share = |r: &GeneratorResults, i: usize| {
+        let n: u64 = r.summary.dealt.iter().flatten().sum();
+        r.summary
+            .dealt
+            .get(i)
+            .map_or(0.0, |b| b.iter().sum::<u64>() as f64 / n.max(1) as f64 * 100.0)
+    };
+    let most = set
+        .pieces
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let observed = played.iter().map(|r| share(r, i)).fold(0.0, f64::max);
+            (f64::from(p.weight) / total_weight * 100.0).max(observed)
+        })
+        .fold(0.0, f64::max);
+    const TARGET: &str = "target (the weights)";
+    let mut entries = vec![Entry::line(
+        TARGET,
+        Color32::from_gray(150),
+        LineStyle::Solid,
+        None,
+    )];
+    entries.extend(played.iter().enumerate().map(|(j, r)| {
+        Entry::line(
+            format!("{} observed", r.name),
+            generator_color(&r.name),
+            LineStyle::Dotted { spacing: 40.0 },
+            Some(MARKERS[j % MARKERS.len()]),
+        )
+    }));
     let hidden = legend::show(ui, "lab_frequencies", &entries);
+    let spread = 0.56 / played.len().max(1) as f64;
     Plot::new("lab_frequencies")
-        .height(30.0 + 19.0 * n_pieces as f32)
+        .height(30.0 + 21.0 * n_pieces as f32)
         .y_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
         .custom_y_axes(vec![named_axis(AxisHints::new_y(), "piece", names)])
-        .x_axis_label("share of pieces dealt (%)")
+        .custom_x_axes(vec![ticks::value_x_hints("share of pieces dealt (%)")])
+        .x_grid_spacer(ticks::decimal_x)
         .include_x(0.0)
         .include_x(most * 1.1)
         .include_y(-0.5)
         .include_y(n_pieces as f64 - 0.5)
         .allow_scroll(false)
+        .label_formatter(|pos: &egui_plot::HoverPosition<'_>| match pos {
+            egui_plot::HoverPosition::NearDataPoint {
+                plot_name, position, ..
+            } => Some(format!("{plot_name}\n{:.2} %", position.x)),
+            egui_plot::HoverPosition::Elsewhere { .. } => None,
+        })
         .show(ui, |plot| {
-            let mut target: Vec<Bar> = set
-                .pieces
-                .iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    Bar::new(y_of(i) + offset(0.0), f64::from(p.weight) / total_weight * 100.0)
-                        .width(width)
-                        .name(format!("{}: target (weight {})", p.id, p.weight))
-                })
-                .collect();
-            if hidden.contains("target (the weights)") {
-                target.clear();
+            if !hidden.contains(TARGET) {
+                for (i, p) in set.pieces.iter().enumerate() {
+                    let t = f64::from(p.weight) / total_weight * 100.0;
+                    let y = y_of(i);
+                    plot.line(
+                        Line::new(
+                            format!("{}: target, weight {}", p.id, p.weight),
+                            PlotPoints::from(vec![[t, y - 0.4], [t, y + 0.4]]),
+                        )
+                        .color(Color32::from_gray(150))
+                        .width(2.5),
+                    );
+                }
             }
-            plot.bar_chart(
-                BarChart::new("target (the weights)", target)
-                    .horizontal()
-                    .color(Color32::from_gray(160))
-                    .element_formatter(Box::new(|bar, _| format!("{}\n{:.2} %", bar.name, bar.value))),
-            );
-            for (j, r) in results.iter().enumerate() {
-                let by_band = &r.summary.dealt;
-                let n: u64 = by_band.iter().flatten().sum();
-                if n == 0 || hidden.contains(&format!("{} observed", r.name)) {
+            for (j, r) in played.iter().enumerate() {
+                let name = format!("{} observed", r.name);
+                if hidden.contains(&name) {
                     continue;
                 }
-                let bars: Vec<Bar> = by_band
-                    .iter()
-                    .enumerate()
-                    .map(|(i, b)| {
-                        let count: u64 = b.iter().sum();
-                        Bar::new(y_of(i) + offset(j as f64 + 1.0), count as f64 / n as f64 * 100.0)
-                            .width(width)
-                            .name(format!("{}: {} ({count} of {n} dealt)", set.pieces[i].id, r.name))
-                    })
-                    .collect();
-                plot.bar_chart(
-                    BarChart::new(format!("{} observed", r.name), bars)
-                        .horizontal()
-                        .color(generator_color(&r.name))
-                        .element_formatter(Box::new(|bar, _| format!("{}\n{:.2} %", bar.name, bar.value))),
+                let dy = (j as f64 - (played.len() as f64 - 1.0) / 2.0) * spread;
+                let dots: Vec<[f64; 2]> = (0..n_pieces).map(|i| [share(r, i), y_of(i) + dy]).collect();
+                plot.points(
+                    Points::new(name, PlotPoints::from(dots))
+                        .shape(MARKERS[j % MARKERS.len()])
+                        .radius(4.0)
+                        .filled(true)
+                        .color(generator_color(&r.name)),
                 );
             }
         });

@@ -4,5 +4,6 @@ pub mod fit;
 pub mod lab;
 pub mod legend;
 pub mod survival;
+pub mod ticks;
 pub mod timing;
 pub mod tune;

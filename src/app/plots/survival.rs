@@ -5,36 +5,70 @@
 //! difficulty curve), binned, with its exact 95 % band.
 
 use egui::Ui;
-use egui_plot::{AxisHints, FilledArea, HLine, HoverPosition, Line, LineStyle, Plot, PlotPoints};
+use egui_plot::{FilledArea, HLine, HoverPosition, Line, LineStyle, Plot, PlotPoints};
 
 use tenten_engine::stats::survival::{HazardBin, Step};
 
 use crate::app::jobs::lab::{GeneratorResults, Pinned};
 use crate::app::plots::lab::generator_color;
 use crate::app::plots::legend::{self, Entry};
+use crate::app::plots::ticks;
 use crate::app::widgets::fields::count;
 
-/// How the bands are drawn: the series' colour, faint.
-const BAND_ALPHA: f32 = 0.18;
+/// How the bands are drawn: the series' colour, faint; fainter still when
+/// more than two series share the plot, so the bands do not blur into one.
+fn band_alpha(series: usize) -> f32 {
+    if series > 2 { 0.07 } else { 0.18 }
+}
+
+/// The legend name of a series' band: a click on it shows or hides the band.
+fn band_name(label: &str) -> String {
+    format!("{label}: 95 % band")
+}
+
+/// The rounds axis: as counted, or log10(1 + rounds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rounds {
+    pub log: bool,
+}
+
+impl Rounds {
+    fn x(self, rounds: f64) -> f64 {
+        if self.log { ticks::to_log(rounds) } else { rounds }
+    }
+
+    fn back(self, x: f64) -> f64 {
+        if self.log { ticks::from_log(x) } else { x }
+    }
+}
 
 fn series_name(r: &GeneratorResults) -> String {
     format!("{} ({})", r.name, count(r.games.len() as u64, "game", "games"))
 }
 
-/// A plot over rounds survived, from 0 and from 0 % up to `top` %.
-fn by_rounds(id: &str, height: f32, y_label: &'static str, top: f64) -> Plot<'static> {
-    Plot::new(id)
+/// A plot over rounds survived, from 0 and from 0 % up to `top` %, its
+/// ticks spaced by the plot's size in pixels (labels never touch) and
+/// rounds grouped by thousands, on a log scale when `rounds.log`.
+fn by_rounds(id: &str, height: f32, y_label: &'static str, top: f64, rounds: Rounds) -> Plot<'static> {
+    let x_label = if rounds.log {
+        "rounds survived (log scale)"
+    } else {
+        "rounds survived"
+    };
+    let plot = Plot::new(id)
         .height(height)
-        .custom_x_axes(vec![
-            AxisHints::new_x()
-                .label("rounds survived")
-                .label_spacing(24.0..=40.0),
-        ])
-        .custom_y_axes(vec![AxisHints::new_y().label(y_label).label_spacing(14.0..=20.0)])
+        .custom_x_axes(vec![ticks::x_hints(x_label, rounds.log)])
+        .custom_y_axes(vec![ticks::y_hints(y_label)])
+        .y_grid_spacer(ticks::any_y)
         .include_y(0.0)
         .include_y(top)
         .include_x(0.0)
-        .allow_scroll(false)
+        .allow_scroll(false);
+    if rounds.log {
+        plot.x_grid_spacer(ticks::log_rounds_x)
+    } else {
+        plot.x_grid_spacer(ticks::whole_x)
+    }
 }
 
 /// A step curve through `(x, y)` points: flat until the next x.
@@ -65,7 +99,12 @@ fn km_curve(km: &[Step], last: u32, pick: fn(&Step) -> f64) -> Vec<[f64; 2]> {
 
 /// Kaplan-Meier survival of one player's games, a line per generator with
 /// its band; a pinned run's curves dashed.
-pub fn survival_plot(ui: &mut Ui, results: &[GeneratorResults], pinned: Option<&[GeneratorResults]>) {
+pub fn survival_plot(
+    ui: &mut Ui,
+    results: &[GeneratorResults],
+    pinned: Option<&[GeneratorResults]>,
+    rounds: Rounds,
+) {
     let played: Vec<&GeneratorResults> = results.iter().filter(|r| !r.games.is_empty()).collect();
     let kept: Vec<&GeneratorResults> = pinned
         .map(|p| p.iter().filter(|r| !r.games.is_empty()).collect())
@@ -79,22 +118,32 @@ pub fn survival_plot(ui: &mut Ui, results: &[GeneratorResults], pinned: Option<&
         kept.iter()
             .map(|r| (*r, format!("pinned {}", series_name(r)), dashed, false)),
     );
-    let entries: Vec<Entry> = series
+    let alpha = band_alpha(played.len());
+    let mut entries: Vec<Entry> = series
         .iter()
         .map(|(r, label, style, _)| Entry::line(label.clone(), generator_color(&r.name), *style, None))
         .collect();
+    entries.extend(played.iter().map(|r| {
+        Entry::block(
+            band_name(&series_name(r)),
+            generator_color(&r.name).gamma_multiply(alpha * 2.5),
+        )
+    }));
     let hidden = legend::show(ui, "lab_survival", &entries);
-    by_rounds("lab_survival", 220.0, "games still going (%)", 100.0)
-        .label_formatter(|pos: &HoverPosition<'_>| match pos {
+    by_rounds("lab_survival", 220.0, "games still going (%)", 100.0, rounds)
+        .label_formatter(move |pos: &HoverPosition<'_>| match pos {
             HoverPosition::NearDataPoint {
                 plot_name, position, ..
             } => Some(format!(
-                "{plot_name}\nafter round {:.0}: {:.1} % still going",
-                position.x, position.y
+                "{plot_name}\nafter round {}: {:.1} % still going",
+                grouped_round(rounds.back(position.x)),
+                position.y
             )),
-            HoverPosition::Elsewhere { position } => {
-                Some(format!("round {:.0}, {:.1} %", position.x, position.y))
-            }
+            HoverPosition::Elsewhere { position } => Some(format!(
+                "round {}, {:.1} %",
+                grouped_round(rounds.back(position.x)),
+                position.y
+            )),
         })
         .show(ui, |plot| {
             plot.hline(
@@ -106,27 +155,28 @@ pub fn survival_plot(ui: &mut Ui, results: &[GeneratorResults], pinned: Option<&
             for (r, label, style, band) in series.iter().filter(|(_, l, _, _)| !hidden.contains(l)) {
                 let km = &r.summary.km;
                 let color = generator_color(&r.name);
-                if *band {
+                if *band && !hidden.contains(&band_name(label)) {
                     let lo = km_curve(&km.steps, km.last, |s| s.lo);
                     let hi = km_curve(&km.steps, km.last, |s| s.hi);
-                    let xs: Vec<f64> = lo.iter().map(|p| p[0]).collect();
+                    let xs: Vec<f64> = lo.iter().map(|p| rounds.x(p[0])).collect();
                     let ys_lo: Vec<f64> = lo.iter().map(|p| p[1]).collect();
                     let ys_hi: Vec<f64> = hi.iter().map(|p| p[1]).collect();
                     plot.add(
-                        FilledArea::new(format!("{label}, 95 % band"), &xs, &ys_lo, &ys_hi)
-                            .fill_color(color.gamma_multiply(BAND_ALPHA)),
+                        FilledArea::new(band_name(label), &xs, &ys_lo, &ys_hi)
+                            .fill_color(color.gamma_multiply(alpha)),
                     );
                 }
+                let curve: Vec<[f64; 2]> = km_curve(&km.steps, km.last, |s| s.survival)
+                    .into_iter()
+                    .map(|[x, y]| [rounds.x(x), y])
+                    .collect();
                 plot.line(
-                    Line::new(
-                        label.clone(),
-                        PlotPoints::from(km_curve(&km.steps, km.last, |s| s.survival)),
-                    )
-                    .color(color)
-                    .style(*style)
-                    .width(if *band { 2.0 } else { 1.5 })
-                    // A step curve's risers are not noise to fold into a band.
-                    .allow_band(false),
+                    Line::new(label.clone(), PlotPoints::from(curve))
+                        .color(color)
+                        .style(*style)
+                        .width(if *band { 2.0 } else { 1.5 })
+                        // A step curve's risers are not noise to fold into a band.
+                        .allow_band(false),
                 );
             }
         });
@@ -146,12 +196,19 @@ fn hazard_curve(bins: &[HazardBin], pick: fn(&HazardBin) -> f64) -> Vec<[f64; 2]
 /// The hazard of one player's games, a line per generator with its band.
 /// Bins are one round wide to 10 rounds, then each a quarter wider: the
 /// early rounds keep their detail, the long tail its games.
-pub fn hazard_plot(ui: &mut Ui, results: &[GeneratorResults]) {
+pub fn hazard_plot(ui: &mut Ui, results: &[GeneratorResults], rounds: Rounds) {
     let played: Vec<&GeneratorResults> = results.iter().filter(|r| !r.games.is_empty()).collect();
-    let entries: Vec<Entry> = played
+    let alpha = band_alpha(played.len());
+    let mut entries: Vec<Entry> = played
         .iter()
         .map(|r| Entry::line(series_name(r), generator_color(&r.name), LineStyle::Solid, None))
         .collect();
+    entries.extend(played.iter().map(|r| {
+        Entry::block(
+            band_name(&series_name(r)),
+            generator_color(&r.name).gamma_multiply(alpha * 2.5),
+        )
+    }));
     let hidden = legend::show(ui, "lab_hazard", &entries);
     // The band's top in a bin with a handful of games at risk reaches 100 %:
     // the view is bounded by the estimates, and bands are cut at its top.
@@ -166,44 +223,77 @@ pub fn hazard_plot(ui: &mut Ui, results: &[GeneratorResults]) {
         })
         .fold(0.0f64, f64::max);
     let ceiling = (top * 100.0 * 1.5).max(1.0);
-    by_rounds("lab_hazard", 200.0, "chance to lose the next deal (%)", ceiling)
-        .label_formatter(|pos: &HoverPosition<'_>| match pos {
-            HoverPosition::NearDataPoint {
-                plot_name, position, ..
-            } => Some(format!(
-                "{plot_name}\nafter {:.0} rounds: {:.2} % lose the next deal",
-                position.x, position.y
-            )),
-            HoverPosition::Elsewhere { position } => {
-                Some(format!("round {:.0}, {:.2} %", position.x, position.y))
-            }
-        })
-        .show(ui, |plot| {
-            for r in played.iter().filter(|r| !hidden.contains(&series_name(r))) {
-                let bins = &r.summary.hazard;
-                let color = generator_color(&r.name);
-                let lo = hazard_curve(bins, |b| b.lo);
-                let hi = hazard_curve(bins, |b| b.hi);
-                let xs: Vec<f64> = lo.iter().map(|p| p[0]).collect();
-                let ys_lo: Vec<f64> = lo.iter().map(|p| p[1].min(ceiling)).collect();
-                let ys_hi: Vec<f64> = hi.iter().map(|p| p[1].min(ceiling)).collect();
-                let label = series_name(r);
+    by_rounds(
+        "lab_hazard",
+        200.0,
+        "chance to lose the next deal (%)",
+        ceiling,
+        rounds,
+    )
+    .label_formatter(move |pos: &HoverPosition<'_>| match pos {
+        HoverPosition::NearDataPoint {
+            plot_name, position, ..
+        } => Some(format!(
+            "{plot_name}\nafter {} rounds: {:.2} % lose the next deal",
+            grouped_round(rounds.back(position.x)),
+            position.y
+        )),
+        HoverPosition::Elsewhere { position } => Some(format!(
+            "round {}, {:.2} %",
+            grouped_round(rounds.back(position.x)),
+            position.y
+        )),
+    })
+    .show(ui, |plot| {
+        for r in played.iter().filter(|r| !hidden.contains(&series_name(r))) {
+            let bins = &r.summary.hazard;
+            let color = generator_color(&r.name);
+            let lo = hazard_curve(bins, |b| b.lo);
+            let hi = hazard_curve(bins, |b| b.hi);
+            let xs: Vec<f64> = lo.iter().map(|p| rounds.x(p[0])).collect();
+            let ys_lo: Vec<f64> = lo.iter().map(|p| p[1].min(ceiling)).collect();
+            let ys_hi: Vec<f64> = hi.iter().map(|p| p[1].min(ceiling)).collect();
+            let label = series_name(r);
+            if !hidden.contains(&band_name(&label)) {
                 plot.add(
-                    FilledArea::new(format!("{label}, 95 % band"), &xs, &ys_lo, &ys_hi)
-                        .fill_color(color.gamma_multiply(BAND_ALPHA)),
-                );
-                let mut line = hazard_curve(bins, |b| b.hazard);
-                for p in &mut line {
-                    p[1] = p[1].min(ceiling);
-                }
-                plot.line(
-                    Line::new(label, PlotPoints::from(line))
-                        .color(color)
-                        .width(2.0)
-                        .allow_band(false),
+                    FilledArea::new(band_name(&label), &xs, &ys_lo, &ys_hi)
+                        .fill_color(color.gamma_multiply(alpha)),
                 );
             }
-        });
+            let mut line = hazard_curve(bins, |b| b.hazard);
+            for p in &mut line {
+                p[0] = rounds.x(p[0]);
+                p[1] = p[1].min(ceiling);
+            }
+            plot.line(
+                Line::new(label, PlotPoints::from(line))
+                    .color(color)
+                    .width(2.0)
+                    .allow_band(false),
+            );
+        }
+    });
+}
+
+fn grouped_round(r: f64) -> String {
+    crate::app::widgets::fields::grouped(r.max(0.0).round() as u64)
+}
+
+/// Whether `results` span more than a decade of rounds (the first quartile
+/// of all their games against the longest): then rounds read better on a
+/// log scale, and the Lab starts with one.
+pub fn spans_a_decade(results: &[GeneratorResults]) -> bool {
+    let mut rounds: Vec<u32> = results
+        .iter()
+        .flat_map(|r| r.games.iter().map(|g| g.rounds))
+        .collect();
+    if rounds.is_empty() {
+        return false;
+    }
+    rounds.sort_unstable();
+    let q1 = f64::from(rounds[rounds.len() / 4]);
+    let longest = f64::from(*rounds.last().unwrap_or(&0));
+    ticks::spans_a_decade(q1, longest)
 }
 
 /// The pinned run's results of `player`, if it has them.

@@ -141,7 +141,16 @@ impl App {
             };
         }
 
-        if let Some(complete) = self.live.lab.poll() {
+        let had_replay = self.live.lab.replay.is_some();
+        let ended = self.live.lab.poll();
+        if self.live.lab.take_first_figures() {
+            self.state.settings.lab.page = crate::app::shell::settings::LabPage::Results;
+            if had_replay {
+                // The replay went with the old run: take its step off the board.
+                self.live.debug_board = None;
+            }
+        }
+        if let Some(complete) = ended {
             let games: usize = self.live.lab.results.iter().map(|r| r.games.len()).sum();
             self.live.status = if complete {
                 format!(

@@ -369,6 +369,8 @@ impl App {
             Command::StartLab => self.start_lab(ctx),
             Command::CancelLab => self.live.lab.cancel(),
             Command::AddLabGenerator => self.choose_file(Purpose::AddLabGenerator, ctx),
+            Command::AddLabPlayer => self.choose_file(Purpose::AddLabPlayer, ctx),
+            Command::UseFittedInLab => self.use_fitted_in_lab(),
             Command::StartTune => self.start_tune(ctx),
             Command::CancelTune => self.live.tune.cancel(),
             Command::ApplyTuned => self.apply_tuned(),

@@ -21,6 +21,10 @@ pub enum Line {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+// A handful of commands a frame: the Lab's settings carried by value cost
+// a copy of a few hundred bytes, nothing beside a frame, and keep every
+// caller's `SetLab(s)` plain.
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     // File
     NewBoard,
@@ -144,6 +148,10 @@ pub enum Command {
     CancelLab,
     /// Choose a generator file for the Lab to compare.
     AddLabGenerator,
+    /// Choose a player file for the Lab (and the Tune view) to play.
+    AddLabPlayer,
+    /// Add the player just fitted to the open log to the Lab, and play it.
+    UseFittedInLab,
     /// Tune the active generator (or the random one) toward the Lab's
     /// targets; stop it; put its result in the palette and the Generator
     /// tab (undoable).

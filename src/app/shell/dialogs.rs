@@ -21,6 +21,8 @@ pub enum Purpose {
     SaveGenerator,
     /// A generator file for the Lab to compare.
     AddLabGenerator,
+    /// A player file for the Lab to play.
+    AddLabPlayer,
     /// The deals the Deals tab shows, as a new batch.
     SaveFiltered,
     /// An export (CSV, SVG, DOT) whose text is ready.
@@ -41,6 +43,7 @@ impl Purpose {
             Purpose::SavePieceSet => "Save piece set",
             Purpose::OpenGenerator => "Open generator",
             Purpose::AddLabGenerator => "Compare a generator file in the Lab",
+            Purpose::AddLabPlayer => "Play a player file in the Lab",
             Purpose::SaveGenerator => "Save generator",
             Purpose::SaveFiltered => "Save the deals shown as a batch",
             Purpose::SaveText { title, .. } => title,
@@ -50,9 +53,11 @@ impl Purpose {
     /// The file name a save proposes; `None` for an open.
     pub fn proposed_name(&self) -> Option<&str> {
         match self {
-            Purpose::OpenDeal | Purpose::OpenPieceSet | Purpose::OpenGenerator | Purpose::AddLabGenerator => {
-                None
-            }
+            Purpose::OpenDeal
+            | Purpose::OpenPieceSet
+            | Purpose::OpenGenerator
+            | Purpose::AddLabGenerator
+            | Purpose::AddLabPlayer => None,
             Purpose::SaveGenerator => Some("generator.ron"),
             Purpose::SaveDeal { batch: true } => Some("deals.ron"),
             Purpose::SaveDeal { batch: false } => Some("deal.ron"),

@@ -127,6 +127,34 @@ impl CorpusChoice {
     }
 }
 
+/// The Lab's pages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LabPage {
+    /// Generators, players, board, games: what a run plays.
+    #[default]
+    Setup,
+    /// The ladder, survival, hazard, ends, frequencies, the table, the
+    /// paired test and the games.
+    Results,
+    /// Fit a player to a playtest log; the player files.
+    Players,
+    /// Tune the generator toward targets.
+    Tune,
+}
+
+impl LabPage {
+    pub const ALL: [LabPage; 4] = [LabPage::Setup, LabPage::Results, LabPage::Players, LabPage::Tune];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            LabPage::Setup => "Setup",
+            LabPage::Results => "Results",
+            LabPage::Players => "Players",
+            LabPage::Tune => "Tune",
+        }
+    }
+}
+
 /// The lab's settings, persisted with the session.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -193,6 +221,54 @@ impl Default for TuneSettings {
     }
 }
 
+/// A player beside the presets: read from a player file, or fitted to a
+/// playtest log here. Kept by value, so the Lab and the Tune view can show
+/// and play it; a file is read again when a run starts (runs play from
+/// what they read then).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExtraPlayer {
+    pub player: tenten_engine::play::player::Player,
+    /// The player file, if it came from one.
+    pub file: Option<PathBuf>,
+    /// The playtest log it was fitted to, if fitted here.
+    pub fitted_to: Option<String>,
+}
+
+impl ExtraPlayer {
+    /// What the Lab calls it: its name, and its file or log, so two players
+    /// of one name stay apart ("tester (fitted-player.ron)").
+    pub fn label(&self) -> String {
+        match (&self.file, &self.fitted_to) {
+            (Some(f), _) => format!(
+                "{} ({})",
+                self.player.name,
+                f.file_name()
+                    .map_or_else(|| f.display().to_string(), |n| n.to_string_lossy().into_owned())
+            ),
+            (None, Some(_)) => format!("{} (fitted)", self.player.name),
+            (None, None) => self.player.name.clone(),
+        }
+    }
+
+    /// Its parameters in words, as the Lab shows them.
+    pub fn describe(&self) -> String {
+        let p = &self.player;
+        let look = match p.lookahead {
+            tenten_engine::play::player::Lookahead::Piece => "one piece ahead",
+            tenten_engine::play::player::Lookahead::Holder => "the whole holder ahead",
+        };
+        let from = match (&self.file, &self.fitted_to) {
+            (Some(f), _) => format!("from {}", f.display()),
+            (None, Some(log)) => format!("fitted to {log}, not saved"),
+            (None, None) => String::new(),
+        };
+        format!(
+            "criteria {}, {look}, temperature {}, slip {}; {from}. A model of a player, not a measured person.",
+            p.evaluation, p.temperature, p.slip
+        )
+    }
+}
+
 /// The lab's settings, persisted with the session.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -202,8 +278,11 @@ pub struct LabSettings {
     pub files: Vec<std::path::PathBuf>,
     /// Whether the generator being edited (the Generator tab's) plays too.
     pub edited: bool,
-    /// Who plays: the rows of the skill ladder.
+    /// Who plays: the rows of the skill ladder (presets and bots by name,
+    /// the players below by their labels).
     pub players: Vec<String>,
+    /// Players beside the presets: player files added, and fits made here.
+    pub extra_players: Vec<ExtraPlayer>,
     /// The player whose games the plots and tables below the ladder show;
     /// empty: the run's first.
     pub detail: String,
@@ -215,6 +294,11 @@ pub struct LabSettings {
     pub seed: u64,
     /// The two generators the paired test compares.
     pub compare: (String, String),
+    /// The page shown.
+    pub page: LabPage,
+    /// Rounds on a log scale in the survival and hazard plots; `None`:
+    /// when the games span more than a decade.
+    pub log_rounds: Option<bool>,
     pub tune: TuneSettings,
 }
 
@@ -225,6 +309,7 @@ impl Default for LabSettings {
             files: Vec::new(),
             edited: true,
             players: vec!["novice".to_owned(), "casual".to_owned()],
+            extra_players: Vec::new(),
             detail: String::new(),
             weights: CoelhoWeights::BEST,
             size: LabSize::OnScreen,
@@ -233,6 +318,8 @@ impl Default for LabSettings {
             max_rounds: 10_000,
             seed: 1,
             compare: ("repair".to_owned(), "random".to_owned()),
+            page: LabPage::Setup,
+            log_rounds: None,
             tune: TuneSettings::default(),
         }
     }

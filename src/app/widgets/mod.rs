@@ -2,4 +2,5 @@
 
 pub mod fields;
 pub mod paint;
+pub mod rows;
 pub mod scroll;

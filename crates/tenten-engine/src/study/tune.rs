@@ -400,6 +400,33 @@ pub struct TuneReport {
     /// The budget ran out or a cancel came before the targets were met or
     /// Nelder-Mead converged.
     pub stopped_early: bool,
+    /// What stopped the search.
+    pub stop: Stop,
+}
+
+/// What stopped a tune's search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Every target within a tenth of its tolerance on the tuning seeds.
+    TargetsMet,
+    /// The time budget (or the cap on evaluations) ran out.
+    Budget,
+    /// Cancel.
+    Cancelled,
+    /// Nelder-Mead stopped moving before the budget ran out.
+    Converged,
+}
+
+impl Stop {
+    /// In words, for the window and the CLI.
+    pub fn words(self) -> &'static str {
+        match self {
+            Stop::TargetsMet => "every target was met on the tuning seeds",
+            Stop::Budget => "the budget ran out",
+            Stop::Cancelled => "Cancel stopped it, the best so far kept",
+            Stop::Converged => "the search stopped improving",
+        }
+    }
 }
 
 impl TuneReport {
@@ -634,6 +661,20 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
             break;
         }
     }
+    let met = objective
+        .best
+        .borrow()
+        .as_ref()
+        .is_some_and(|b| b.0 <= GOOD_ENOUGH);
+    let stop = if progress.cancelled() {
+        Stop::Cancelled
+    } else if met {
+        Stop::TargetsMet
+    } else if !budget_left(objective.seen.borrow().len()) {
+        Stop::Budget
+    } else {
+        Stop::Converged
+    };
     let evaluations = objective.seen.into_inner();
     let best = evaluations
         .iter()
@@ -697,6 +738,7 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
         holdout,
         seconds: started.elapsed().as_secs_f64(),
         stopped_early: stopped_early || progress.cancelled(),
+        stop,
     })
 }
 

@@ -16,7 +16,11 @@ use crate::app::widgets::paint;
 
 impl LabTab {
     pub(super) fn fit(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
-        let Some(batch) = &state.doc.batch else { return };
+        let hint = "Open a playtest log (File > Open; presets/logs/casual-playtest.ron is one) to fit a player to its moves.";
+        let Some(batch) = &state.doc.batch else {
+            ui.weak(hint);
+            return;
+        };
         // Whether the open batch is a playtest log, looked up once per
         // opening: a log of many thousand deals is megabytes of text.
         let id = batch.source.id;
@@ -29,6 +33,7 @@ impl LabTab {
             }
         };
         if !is_log {
+            ui.weak(hint);
             return;
         }
         let name = batch
@@ -112,6 +117,13 @@ impl LabTab {
             );
         }
         profile_plot(ui, "fit_slip", "slip", &f.slip_profile, f.loglik, f.slip);
+        if ui
+            .button("Use in the Lab")
+            .on_hover_text("Add this player to the Lab's players (and the Tune view's), named after the log")
+            .clicked()
+        {
+            cmds.push(Command::UseFittedInLab);
+        }
         if ui
             .button("Save player…")
             .on_hover_text("Write the fitted player file, to use with simulate --player")

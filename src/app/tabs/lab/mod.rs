@@ -21,6 +21,7 @@ use crate::app::plots::lab as lab_plots;
 use crate::app::plots::survival as survival_plots;
 use crate::app::shell::command::Command;
 use crate::app::shell::live::Live;
+use crate::app::shell::settings::LabPage;
 use crate::app::shell::state::State;
 use crate::app::widgets::paint;
 use replay::replay;
@@ -35,8 +36,6 @@ pub struct LabTab {
     list_end: Option<End>,
     /// How the player to fit looks ahead.
     fit_lookahead: tenten_engine::play::player::Lookahead,
-    /// The Tune view was opened for the tune now running.
-    tune_opened: bool,
     /// The open batch (by its opening's id) and whether it holds moves.
     log_seen: Option<(u64, bool)>,
 }
@@ -71,15 +70,36 @@ impl Tab for LabTab {
                  dealt, against the palette's weights.",
             );
         });
-        self.settings(ui, state, live, cmds);
-        self.fit(ui, state, live, cmds);
-        self.tune(ui, state, live, cmds);
-        let lab = &live.lab;
-        if let Some(e) = &lab.error {
-            ui.colored_label(paint::BAD, e);
+        let page = self.pages(ui, state, cmds);
+        match page {
+            LabPage::Setup => {
+                self.settings(ui, state, cmds);
+                self.run_row(ui, live, cmds);
+                self.error_line(ui, live);
+                if live.lab.plan.is_some() {
+                    ui.weak("The last run's figures are on the Results page.");
+                }
+                return;
+            }
+            LabPage::Players => {
+                self.fit(ui, state, live, cmds);
+                players_page(ui, state);
+                return;
+            }
+            LabPage::Tune => {
+                self.tune(ui, state, live, cmds);
+                return;
+            }
+            LabPage::Results => self.run_row(ui, live, cmds),
         }
+        self.error_line(ui, live);
+        let lab = &live.lab;
         let Some(plan) = &lab.plan else {
-            ui.weak("Run a simulation to see the plots.");
+            ui.weak(if lab.incoming.is_some() {
+                "Playing the first games…"
+            } else {
+                "Run a simulation to see the plots."
+            });
             return;
         };
         ui.separator();
@@ -148,18 +168,39 @@ impl Tab for LabTab {
         ui.label(RichText::new(format!("{detail}: details")).heading())
             .on_hover_text("Click a player in the ladder to see theirs");
         headline(ui, state, mine, &plan.set);
+        let auto = survival_plots::spans_a_decade(mine);
+        let mut log = state.settings.lab.log_rounds.unwrap_or(auto);
+        if ui
+            .checkbox(&mut log, "Rounds on a log scale")
+            .on_hover_text(if auto {
+                "These games span more than a decade of rounds (the longest over ten times the first quartile), so the log scale is the default"
+            } else {
+                "These games span less than a decade of rounds, so the default is linear"
+            })
+            .changed()
+        {
+            let mut s = state.settings.lab.clone();
+            s.log_rounds = Some(log);
+            cmds.push(Command::SetLab(s));
+        }
+        let rounds = survival_plots::Rounds { log };
         ui.label(RichText::new("Survival").strong()).on_hover_text(
             "Kaplan-Meier: the share of games still going after each round, games cut off by the \
              round cap counted as alive; shaded, the 95 % band (Greenwood, log-log)",
         );
-        survival_plots::survival_plot(ui, mine, survival_plots::pinned_of(lab.pinned.as_ref(), detail));
+        survival_plots::survival_plot(
+            ui,
+            mine,
+            survival_plots::pinned_of(lab.pinned.as_ref(), detail),
+            rounds,
+        );
         ui.label(RichText::new("Hazard: the difficulty curve").strong())
             .on_hover_text(
                 "The chance to lose the next deal having survived so many rounds: losses over games \
              dealt again, in bins one round wide to 10 rounds, then each a quarter wider; shaded, \
              the exact 95 % Poisson band",
             );
-        survival_plots::hazard_plot(ui, mine);
+        survival_plots::hazard_plot(ui, mine, rounds);
         ui.label(RichText::new("How games ended").strong());
         lab_plots::ends_plot(ui, mine);
         ui.label(RichText::new("Pieces dealt against the weights").strong());
@@ -177,6 +218,50 @@ impl Tab for LabTab {
             ui.separator();
             replay(ui, state, live, plan, r, cmds);
         }
+    }
+}
+
+impl LabTab {
+    /// The page row; returns the page to draw.
+    fn pages(&mut self, ui: &mut Ui, state: &State, cmds: &mut Vec<Command>) -> LabPage {
+        let now = state.settings.lab.page;
+        let mut page = now;
+        ui.horizontal(|ui| {
+            for p in LabPage::ALL {
+                ui.selectable_value(&mut page, p, p.title());
+            }
+        });
+        ui.separator();
+        if page != now {
+            let mut s = state.settings.lab.clone();
+            s.page = page;
+            cmds.push(Command::SetLab(s));
+        }
+        page
+    }
+
+    fn error_line(&self, ui: &mut Ui, live: &Live) {
+        if let Some(e) = &live.lab.error {
+            ui.colored_label(paint::BAD, e);
+        }
+    }
+}
+
+/// The Players page's list of the players from files and fits, with their
+/// parameters (Setup's Player files row picks which play).
+fn players_page(ui: &mut Ui, state: &State) {
+    let extras = &state.settings.lab.extra_players;
+    ui.separator();
+    ui.label(RichText::new("Players from files and fits").strong());
+    if extras.is_empty() {
+        ui.weak(
+            "None yet: open a player file (File > Open, or Add player file… on the Setup page), or fit one to a playtest log above and press Use in the Lab.",
+        );
+    }
+    let labels = crate::app::jobs::lab::extra_labels(extras);
+    for (extra, label) in extras.iter().zip(labels) {
+        ui.label(RichText::new(label).strong());
+        ui.weak(extra.describe());
     }
 }
 

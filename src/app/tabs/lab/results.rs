@@ -181,18 +181,26 @@ pub(super) fn table(ui: &mut Ui, results: &[GeneratorResults]) {
             fmt_time(s.validate_us.quantile(0.5))
         }),
         ("validate p99", "", |s| fmt_time(s.validate_us.quantile(0.99))),
-        ("change p99", "time to deal a holder drawn unsolvable", |s| {
-            if s.change_us.n == 0 {
-                "-".to_owned()
-            } else {
-                fmt_time(s.change_us.quantile(0.99))
-            }
-        }),
+        (
+            "change p99",
+            "time to deal a holder drawn unsolvable, over the deals the changer ran on (none for a generator that never changes a holder)",
+            |s| {
+                if changer_ran(s) {
+                    format!(
+                        "{} on {}",
+                        fmt_time(s.change_us.quantile(0.99)),
+                        crate::app::widgets::fields::count(s.change_us.n, "deal", "deals")
+                    )
+                } else {
+                    "none ran".to_owned()
+                }
+            },
+        ),
         ("change max", "", |s| {
-            if s.change_us.n == 0 {
-                "-".to_owned()
-            } else {
+            if changer_ran(s) {
                 fmt_time(s.change_us.max_us)
+            } else {
+                "none ran".to_owned()
             }
         }),
         (
@@ -231,7 +239,16 @@ pub(super) fn paired(ui: &mut Ui, state: &State, lab: &[GeneratorResults], cmds:
     if lab.len() < 2 {
         return;
     }
-    let mut compare = state.settings.lab.compare.clone();
+    // Two generators that ran: the chosen pair if both did, else the
+    // second against the first ("repair against random").
+    let stored = &state.settings.lab.compare;
+    let ran = |name: &str| find(lab, name).is_some();
+    let mut compare = if ran(&stored.0) && ran(&stored.1) && stored.0 != stored.1 {
+        stored.clone()
+    } else {
+        (lab[1].name.clone(), lab[0].name.clone())
+    };
+    let shown = compare.clone();
     ui.horizontal(|ui| {
         for (salt, text, pick) in [
             ("lab_cmp_a", "Paired test:", &mut compare.0),
@@ -250,7 +267,7 @@ pub(super) fn paired(ui: &mut Ui, state: &State, lab: &[GeneratorResults], cmds:
                 .labelled_by(label.id);
         }
     });
-    if compare != state.settings.lab.compare {
+    if compare != shown {
         let mut s = state.settings.lab.clone();
         s.compare = compare.clone();
         cmds.push(Command::SetLab(s));
@@ -325,4 +342,10 @@ pub(super) fn share_text(x: Option<(f64, f64, f64)>) -> String {
         Some((p, lo, hi)) => format!("{:.0} % [{:.0}-{:.0}]", p * 100.0, lo * 100.0, hi * 100.0),
         None => "no losses".to_owned(),
     }
+}
+
+/// Whether the changer (or a redraw) ran at all: `random` and `bag` never
+/// change a holder, though an unsolvable holder is still timed as dealt.
+fn changer_ran(s: &Summary) -> bool {
+    s.repairs > 0 && s.change_us.n > 0
 }

@@ -17,10 +17,10 @@ use crate::app::shell::live::Live;
 use crate::app::shell::settings::{LabSettings, LabSize};
 use crate::app::shell::state::State;
 use crate::app::widgets::fields::{count, whole};
-use crate::app::widgets::paint;
+use crate::app::widgets::{paint, rows};
 
 impl LabTab {
-    pub(super) fn settings(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
+    pub(super) fn settings(&mut self, ui: &mut Ui, state: &State, cmds: &mut Vec<Command>) {
         let old = &state.settings.lab;
         let mut s = old.clone();
         let screen = state.doc.board.size();
@@ -29,31 +29,42 @@ impl LabTab {
             .spacing([8.0, 4.0])
             .show(ui, |ui| {
                 ui.label("Generators");
-                ui.horizontal_wrapped(|ui| {
-                    for g in dealers::NAMES {
+                rows::wrapped(
+                    ui,
+                    &dealers::NAMES,
+                    |g: &&str| (*g).to_owned(),
+                    |ui, g| {
                         let mut on = s.generators.iter().any(|x| x == g);
-                        if ui.checkbox(&mut on, g).on_hover_text(generator_help(g)).changed() {
+                        if ui
+                            .checkbox(&mut on, *g)
+                            .on_hover_text(generator_help(g))
+                            .changed()
+                        {
                             s.generators.retain(|x| x != g);
                             if on {
-                                s.generators.push(g.to_owned());
+                                s.generators.push((*g).to_owned());
                             }
                         }
-                    }
-                });
+                    },
+                );
                 ui.end_row();
+                // One line per file, not a wrapped row: a wrapped row in a
+                // grid cell runs into the row below in a narrow panel.
                 ui.label("Files");
-                ui.horizontal_wrapped(|ui| {
+                ui.vertical(|ui| {
                     let mut remove = None;
                     let labels = crate::app::jobs::lab::file_labels(&s.files);
                     for (i, (path, label)) in s.files.iter().zip(labels).enumerate() {
-                        ui.label(label).on_hover_text(path.display().to_string());
-                        if ui
-                            .small_button("x")
-                            .on_hover_text("Leave this file out")
-                            .clicked()
-                        {
-                            remove = Some(i);
-                        }
+                        ui.horizontal(|ui| {
+                            ui.label(label).on_hover_text(path.display().to_string());
+                            if ui
+                                .small_button("x")
+                                .on_hover_text("Leave this file out")
+                                .clicked()
+                            {
+                                remove = Some(i);
+                            }
+                        });
                     }
                     if let Some(i) = remove {
                         s.files.remove(i);
@@ -75,8 +86,11 @@ impl LabTab {
                 // grid cell overlaps the row below it in a narrow panel.
                 for (label, names) in [("Players", &STRATEGIES[3..]), ("Bots", &STRATEGIES[..3])] {
                     ui.label(label);
-                    ui.horizontal(|ui| {
-                        for &p in names {
+                    rows::wrapped(
+                        ui,
+                        names,
+                        |p: &&str| (*p).to_owned(),
+                        |ui, &p| {
                             let mut on = s.players.iter().any(|x| x == p);
                             if ui.checkbox(&mut on, p).on_hover_text(player_help(p)).changed() {
                                 s.players.retain(|x| x != p);
@@ -84,10 +98,51 @@ impl LabTab {
                                     s.players.push(p.to_owned());
                                 }
                             }
-                        }
-                    });
+                        },
+                    );
                     ui.end_row();
                 }
+                ui.label("Player files");
+                ui.vertical(|ui| {
+                    let labels = crate::app::jobs::lab::extra_labels(&s.extra_players);
+                    let mut remove = None;
+                    for (i, (extra, label)) in s.extra_players.iter().zip(labels).enumerate() {
+                        ui.horizontal(|ui| {
+                            let mut on = s.players.contains(&label);
+                            if ui
+                                .checkbox(&mut on, &label)
+                                .on_hover_text(extra.describe())
+                                .changed()
+                            {
+                                s.players.retain(|x| *x != label);
+                                if on {
+                                    s.players.push(label.clone());
+                                }
+                            }
+                            if ui
+                                .small_button("x")
+                                .on_hover_text("Leave this player out of the Lab")
+                                .clicked()
+                            {
+                                remove = Some((i, label.clone()));
+                            }
+                        });
+                    }
+                    if let Some((i, label)) = remove {
+                        s.extra_players.remove(i);
+                        s.players.retain(|x| *x != label);
+                    }
+                    if ui
+                        .button("Add player file…")
+                        .on_hover_text(
+                            "Play a player file (presets/players, or a fitted tester) beside the presets",
+                        )
+                        .clicked()
+                    {
+                        cmds.push(Command::AddLabPlayer);
+                    }
+                });
+                ui.end_row();
                 if s.players.iter().any(|p| p == "coelho") {
                     let label = ui.label("Weights");
                     ui.horizontal(|ui| {
@@ -177,6 +232,11 @@ impl LabTab {
             "Pieces and weights from the palette ({}); repair uses policy {} and {} redraws",
             doc.set.name, state.settings.policy, state.settings.max_redraws
         ));
+    }
+
+    /// Run, Cancel and Export, with the run's progress and what became of
+    /// the last one: on the Setup and the Results pages.
+    pub(super) fn run_row(&mut self, ui: &mut Ui, live: &Live, cmds: &mut Vec<Command>) {
         let lab = &live.lab;
         ui.horizontal(|ui| {
             if ui
@@ -210,6 +270,11 @@ impl LabTab {
         });
         if let Some(p) = lab.progress() {
             crate::app::jobs::progress_bar(ui, p);
+            if lab.incoming.is_some() && lab.plan.is_some() {
+                ui.weak("Playing the new run's first games; until they finish, the figures below are the last run's.");
+            }
+        } else if let Some(note) = &lab.note {
+            ui.weak(note);
         } else if lab.finished == Some(false) && lab.error.is_none() {
             ui.weak("Cancelled: the figures below cover the games finished.");
         }

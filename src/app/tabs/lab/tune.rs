@@ -17,36 +17,30 @@ use crate::app::widgets::paint;
 impl LabTab {
     pub(super) fn tune(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
         let job = &live.tune;
-        // A tune that starts opens the view once (the user may close it).
-        let open = if job.running() && !self.tune_opened {
-            self.tune_opened = true;
-            Some(true)
-        } else {
-            None
-        };
-        if !job.running() {
-            self.tune_opened = false;
-        }
-        egui::CollapsingHeader::new(RichText::new("Tune the generator").strong())
-            .open(open)
-            .show(ui, |ui| {
-                let base = state
-                    .doc
-                    .generator
-                    .as_ref()
-                    .map_or("the random generator".to_owned(), |g| format!("the generator \"{}\"", g.name));
-                ui.label(format!(
+        ui.label(RichText::new("Tune the generator").strong());
+        {
+            let base = state
+                .doc
+                .generator
+                .as_ref()
+                .map_or("the random generator".to_owned(), |g| {
+                    format!("the generator \"{}\"", g.name)
+                });
+            ui.label(format!(
                     "Searches the weights of every piece of {base} (Nelder-Mead; every candidate on the Lab's seeds, then checked on fresh ones) toward:"
                 ));
-                let old = &state.settings.lab;
-                let mut s = old.clone();
-                egui::Grid::new("lab_tune_settings").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
+            let old = &state.settings.lab;
+            let mut s = old.clone();
+            egui::Grid::new("lab_tune_settings").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
                     let label = ui.label("Player");
                     egui::ComboBox::from_id_salt("lab_tune_player")
                         .selected_text(s.tune.player.clone())
                         .show_ui(ui, |ui| {
                             for p in STRATEGIES {
                                 ui.selectable_value(&mut s.tune.player, p.to_owned(), p);
+                            }
+                            for label in crate::app::jobs::lab::extra_labels(&s.extra_players) {
+                                ui.selectable_value(&mut s.tune.player, label.clone(), label);
                             }
                         })
                         .response
@@ -91,34 +85,37 @@ impl LabTab {
                         );
                     ui.end_row();
                 });
-                if s != *old {
-                    cmds.push(Command::SetLab(s));
+            if s != *old {
+                cmds.push(Command::SetLab(s));
+            }
+            ui.horizontal(|ui| {
+                if ui
+                    .add_enabled(!job.running(), egui::Button::new("Run tune"))
+                    .clicked()
+                {
+                    cmds.push(Command::StartTune);
                 }
-                ui.horizontal(|ui| {
-                    if ui.add_enabled(!job.running(), egui::Button::new("Run tune")).clicked() {
-                        cmds.push(Command::StartTune);
-                    }
-                    if job.running() && ui.button("Cancel tune").clicked() {
-                        cmds.push(Command::CancelTune);
-                    }
-                });
-                if let Some(p) = job.progress() {
-                    crate::app::jobs::progress_bar(ui, p);
+                if job.running() && ui.button("Cancel tune").clicked() {
+                    cmds.push(Command::CancelTune);
                 }
-                if let Some(e) = &job.error {
-                    ui.colored_label(paint::BAD, e);
-                }
-                if job.evaluations.is_empty() {
-                    return;
-                }
-                ui.weak(format!("Tuning {}", job.what));
-                convergence_plot(ui, &job.evaluations);
-                let Some(r) = &job.report else { return };
-                let cap = state.settings.lab.max_rounds.max(1);
-                for c in &r.holdout {
-                    // The verdict first, in its colour: a missed goal is never
-                    // a line to skim past.
-                    ui.horizontal_wrapped(|ui| {
+            });
+            if let Some(p) = job.progress() {
+                crate::app::jobs::progress_bar(ui, p);
+            }
+            if let Some(e) = &job.error {
+                ui.colored_label(paint::BAD, e);
+            }
+            if job.evaluations.is_empty() {
+                return;
+            }
+            ui.weak(format!("Tuning {}", job.what));
+            convergence_plot(ui, &job.evaluations);
+            let Some(r) = &job.report else { return };
+            let cap = state.settings.lab.max_rounds.max(1);
+            for c in &r.holdout {
+                // The verdict first, in its colour: a missed goal is never
+                // a line to skim past.
+                ui.horizontal_wrapped(|ui| {
                         let (verdict, colour) = if c.met { ("Met", paint::OK) } else { ("Missed", paint::BAD) };
                         ui.label(RichText::new(verdict).color(colour).strong());
                         ui.label(format!(
@@ -132,38 +129,43 @@ impl LabTab {
                             state.settings.lab.tune.holdout
                         ));
                     });
-                }
-                ui.weak(format!(
+            }
+            ui.weak(format!(
                     "The mix moved {:.3} nats (KL) from the base's; the winner is the best of {} finalists on validation seeds.",
                     r.divergence,
                     r.finalists.len()
                 ));
-                ui.weak(format!(
-                    "{} evaluations in {:.0} s ({:.1} a second); loss {:.4} at the start, {:.5} at best{}",
-                    r.evaluations.len(),
-                    r.seconds,
-                    r.evaluations_per_second(),
-                    r.start.loss,
-                    r.best.loss,
-                    if r.stopped_early { "; stopped early (the budget or Cancel), the best so far kept" } else { "" }
-                ));
-                let changes: Vec<String> = r
-                    .tuned
-                    .set
-                    .pieces
-                    .iter()
-                    .zip(r.weights_before.iter().zip(&r.weights_after))
-                    .filter(|(_, (b, a))| b != a)
-                    .map(|(p, (b, a))| format!("{} {b} to {a}", p.id))
-                    .collect();
-                ui.weak(format!("Weights in tenths of a base weight: {}", changes.join(", ")));
-                if ui
-                    .button("Apply to the generator")
-                    .on_hover_text("The tuned weights into the palette and the rules into the Generator tab (Ctrl+Z undoes)")
-                    .clicked()
-                {
-                    cmds.push(Command::ApplyTuned);
-                }
-            });
+            ui.weak(format!(
+                "{} evaluations in {:.0} s ({:.1} a second); loss {:.4} at the start, {:.5} at best; it stopped because {}",
+                r.evaluations.len(),
+                r.seconds,
+                r.evaluations_per_second(),
+                r.start.loss,
+                r.best.loss,
+                r.stop.words()
+            ));
+            let changes: Vec<String> = r
+                .tuned
+                .set
+                .pieces
+                .iter()
+                .zip(r.weights_before.iter().zip(&r.weights_after))
+                .filter(|(_, (b, a))| b != a)
+                .map(|(p, (b, a))| format!("{} {b} to {a}", p.id))
+                .collect();
+            ui.weak(format!(
+                "Weights in tenths of a base weight: {}",
+                changes.join(", ")
+            ));
+            if ui
+                .button("Apply to the generator")
+                .on_hover_text(
+                    "The tuned weights into the palette and the rules into the Generator tab (Ctrl+Z undoes)",
+                )
+                .clicked()
+            {
+                cmds.push(Command::ApplyTuned);
+            }
+        }
     }
 }
