@@ -5,6 +5,8 @@
 mod common;
 
 use common::ui::{harness, open, open_deal, preset, temp_copy};
+use egui_kittest::Harness;
+use tenten::app::App;
 use tenten::app::shell::command::Command;
 use tenten_engine::model::pieces::PieceSet;
 
@@ -109,4 +111,56 @@ fn without_a_desktop_dialog_files_are_chosen_in_the_window() {
     h.run();
     assert!(h.state().live.file_dialog.is_none());
     assert!(h.state().live.status.starts_with("No file chosen"));
+}
+
+/// In the window's own dialog a typed file name and Open open the file
+/// (egui_file's open dialog ignored a typed name), and each kind of file
+/// remembers the folder it was last chosen in, across a restart.
+#[test]
+fn a_typed_name_opens_and_each_kind_of_file_remembers_its_folder() {
+    use egui_kittest::kittest::{NodeT as _, Queryable};
+    tenten::app::use_window_dialogs();
+    let mut h = common::ui::harness_for_file_dialogs();
+    let copy = temp_copy("deals/mid-game.ron", "files-typed");
+    let folder = copy.parent().unwrap().to_path_buf();
+    h.state_mut().push(Command::OpenDeal);
+    h.run();
+    common::ui::dialog_in(&mut h, &folder);
+    // The dialog's second text box is the file name (the first, its folder).
+    let boxes: Vec<_> = h
+        .query_all_by(|n| n.role() == egui::accesskit::Role::TextInput)
+        .collect();
+    assert!(boxes.len() >= 2, "{} text boxes", boxes.len());
+    boxes[boxes.len() - 1].focus();
+    h.run();
+    let boxes: Vec<_> = h
+        .query_all_by(|n| n.role() == egui::accesskit::Role::TextInput)
+        .collect();
+    boxes[boxes.len() - 1].type_text("mid-game.ron");
+    h.run();
+    h.get_by_label("Open").click();
+    h.run();
+    assert!(h.state().live.file_dialog.is_none());
+    assert_eq!(h.state().state.settings.file.as_deref(), Some(copy.as_path()));
+    assert_eq!(h.state().state.settings.last_folders.get("deals"), Some(&folder));
+    // A restart (the session as eframe keeps it): the next Open starts there,
+    // while a piece set's dialog, never used, starts in presets/.
+    let saved = ron::ser::to_string(&h.state().state).unwrap();
+    let state: tenten::app::shell::state::State = ron::from_str(&saved).unwrap();
+    let mut h = Harness::builder()
+        .with_size([1400.0, 880.0])
+        .with_max_steps(16)
+        .with_accessibility_check(false)
+        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(state));
+    h.run();
+    h.state_mut().push(Command::OpenDeal);
+    h.run();
+    let dialog = &h.state().live.file_dialog.as_ref().unwrap().dialog;
+    assert_eq!(dialog.directory(), folder.as_path());
+    h.get_by_label("Cancel").click();
+    h.run();
+    h.state_mut().push(Command::OpenPieceSet);
+    h.run();
+    let dialog = &h.state().live.file_dialog.as_ref().unwrap().dialog;
+    assert_ne!(dialog.directory(), folder.as_path());
 }

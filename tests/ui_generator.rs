@@ -4,7 +4,7 @@
 
 mod common;
 
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT as _, Queryable};
 use tenten::app::jobs::job::Background as _;
 use tenten::app::shell::command::Command;
 use tenten_engine::play::generator_file::{self, Band};
@@ -289,12 +289,34 @@ fn a_tune_in_the_lab_applies_and_undoes() {
     let c = &report.holdout[0];
     h.get_by_label(if c.met { "Met" } else { "Missed" });
     h.get_by_label_contains("median_rounds for novice: goal 35 within 1.75; tuned ");
+    // Medians are whole rounds ("22 [19-25]", never "22.00"), and the view
+    // says what stopped the search.
+    let verdict = h
+        .query_all_by_label_contains("median_rounds for novice")
+        .next()
+        .and_then(|n| n.accesskit_node().label())
+        .unwrap_or_default();
+    assert!(!verdict.contains(".0"), "{verdict}");
+    h.get_by_label_contains(&format!("it stopped because {}", report.stop.words()));
     let before = h.state().state.doc.clone();
     press(&mut h, "Apply to the generator");
     let doc = &h.state().state.doc;
     assert_eq!(doc.generator.as_ref().unwrap().name, "random tuned");
     let weights: Vec<u32> = doc.set.pieces.iter().map(|p| p.weight).collect();
     assert_eq!(weights, report.weights_after);
+    // The tuned weights (tenths of the base's) leave every slider room:
+    // none sits pinned at its end with its value beyond it.
+    let sliders: Vec<(f64, f64)> = h
+        .query_all_by(|n| n.role() == egui::accesskit::Role::Slider)
+        .filter_map(|n| {
+            let a = n.accesskit_node();
+            Some((a.numeric_value()?, a.max_numeric_value()?))
+        })
+        .collect();
+    assert!(sliders.len() >= doc.set.pieces.len(), "{sliders:?}");
+    for (value, end) in &sliders {
+        assert!(value < end, "a slider at {value} of {end}");
+    }
     h.state_mut().push(Command::Undo);
     h.run();
     assert_eq!(h.state().state.doc, before, "one undo takes the tune back");

@@ -154,6 +154,20 @@ fn a_cancelled_run_keeps_the_last_runs_results() {
     step_until(&mut h, "the first run's end", |a| !a.live.lab.running());
     let first: Vec<usize> = h.state().live.lab.results.iter().map(|r| r.games.len()).collect();
     assert_eq!(first, [30, 30]);
+    // Change times only where the changer ran, with how many deals: random
+    // never changes a holder (its unsolvable holders are still timed).
+    let random = &h.state().live.lab.results[0].summary;
+    assert!(
+        random.change_us.n > 0 && random.repairs == 0,
+        "random times its unsolvable holders"
+    );
+    assert_eq!(
+        h.query_all_by_label("none ran").count(),
+        2,
+        "random's change p99 and max"
+    );
+    let repair = &h.state().live.lab.results[1].summary;
+    h.get_by_label_contains(&format!(" on {} deals", repair.change_us.n));
     let fingerprint = h.state().live.lab.fingerprint.clone();
     // A second, longer run, cancelled before its first block of games.
     let second = LabSettings {

@@ -22,15 +22,24 @@ impl App {
             self.live.status = files::NO_FILE_CHOSEN.to_owned();
             return;
         }
+        // The folder this kind of file was last chosen in, else presets/.
+        let folder = self
+            .state
+            .settings
+            .last_folders
+            .get(purpose.kind())
+            .filter(|d| d.is_dir())
+            .cloned()
+            .or_else(files::start_folder);
         if dialogs::native_available() {
             let path = match purpose.proposed_name() {
-                Some(name) => files::pick_save(purpose.title(), name),
-                None => files::pick_open(purpose.title()),
+                Some(name) => files::pick_save(purpose.title(), name, folder),
+                None => files::pick_open(purpose.title(), folder),
             };
             self.chosen(purpose, path, ctx);
         } else {
             let at = ctx.content_rect().left_top() + egui::vec2(48.0, 64.0);
-            self.live.file_dialog = Some(InWindow::new(purpose, files::start_folder(), at));
+            self.live.file_dialog = Some(InWindow::new(purpose, folder, at));
             self.live.status =
                 "No desktop file dialog (it needs xdg-desktop-portal or zenity): choose in the window"
                     .to_owned();
@@ -68,6 +77,14 @@ impl App {
             self.live.status = files::NO_FILE_CHOSEN.to_owned();
             return;
         };
+        // Remembered per kind of file, with the session.
+        if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
+            let folder = std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf());
+            self.state
+                .settings
+                .last_folders
+                .insert(purpose.kind().to_owned(), folder);
+        }
         match purpose {
             Purpose::OpenDeal | Purpose::OpenPieceSet => self.load(&path, ctx),
             Purpose::SaveDeal { batch: true } => self.save_batch(&path),

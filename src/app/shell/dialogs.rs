@@ -69,6 +69,19 @@ impl Purpose {
 }
 
 impl Purpose {
+    /// The kind of file it chooses, under which the last folder is kept:
+    /// deals (and batches, logs), sets, generators, players, exports.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Purpose::OpenDeal | Purpose::SaveDeal { .. } | Purpose::SaveFiltered => "deals",
+            Purpose::OpenPieceSet | Purpose::SavePieceSet => "sets",
+            Purpose::OpenGenerator | Purpose::SaveGenerator | Purpose::AddLabGenerator => "generators",
+            Purpose::AddLabPlayer => "players",
+            Purpose::SaveText { name, .. } if name.ends_with("player.ron") => "players",
+            Purpose::SaveText { .. } => "exports",
+        }
+    }
+
     /// A save: it writes the chosen file.
     pub fn saves(&self) -> bool {
         self.proposed_name().is_some()
@@ -93,7 +106,14 @@ impl InWindow {
     pub fn new(purpose: Purpose, folder: Option<PathBuf>, at: egui::Pos2) -> Self {
         let dialog = match purpose.proposed_name() {
             Some(name) => FileDialog::save_file().default_filename(name),
-            None => FileDialog::open_file(),
+            // egui_file's open dialog ignores a typed name (its Open button
+            // opens only a clicked file); its save dialog takes a typed name,
+            // so an open is a save dialog whose button says Open. A name
+            // that is no file is refused by the load with its reason.
+            None => FileDialog::save_file()
+                .save_button_text("Open".into())
+                .show_new_folder(false)
+                .show_rename(false),
         };
         let mut dialog = dialog
             .title(purpose.title())

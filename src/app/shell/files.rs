@@ -156,8 +156,8 @@ pub fn save_piece_set(path: &Path, set: &PieceSet) -> Result<(), String> {
 /// Shown when a dialog returns nothing: cancelled, or no dialog could open.
 pub const NO_FILE_CHOSEN: &str = "No file chosen. (You can also drop a .ron file on the window.)";
 
-fn dialog(title: &str) -> rfd::FileDialog {
-    dialog_for(title, "ron")
+fn dialog(title: &str, folder: Option<PathBuf>) -> rfd::FileDialog {
+    dialog_for(title, "ron", folder)
 }
 
 /// The file filter of a dialog for `extension`: its name and extensions.
@@ -189,14 +189,14 @@ pub fn start_folder() -> Option<PathBuf> {
         .filter(|d| d.is_dir())
 }
 
-/// A dialog filtered to files of `extension` (a CSV export shows CSV files).
-fn dialog_for(title: &str, extension: &str) -> rfd::FileDialog {
-    let presets = start_folder();
+/// A dialog filtered to files of `extension` (a CSV export shows CSV
+/// files), opening in `folder` (else `presets/`).
+fn dialog_for(title: &str, extension: &str, folder: Option<PathBuf>) -> rfd::FileDialog {
     let (name, extensions) = filter_for(extension);
     let d = rfd::FileDialog::new()
         .set_title(title)
         .add_filter(name, &extensions);
-    match presets {
+    match folder.or_else(start_folder) {
         Some(dir) => d.set_directory(dir),
         None => d,
     }
@@ -217,19 +217,19 @@ pub(crate) fn dialogs_off() -> bool {
     DIALOGS_OFF.load(std::sync::atomic::Ordering::Relaxed) || std::env::var_os(NO_DIALOGS_ENV).is_some()
 }
 
-pub fn pick_open(title: &str) -> Option<PathBuf> {
+pub fn pick_open(title: &str, folder: Option<PathBuf>) -> Option<PathBuf> {
     if dialogs_off() {
         return None;
     }
-    dialog(title).pick_file()
+    dialog(title, folder).pick_file()
 }
 
 /// A save dialog filtered by the extension of the proposed `name`.
-pub fn pick_save(title: &str, name: &str) -> Option<PathBuf> {
+pub fn pick_save(title: &str, name: &str, folder: Option<PathBuf>) -> Option<PathBuf> {
     if dialogs_off() {
         return None;
     }
-    dialog_for(title, save_extension(name))
+    dialog_for(title, save_extension(name), folder)
         .set_file_name(name)
         .save_file()
 }

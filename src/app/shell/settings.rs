@@ -45,6 +45,8 @@ pub struct Settings {
     /// Where the piece set came from, written into saved deals.
     pub pieces_file: Option<PathBuf>,
     pub recent: Vec<PathBuf>,
+    /// The folder each kind of file was last chosen in (`Purpose::kind`).
+    pub last_folders: std::collections::BTreeMap<String, PathBuf>,
     pub show_palette: bool,
     pub show_inspector: bool,
     /// The inspector's tab takes the whole central area (the board hidden),
@@ -76,6 +78,7 @@ impl Default for Settings {
             file_hash: None,
             pieces_file: None,
             recent: Vec::new(),
+            last_folders: std::collections::BTreeMap::new(),
             show_palette: true,
             show_inspector: true,
             inspector_large: false,
