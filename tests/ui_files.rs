@@ -118,7 +118,7 @@ fn without_a_desktop_dialog_files_are_chosen_in_the_window() {
 /// remembers the folder it was last chosen in, across a restart.
 #[test]
 fn a_typed_name_opens_and_each_kind_of_file_remembers_its_folder() {
-    use egui_kittest::kittest::{NodeT as _, Queryable};
+    use egui_kittest::kittest::Queryable;
     tenten::app::use_window_dialogs();
     let mut h = common::ui::harness_for_file_dialogs();
     let copy = temp_copy("deals/mid-game.ron", "files-typed");
