@@ -199,13 +199,13 @@ fn a_cancelled_run_keeps_the_last_runs_results() {
 }
 
 /// The Lab's interactive widgets, on every page, beside the board and in
-/// the large view, at 1280x720 and 900x600: no two overlap, and none runs
+/// the large view, at 1280x720, 900x600 and 800x600: no two overlap, and none runs
 /// past the window's right edge.
 #[test]
 fn no_two_of_the_labs_widgets_overlap() {
     use egui_kittest::kittest::NodeT as _;
     use tenten::app::shell::settings::LabPage;
-    for size in [[1280.0, 720.0], [900.0, 600.0]] {
+    for size in [[1280.0, 720.0], [900.0, 600.0], [800.0, 600.0]] {
         let mut h = common::ui::harness_sized(App::new(Default::default()), size);
         h.get_by_label("Lab").click();
         h.run();

@@ -207,20 +207,23 @@ impl LabTab {
                     .labelled_by(label.id)
                     .on_hover_text("Pieces per holder in every game");
                 ui.end_row();
+                // A row each: side by side they run past a narrow panel.
                 let label = ui.label("Games");
-                ui.horizontal(|ui| {
-                    whole(ui, &mut s.games, 1..=100_000, "Games", |d| d.speed(10.0))
-                        .labelled_by(label.id)
-                        .on_hover_text("Games per generator");
-                    let label = ui.label("round cap");
-                    whole(ui, &mut s.max_rounds, 1..=1_000_000, "The round cap", |d| {
-                        d.speed(10.0)
-                    })
+                whole(ui, &mut s.games, 1..=100_000, "Games", |d| d.speed(10.0))
                     .labelled_by(label.id)
-                    .on_hover_text("A game reaching it is censored");
-                    let label = ui.label("seed");
-                    whole(ui, &mut s.seed, 0..=u64::MAX, "The seed", |d| d).labelled_by(label.id);
-                });
+                    .on_hover_text("Games per generator and player");
+                ui.end_row();
+                let label = ui.label("Round cap");
+                whole(ui, &mut s.max_rounds, 1..=1_000_000, "The round cap", |d| {
+                    d.speed(10.0)
+                })
+                .labelled_by(label.id)
+                .on_hover_text("A game reaching it is censored");
+                ui.end_row();
+                let label = ui.label("Seed");
+                whole(ui, &mut s.seed, 0..=u64::MAX, "The seed", |d| d)
+                    .labelled_by(label.id)
+                    .on_hover_text("Game g of every generator and player is seeded with seed + g");
                 ui.end_row();
             });
         coelho_warning(ui, &s, screen);

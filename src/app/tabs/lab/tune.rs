@@ -64,18 +64,21 @@ impl LabTab {
                         }
                     });
                     ui.end_row();
+                    // A row each: side by side they run past a narrow panel.
                     let label = ui.label("Games");
-                    ui.horizontal(|ui| {
-                        ui.add(egui::DragValue::new(&mut s.tune.games).range(10..=10_000))
-                            .labelled_by(label.id)
-                            .on_hover_text("Games per candidate, all on the same seeds");
-                        let label = ui.label("hold-out");
-                        ui.add(egui::DragValue::new(&mut s.tune.holdout).range(10..=100_000))
-                            .labelled_by(label.id);
-                        let label = ui.label("budget");
-                        ui.add(egui::DragValue::new(&mut s.tune.budget_seconds).range(1.0..=3600.0).suffix(" s"))
-                            .labelled_by(label.id);
-                    });
+                    ui.add(egui::DragValue::new(&mut s.tune.games).range(10..=10_000))
+                        .labelled_by(label.id)
+                        .on_hover_text("Games per candidate, all on the same seeds");
+                    ui.end_row();
+                    let label = ui.label("Hold-out");
+                    ui.add(egui::DragValue::new(&mut s.tune.holdout).range(10..=100_000))
+                        .labelled_by(label.id)
+                        .on_hover_text("Fresh games on which the start and the winner are both measured");
+                    ui.end_row();
+                    let label = ui.label("Budget");
+                    ui.add(egui::DragValue::new(&mut s.tune.budget_seconds).range(1.0..=3600.0).suffix(" s"))
+                        .labelled_by(label.id)
+                        .on_hover_text("How long the search may take");
                     ui.end_row();
                     let label = ui.label("Keep the mix");
                     ui.add(egui::DragValue::new(&mut s.tune.keep_mix).range(0.0..=10_000.0).speed(0.5))
