@@ -63,6 +63,8 @@ fn by_rounds(id: &str, height: f32, y_label: &'static str, top: f64, rounds: Rou
         .include_y(0.0)
         .include_y(top)
         .include_x(0.0)
+        // The axes start at 0 rounds and 0 %, not a margin below them.
+        .set_margin_fraction(egui::vec2(0.0, 0.0))
         .allow_scroll(false);
     if rounds.log {
         plot.x_grid_spacer(ticks::log_rounds_x)
@@ -131,20 +133,9 @@ pub fn survival_plot(
     }));
     let hidden = legend::show(ui, "lab_survival", &entries);
     by_rounds("lab_survival", 220.0, "games still going (%)", 100.0, rounds)
-        .label_formatter(move |pos: &HoverPosition<'_>| match pos {
-            HoverPosition::NearDataPoint {
-                plot_name, position, ..
-            } => Some(format!(
-                "{plot_name}\nafter round {}: {:.1} % still going",
-                grouped_round(rounds.back(position.x)),
-                position.y
-            )),
-            HoverPosition::Elsewhere { position } => Some(format!(
-                "round {}, {:.1} %",
-                grouped_round(rounds.back(position.x)),
-                position.y
-            )),
-        })
+        .label_formatter(hover(rounds, 1, |name, r, y| {
+            format!("{name}\nafter round {r}: {y:.1} % still going")
+        }))
         .show(ui, |plot| {
             plot.hline(
                 HLine::new("half the games (the median)", 50.0)
@@ -230,20 +221,9 @@ pub fn hazard_plot(ui: &mut Ui, results: &[GeneratorResults], rounds: Rounds) {
         ceiling,
         rounds,
     )
-    .label_formatter(move |pos: &HoverPosition<'_>| match pos {
-        HoverPosition::NearDataPoint {
-            plot_name, position, ..
-        } => Some(format!(
-            "{plot_name}\nafter {} rounds: {:.2} % lose the next deal",
-            grouped_round(rounds.back(position.x)),
-            position.y
-        )),
-        HoverPosition::Elsewhere { position } => Some(format!(
-            "round {}, {:.2} %",
-            grouped_round(rounds.back(position.x)),
-            position.y
-        )),
-    })
+    .label_formatter(hover(rounds, 2, |name, r, y| {
+        format!("{name}\nafter {r} rounds: {y:.2} % lose the next deal")
+    }))
     .show(ui, |plot| {
         for r in played.iter().filter(|r| !hidden.contains(&series_name(r))) {
             let bins = &r.summary.hazard;
@@ -275,13 +255,32 @@ pub fn hazard_plot(ui: &mut Ui, results: &[GeneratorResults], rounds: Rounds) {
     });
 }
 
+/// The hover text of a plot over rounds: `near` words a series' point (its
+/// name, the rounds, the value in percent); elsewhere, the rounds and the
+/// value with `decimals`.
+fn hover(
+    rounds: Rounds,
+    decimals: usize,
+    near: impl Fn(&str, String, f64) -> String,
+) -> impl Fn(&HoverPosition<'_>) -> Option<String> {
+    move |pos| {
+        let (HoverPosition::NearDataPoint { position, .. } | HoverPosition::Elsewhere { position }) = pos;
+        let r = grouped_round(rounds.back(position.x));
+        Some(match pos {
+            HoverPosition::NearDataPoint { plot_name, .. } => near(plot_name, r, position.y),
+            HoverPosition::Elsewhere { .. } => format!("round {r}, {:.decimals$} %", position.y),
+        })
+    }
+}
+
 fn grouped_round(r: f64) -> String {
     crate::app::widgets::fields::grouped(r.max(0.0).round() as u64)
 }
 
-/// Whether `results` span more than a decade of rounds (the first quartile
-/// of all their games against the longest): then rounds read better on a
-/// log scale, and the Lab starts with one.
+/// Whether the middle 80 % of `results`' games (all generators together)
+/// span more than a decade of rounds: then rounds read better on a log
+/// scale, and the Lab starts with one. (An expert's games run from a few
+/// hundred rounds to thousands; a novice's stay within one decade.)
 pub fn spans_a_decade(results: &[GeneratorResults]) -> bool {
     let mut rounds: Vec<u32> = results
         .iter()
@@ -291,9 +290,8 @@ pub fn spans_a_decade(results: &[GeneratorResults]) -> bool {
         return false;
     }
     rounds.sort_unstable();
-    let q1 = f64::from(rounds[rounds.len() / 4]);
-    let longest = f64::from(*rounds.last().unwrap_or(&0));
-    ticks::spans_a_decade(q1, longest)
+    let at = |q: f64| f64::from(rounds[((rounds.len() - 1) as f64 * q).round() as usize]);
+    ticks::spans_a_decade(at(0.1), at(0.9))
 }
 
 /// The pinned run's results of `player`, if it has them.

@@ -77,14 +77,33 @@ fn widest_whole(bounds: (f64, f64)) -> usize {
 /// wide enough for a label like "12.5".
 pub fn decimal_x(input: GridInput) -> Vec<GridMark> {
     let width = (widest_whole(input.bounds) + 2) as f64 * CHAR_PX + GAP_PX;
-    marks(input.bounds, nice_step(per_px(&input) * width))
+    inside(
+        &input,
+        width,
+        marks(input.bounds, nice_step(per_px(&input) * width)),
+    )
+}
+
+/// The marks whose label (`width` px, centred on the mark) ends inside the
+/// plot on the right: a label cut by the edge reads as another number.
+fn inside(input: &GridInput, width: f64, marks: Vec<GridMark>) -> Vec<GridMark> {
+    let px = per_px(input);
+    let half = (width - GAP_PX) / 2.0;
+    marks
+        .into_iter()
+        .filter(|m| (input.bounds.1 - m.value) / px >= half)
+        .collect()
 }
 
 /// An x axis of whole numbers (rounds): a step of at least one, wide
 /// enough for the widest label.
 pub fn whole_x(input: GridInput) -> Vec<GridMark> {
     let width = widest_whole(input.bounds) as f64 * CHAR_PX + GAP_PX;
-    marks(input.bounds, whole_step(per_px(&input) * width))
+    inside(
+        &input,
+        width,
+        marks(input.bounds, whole_step(per_px(&input) * width)),
+    )
 }
 
 /// A y axis: a step of at least a label's height, and at most a quarter of
@@ -127,10 +146,10 @@ pub fn log_rounds_x(input: GridInput) -> Vec<GridMark> {
     let mut chosen: Vec<(f64, f64)> = Vec::new(); // (value, half width in px)
     for r in candidates {
         let v = to_log(r);
-        if v < lo - 1e-9 || v > hi + 1e-9 {
+        let half = (grouped(r as u64).len() as f64 * CHAR_PX + GAP_PX) / 2.0;
+        if v < lo - 1e-9 || (hi - v) / px < half - GAP_PX / 2.0 {
             continue;
         }
-        let half = (grouped(r as u64).len() as f64 * CHAR_PX + GAP_PX) / 2.0;
         let fits = chosen.last().is_none_or(|&(pv, ph)| (v - pv) / px >= ph + half);
         if fits {
             chosen.push((v, half));
@@ -214,10 +233,10 @@ pub fn y_hints(label: &'static str) -> AxisHints<'static> {
         .label_spacing(1.0..=2.0)
 }
 
-/// Whether games from `shortest` to `longest` rounds span more than a
-/// decade: then rounds read better on a log scale.
-pub fn spans_a_decade(q1: f64, longest: f64) -> bool {
-    longest > 10.0 * q1.max(1.0)
+/// Whether games from `short` to `long` rounds span more than a decade:
+/// then rounds read better on a log scale.
+pub fn spans_a_decade(short: f64, long: f64) -> bool {
+    long > 10.0 * short.max(1.0)
 }
 
 #[cfg(test)]
@@ -299,7 +318,8 @@ mod tests {
 
     #[test]
     fn a_decade_of_rounds_is_where_the_log_scale_starts() {
-        assert!(!spans_a_decade(14.0, 100.0), "novice");
-        assert!(spans_a_decade(393.0, 12_000.0), "expert to the cap");
+        // About the 10th and 90th percentiles of the guide's ladder run.
+        assert!(!spans_a_decade(10.0, 45.0), "novice");
+        assert!(spans_a_decade(150.0, 4_000.0), "expert to the cap");
     }
 }

@@ -173,7 +173,7 @@ impl Tab for LabTab {
         if ui
             .checkbox(&mut log, "Rounds on a log scale")
             .on_hover_text(if auto {
-                "These games span more than a decade of rounds (the longest over ten times the first quartile), so the log scale is the default"
+                "These games span more than a decade of rounds (the 90th percentile over ten times the 10th), so the log scale is the default"
             } else {
                 "These games span less than a decade of rounds, so the default is linear"
             })
