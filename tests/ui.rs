@@ -791,3 +791,22 @@ fn the_palette_keeps_to_its_documented_width_at_800x600() {
         "the guide says what the layout does"
     );
 }
+
+/// At 800x600 a long status ("Opened mid-game.ron with the classic 1010!
+/// set") is cut short of the figures on the right, never drawn over them.
+#[test]
+fn the_status_bar_never_draws_over_its_figures() {
+    let mut h = common::ui::harness_sized(App::new(State::default()), [800.0, 600.0]);
+    common::ui::open_deal(&mut h, "mid-game.ron");
+    h.state_mut().live.status =
+        "Opened mid-game.ron with the classic 1010! set and a long tail of words".into();
+    h.run();
+    // The status bar's figures: the lowest of the texts that say them.
+    let figures = h
+        .query_all_by_label_contains("placements")
+        .map(|n| n.rect())
+        .max_by(|a, b| a.min.y.total_cmp(&b.min.y))
+        .unwrap();
+    let status = h.get_by_label_contains("Opened mid-game.ron").rect();
+    assert!(status.max.x <= figures.min.x, "{status:?} runs into {figures:?}");
+}

@@ -216,4 +216,17 @@ fn the_timing_plots_read_at_800_by_600() {
         h.run();
         ticks_apart(&h.output().shapes, &format!("timing at 800x600, large {large}"));
     }
+    // The throttle plot alone, as wide as the inspector is at 800x600
+    // beside the board (its narrowest, 280-320 px) and in the large view:
+    // four labels or more on each axis.
+    let summaries = h.state().live.timing.summaries.clone();
+    assert_eq!(summaries.len(), 6);
+    for width in [300.0, 560.0] {
+        let s = summaries.clone();
+        let shapes = shapes_of([width, 420.0], move |ui| {
+            tenten::app::plots::timing::throttle_plot(ui, &s, (None, None), &mut Vec::new());
+        });
+        let what = format!("throttle plot, {width} px");
+        four_per_axis(&ticks_apart(&shapes, &what), &what);
+    }
 }

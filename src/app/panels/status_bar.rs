@@ -10,30 +10,33 @@ use crate::app::tabs::timing::at_selected;
 
 pub fn ui(ui: &mut Ui, live: &Live, timing: &TimingSettings, cmds: &mut Vec<Command>) {
     egui::Panel::bottom("status_bar").show(ui, |ui| {
-        ui.horizontal(|ui| {
-            ui.label(&live.status);
-            if live.loading.is_some()
-                && ui
-                    .small_button("Cancel")
-                    .on_hover_text("Stop reading the file; the document stays as it is")
-                    .clicked()
-            {
-                cmds.push(Command::CancelLoad);
+        // The figures on the right first, then the status in what is left,
+        // cut with "…" (whole on hover): at 800 px a long status ran into them.
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if let Some(v) = &live.verdict {
+                ui.monospace(format!(
+                    "validate {}, {} · {} placements",
+                    tenten_engine::text::time(v.micros),
+                    at_selected(timing, v.micros),
+                    tenten_engine::text::grouped(v.validation.nodes)
+                ));
+            } else {
+                ui.weak("holder empty");
             }
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if let Some(v) = &live.verdict {
-                    ui.monospace(format!(
-                        "validate {}, {} · {} placements",
-                        tenten_engine::text::time(v.micros),
-                        at_selected(timing, v.micros),
-                        tenten_engine::text::grouped(v.validation.nodes)
-                    ));
-                } else {
-                    ui.weak("holder empty");
+            if live.repair_running || live.loading.is_some() {
+                ui.spinner();
+            }
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                // Cancel before the status, which takes the rest of the row.
+                if live.loading.is_some()
+                    && ui
+                        .small_button("Cancel")
+                        .on_hover_text("Stop reading the file; the document stays as it is")
+                        .clicked()
+                {
+                    cmds.push(Command::CancelLoad);
                 }
-                if live.repair_running || live.loading.is_some() {
-                    ui.spinner();
-                }
+                ui.add(egui::Label::new(&live.status).truncate());
             });
         });
     });

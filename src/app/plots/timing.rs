@@ -14,6 +14,7 @@ use tenten_engine::perf::throttle::short;
 use tenten_engine::perf::timing::{BucketRow, FRAME_US, FactorSummary, Headroom, PHONE_US};
 
 use crate::app::plots::legend::{self, Entry};
+use crate::app::plots::ticks;
 use crate::app::shell::command::Command;
 
 const VALIDATE: Color32 = Color32::from_rgb(0x31, 0x7b, 0xd6);
@@ -32,15 +33,6 @@ pub fn fmt_time(us: f64) -> String {
 
 fn fmt_y(y: f64) -> String {
     fmt_time(10f64.powf(y) / 1e3)
-}
-
-/// No tick labels left of the data.
-fn non_negative(mark: GridMark, _range: &std::ops::RangeInclusive<f64>) -> String {
-    if mark.value < 0.0 {
-        String::new()
-    } else {
-        short(mark.value)
-    }
 }
 
 /// Ticks on a log axis: labels only at whole decades (1 µs, 10 µs, ...).
@@ -77,9 +69,8 @@ fn hover_label(pos: &HoverPosition<'_>) -> Option<String> {
             short(position.x),
             fmt_y(position.y)
         )),
-        HoverPosition::Elsewhere { position } => {
-            Some(format!("{}x: {}", short(position.x), fmt_y(position.y)))
-        }
+        // Between the measured factors: one decimal, not a float's sixteen.
+        HoverPosition::Elsewhere { position } => Some(format!("{:.1}x: {}", position.x, fmt_y(position.y))),
     }
 }
 
@@ -144,14 +135,14 @@ pub fn throttle_plot(
     let hidden = legend::show(ui, "timing_throttle", &entries);
     let response = Plot::new("timing_throttle")
         .height(280.0)
-        .x_axis_label("CPU throttle factor (x)")
-        .x_axis_formatter(non_negative)
+        // Ticks spaced by the plot's width: at 800x600 the factors 1 to 20
+        // read 0, 5, 10, 15, 20, never two labels run together.
+        .custom_x_axes(vec![ticks::value_x_hints("CPU throttle factor (x)")])
         .y_axis_label("time per deal (log)")
         .y_grid_spacer(log_grid_spacer(10))
         .y_axis_formatter(decade_label)
         .label_formatter(hover_label)
-        // A tick at every whole factor, labelled where there is room.
-        .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 5.0, 10.0]))
+        .x_grid_spacer(ticks::whole_x)
         .include_y(y_of(PHONE_US) + 0.3)
         .show(ui, |plot| {
             for ((what, color), stats) in OPERATIONS.into_iter().zip([
