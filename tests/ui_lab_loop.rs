@@ -283,3 +283,22 @@ fn no_two_of_the_labs_widgets_overlap() {
         }
     }
 }
+
+/// The paired test compares two generators that ran: with random and bag,
+/// bag against random, not the default "repair against random".
+#[test]
+fn the_paired_test_defaults_to_two_generators_that_ran() {
+    let mut h = harness_on_tab("Lab");
+    let s = LabSettings {
+        generators: vec!["random".into(), "bag".into()],
+        players: vec!["greedy".into()],
+        games: 12,
+        ..LabSettings::default()
+    };
+    assert_eq!(s.compare, ("repair".to_owned(), "random".to_owned()));
+    h.state_mut().push(Command::SetLab(s));
+    h.state_mut().push(Command::StartLab);
+    h.run();
+    step_until(&mut h, "the run's end", |a| !a.live.lab.running());
+    h.get_by_label_contains("bag minus random: ");
+}
