@@ -104,6 +104,10 @@ enum Command {
         /// placements it made: a playtest log to fit a player to.
         #[arg(long, value_name = "P", requires = "log", value_parser = players::parse_model)]
         player: Option<players::Model>,
+        /// With --log and --player: the log as a RON batch, or as JSON Lines (one record
+        /// per deal, as a game's telemetry sends them; docs/formats.md).
+        #[arg(long, value_enum, default_value = "ron", requires = "player")]
+        format: players::LogFormat,
     },
     /// Tune a generator file's weights toward targets for players (Nelder-Mead, every
     /// candidate on the same seeds), validate the best few on other seeds, check the
@@ -379,13 +383,14 @@ pub fn main(args: Vec<OsString>) -> i32 {
             holder_size,
             log: Some(n),
             player: Some(player),
+            format,
             ..
         } => players::cmd_player_log(
             seed,
             pieces.as_deref(),
             usize::from(holder_size),
             n as usize,
-            &player,
+            (&player, format),
             &mut out,
         ),
         Command::Deal {

@@ -1087,3 +1087,26 @@ fn a_killed_tune_keeps_the_best_so_far() {
     assert!(spec.is_ok(), "{spec:?}");
     std::fs::remove_file(out_file).ok();
 }
+
+/// A JSON Lines log fits exactly as the RON log of the same deals: the
+/// shipped casual log (tenten deal --seed 1 --log 200 --player casual)
+/// against the same command with --format jsonl.
+#[test]
+fn a_jsonl_log_fits_as_its_ron_log() {
+    let jsonl = common::cli::run_ok(&[
+        "deal", "--seed", "1", "--log", "200", "--player", "casual", "--format", "jsonl",
+    ]);
+    assert_eq!(jsonl.lines().count(), 200);
+    let dir = common::cli::scratch("jsonl-fit");
+    let file = dir.join("casual.jsonl");
+    std::fs::write(&file, &jsonl).unwrap();
+    let from_jsonl = common::cli::run_ok(&["fit-player", file.to_str().unwrap()]);
+    let from_ron = common::cli::run_ok(&["fit-player", "presets/logs/casual-playtest.ron"]);
+    assert_eq!(from_jsonl, from_ron);
+    assert!(from_ron.starts_with("temperature=0.469 "), "{from_ron}");
+    // A bad record names its line and column.
+    let bad = jsonl.replacen("\"round\":1,", "\"round\":\"one\",", 1);
+    std::fs::write(&file, bad).unwrap();
+    let e = common::cli::run_bad(&["fit-player", file.to_str().unwrap()]);
+    assert!(e.contains("casual.jsonl:2:"), "{e}");
+}

@@ -55,18 +55,42 @@ fn piece_set(pieces: Option<&Path>) -> Result<PieceSet, FormatError> {
 
 /// `n` deals that `model` met in self-play on an empty 10x10 board with the
 /// random generator, each with its moves.
+/// How `deal --log N --player P` writes its log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum LogFormat {
+    /// A RON batch of deals with their moves.
+    Ron,
+    /// JSON Lines: one record per deal, with player, session, game, round
+    /// and whether the game ended there.
+    Jsonl,
+}
+
 pub(super) fn cmd_player_log(
     seed: u64,
     pieces: Option<&Path>,
     k: usize,
     n: usize,
-    model: &Model,
+    (model, format): (&Model, LogFormat),
     out: &mut String,
 ) -> Result<(), FormatError> {
     let set = piece_set(pieces)?;
     let size = BoardSize::CLASSIC;
     let shapes = Shapes::new(&set, size);
-    let log = fit::record(&shapes, &set, k, &model.player, seed, n);
+    let placed = fit::record_places(&shapes, &set, k, &model.player, seed, n);
+    if format == LogFormat::Jsonl {
+        let session = format!("seed-{seed}");
+        let text = tenten_engine::io::jsonl_log::to_jsonl(
+            &placed,
+            size,
+            &set,
+            &model.named,
+            &session,
+            Some("random"),
+        );
+        out.push_str(&text);
+        return Ok(());
+    }
+    let log: Vec<_> = placed.into_iter().map(|(d, _)| d).collect();
     let p = &model.player;
     let comment = format!(
         "A playtest log of {n} deals: tenten deal --seed {seed} --log {n} --player {}{}.\n\

@@ -280,28 +280,47 @@ pub fn parse_deals_each(text: &str, file: &str) -> Result<Vec<Result<RawDeal, Fo
             } else {
                 String::new()
             };
-            let board = parse_board(&raw.board, text, offset, file, &what)?;
-            if raw.holder.len() > MAX_HOLDER {
-                let at = locate(text, &raw.holder[MAX_HOLDER], offset);
-                return Err(FormatError::new(
-                    file,
-                    at,
-                    format!(
-                        "{what}the holder has {} pieces; it takes 1 to {MAX_HOLDER}",
-                        raw.holder.len()
-                    ),
-                ));
-            }
-            Ok(RawDeal {
-                board,
-                holder: raw.holder,
-                pieces: raw.pieces,
-                seed: raw.seed,
-                moves: raw.moves,
-                offset,
-            })
+            let mut deal = raw_deal(raw.board, raw.holder, raw.moves, text, offset, file, &what)?;
+            deal.pieces = raw.pieces;
+            deal.seed = raw.seed;
+            Ok(deal)
         })
         .collect())
+}
+
+/// A deal from its board's rows, its holder's ids and its moves, written at
+/// `offset` of `text` (where messages point): the board checked, the
+/// holder at most `MAX_HOLDER` pieces. RON batches and JSON Lines logs
+/// both make their deals here.
+pub(crate) fn raw_deal(
+    rows: Vec<String>,
+    holder: Vec<String>,
+    moves: Vec<(String, usize, usize)>,
+    text: &str,
+    offset: usize,
+    file: &str,
+    what: &str,
+) -> Result<RawDeal, FormatError> {
+    let board = parse_board(&rows, text, offset, file, what)?;
+    if holder.len() > MAX_HOLDER {
+        let at = locate(text, &holder[MAX_HOLDER], offset);
+        return Err(FormatError::new(
+            file,
+            at,
+            format!(
+                "{what}the holder has {} pieces; it takes 1 to {MAX_HOLDER}",
+                holder.len()
+            ),
+        ));
+    }
+    Ok(RawDeal {
+        board,
+        holder,
+        pieces: None,
+        seed: None,
+        moves,
+        offset,
+    })
 }
 
 /// The first character that is not blank, inside a comment (block
@@ -393,7 +412,14 @@ impl RawDeal {
     pub fn move_at(&self, text: &str, i: usize) -> Option<(usize, usize)> {
         let start = self.offset.min(text.len());
         let key = start + text[start..].find("moves")?;
-        let tuple = text[key..].match_indices('(').nth(i).map(|(j, _)| key + j);
+        // The list opens with '['; its moves are RON tuples, '(', or JSON
+        // arrays, '['.
+        let list = key + text[key..].find('[')?;
+        let opener = text[list + 1..].trim_start().chars().next()?;
+        let tuple = text[list + 1..]
+            .match_indices(opener)
+            .nth(i)
+            .map(|(j, _)| list + 1 + j);
         Some(line_col(text, tuple.unwrap_or(key)))
     }
 

@@ -5,5 +5,6 @@ pub mod batch;
 pub mod batch_file;
 pub mod export;
 pub mod formats;
+pub mod jsonl_log;
 pub mod playtest_log;
 pub mod ron_scan;

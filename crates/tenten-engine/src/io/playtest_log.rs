@@ -20,6 +20,7 @@ pub struct Logged {
 }
 
 /// A log read and checked: its board size and its deals.
+#[derive(Debug)]
 pub struct Log {
     pub size: BoardSize,
     pub deals: Vec<Logged>,
@@ -28,7 +29,12 @@ pub struct Log {
 
 /// Reads a playtest log written in `text` (`file` names it in messages).
 pub fn parse(text: &str, file: &str, set: &PieceSet) -> Result<Log, FormatError> {
-    let raws = formats::parse_deals(text, file)?;
+    // A game team's telemetry as JSON Lines, or a RON batch.
+    let raws = if crate::io::jsonl_log::is_jsonl(text) {
+        crate::io::jsonl_log::parse_deals(text, file)?
+    } else {
+        formats::parse_deals(text, file)?
+    };
     let size = raws[0].board.size();
     let shapes = Shapes::new(set, size);
     let mut deals = Vec::with_capacity(raws.len());

@@ -82,6 +82,22 @@ pub fn record(
     seed: u64,
     deals: usize,
 ) -> Vec<Logged> {
+    record_places(shapes, set, k, player, seed, deals)
+        .into_iter()
+        .map(|(d, _)| d)
+        .collect()
+}
+
+/// As `record`, with each deal's place in play: its game, its round, and
+/// whether the game ended there (a JSON Lines log says so).
+pub fn record_places(
+    shapes: &Shapes,
+    set: &crate::model::pieces::PieceSet,
+    k: usize,
+    player: &Player,
+    seed: u64,
+    deals: usize,
+) -> Vec<(Logged, crate::io::jsonl_log::Place)> {
     let mut out = Vec::with_capacity(deals);
     let mut g = 0u64;
     while out.len() < deals {
@@ -99,10 +115,18 @@ pub fn record(
             Some(&mut rounds),
             &Progress::default(),
         );
-        out.extend(rounds.into_iter().map(|r| Logged {
-            board: r.board,
-            holder: r.holder,
-            moves: r.moves,
+        out.extend(rounds.into_iter().enumerate().map(|(round, r)| {
+            let place = crate::io::jsonl_log::Place {
+                game: g,
+                round: round as u64,
+                ended: r.after.is_none(),
+            };
+            let deal = Logged {
+                board: r.board,
+                holder: r.holder,
+                moves: r.moves,
+            };
+            (deal, place)
         }));
         g += 1;
     }
