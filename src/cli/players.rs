@@ -79,7 +79,7 @@ pub(super) fn cmd_player_log(
     let placed = fit::record_places(&shapes, &set, k, &model.player, seed, n);
     if format == LogFormat::Jsonl {
         let session = format!("seed-{seed}");
-        let text = tenten_engine::io::jsonl_log::to_jsonl(
+        let text = tenten_engine::io::playtest_log::to_jsonl(
             &placed,
             size,
             &set,

@@ -12,9 +12,6 @@
 use serde::{Deserialize, Serialize};
 
 use crate::io::formats::{self, FormatError, RawDeal};
-use crate::io::playtest_log::Logged;
-use crate::model::board::BoardSize;
-use crate::model::pieces::PieceSet;
 
 /// One deal of a JSON Lines log.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -103,47 +100,12 @@ pub struct Place {
     pub ended: bool,
 }
 
-/// A log as JSON Lines, each deal a record of `player` in `session`.
-pub fn to_jsonl(
-    log: &[(Logged, Place)],
-    size: BoardSize,
-    set: &PieceSet,
-    player: &str,
-    session: &str,
-    generator: Option<&str>,
-) -> String {
-    let mut out = String::new();
-    for (d, place) in log {
-        let board = crate::model::board::Board::from_bits(size, d.board);
-        let record = Record {
-            player: player.to_owned(),
-            session: session.to_owned(),
-            game: place.game,
-            round: place.round,
-            board: board.to_rows(),
-            holder: d.holder.iter().map(|&p| set.piece(p).id.clone()).collect(),
-            moves: d
-                .moves
-                .iter()
-                .map(|&(p, anchor)| {
-                    let a = anchor as usize;
-                    (set.piece(p).id.clone(), a % size.w(), a / size.w())
-                })
-                .collect(),
-            ended: place.ended,
-            generator: generator.map(str::to_owned),
-            timestamp: None,
-        };
-        out.push_str(&serde_json::to_string(&record).expect("a record is plain data"));
-        out.push('\n');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::playtest_log;
+    use crate::io::playtest_log::{self, Logged, to_jsonl};
+    use crate::model::board::BoardSize;
+    use crate::model::pieces::PieceSet;
     use crate::model::shapes::Shapes;
 
     fn recorded(n: usize) -> (Vec<(Logged, Place)>, PieceSet) {

@@ -6,6 +6,7 @@
 //! no longer) in the holder, or one that does not fit the board there.
 
 use crate::io::formats::{self, FormatError, RawDeal};
+use crate::io::jsonl_log;
 use crate::model::board::{Bits, Board, BoardSize};
 use crate::model::pieces::{PieceIdx, PieceSet};
 use crate::model::shapes::Shapes;
@@ -30,8 +31,8 @@ pub struct Log {
 /// Reads a playtest log written in `text` (`file` names it in messages).
 pub fn parse(text: &str, file: &str, set: &PieceSet) -> Result<Log, FormatError> {
     // A game team's telemetry as JSON Lines, or a RON batch.
-    let raws = if crate::io::jsonl_log::is_jsonl(text) {
-        crate::io::jsonl_log::parse_deals(text, file)?
+    let raws = if jsonl_log::is_jsonl(text) {
+        jsonl_log::parse_deals(text, file)?
     } else {
         formats::parse_deals(text, file)?
     };
@@ -120,6 +121,43 @@ fn check_moves(
         out.push((piece, anchor));
     }
     Ok(out)
+}
+
+/// A log as JSON Lines, each deal a record of `player` in `session`.
+pub fn to_jsonl(
+    log: &[(Logged, jsonl_log::Place)],
+    size: BoardSize,
+    set: &PieceSet,
+    player: &str,
+    session: &str,
+    generator: Option<&str>,
+) -> String {
+    let mut out = String::new();
+    for (d, place) in log {
+        let board = crate::model::board::Board::from_bits(size, d.board);
+        let record = jsonl_log::Record {
+            player: player.to_owned(),
+            session: session.to_owned(),
+            game: place.game,
+            round: place.round,
+            board: board.to_rows(),
+            holder: d.holder.iter().map(|&p| set.piece(p).id.clone()).collect(),
+            moves: d
+                .moves
+                .iter()
+                .map(|&(p, anchor)| {
+                    let a = anchor as usize;
+                    (set.piece(p).id.clone(), a % size.w(), a / size.w())
+                })
+                .collect(),
+            ended: place.ended,
+            generator: generator.map(str::to_owned),
+            timestamp: None,
+        };
+        out.push_str(&serde_json::to_string(&record).expect("a record is plain data"));
+        out.push('\n');
+    }
+    out
 }
 
 /// A log as RON: each deal with its moves, under `comment`.
