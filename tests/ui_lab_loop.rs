@@ -36,16 +36,12 @@ fn a_fitted_player_plays_in_the_lab_against_two_generators() {
     let extra = &lab(&h).extra_players[0];
     assert_eq!(extra.player.name, "casual-playtest", "named after the log");
     assert_eq!(extra.fitted_to.as_deref(), Some("casual-playtest.ron"));
-    assert!(
-        lab(&h).players.iter().any(|p| p == label),
-        "{:?}",
-        lab(&h).players
-    );
+    assert!(extra.plays, "it plays at once");
     assert_eq!(lab(&h).tune.player, label, "the Tune view plays it too");
     // Two generators, the fitted player alone.
     let mut s = lab(&h).clone();
     s.generators = vec!["random".into(), "repair".into()];
-    s.players = vec![label.into()];
+    s.players = Vec::new();
     s.games = 24;
     s.max_rounds = 400;
     h.state_mut().push(Command::SetLab(s));
@@ -94,7 +90,7 @@ fn opening_a_player_file_adds_it_to_the_lab() {
         extra.file.as_deref(),
         Some(preset("players/expert.ron").as_path())
     );
-    assert!(lab(&h).players.iter().any(|p| p == label));
+    assert!(extra.plays);
     h.get_by_label(label);
     assert!(
         h.state().live.status.contains("temperature") && h.state().live.status.contains("slip"),
@@ -120,6 +116,46 @@ fn opening_a_player_file_adds_it_to_the_lab() {
         "{error}"
     );
     assert_eq!(lab(&h).extra_players.len(), 1);
+    // Two files of one name in two folders are two players; when one goes,
+    // the other's label changes ("novice (p.ron)") and it still plays.
+    h.state_mut().live.error = None;
+    for folder in ["a", "b"] {
+        std::fs::create_dir_all(dir.join(folder)).unwrap();
+        std::fs::copy(preset("players/novice.ron"), dir.join(folder).join("p.ron")).unwrap();
+        open(&mut h, dir.join(folder).join("p.ron"));
+    }
+    let labels = tenten::app::jobs::lab::extra_labels(&lab(&h).extra_players);
+    assert_eq!(labels[1..], ["novice (a/p.ron)", "novice (b/p.ron)"]);
+    let mut s = lab(&h).clone();
+    s.extra_players.remove(1);
+    s.extra_players[0].plays = false;
+    s.players = Vec::new();
+    s.games = 4;
+    h.state_mut().push(Command::SetLab(s));
+    h.state_mut().push(Command::StartLab);
+    h.run();
+    step_until(&mut h, "the run's end", |a| !a.live.lab.running());
+    assert!(
+        h.state().live.lab.error.is_none(),
+        "{:?}",
+        h.state().live.lab.error
+    );
+    let played: Vec<&str> = h
+        .state()
+        .live
+        .lab
+        .results
+        .iter()
+        .map(|r| r.player.as_str())
+        .collect();
+    assert!(
+        !played.is_empty() && played.iter().all(|p| *p == "novice (p.ron)"),
+        "{played:?}"
+    );
+    let mut s = lab(&h).clone();
+    s.extra_players.truncate(1);
+    h.state_mut().push(Command::SetLab(s));
+    h.run();
     // A file deleted since it was added stops the run with its name.
     let gone = dir.join("gone.ron");
     std::fs::copy(preset("players/novice.ron"), &gone).unwrap();
@@ -127,7 +163,10 @@ fn opening_a_player_file_adds_it_to_the_lab() {
     open(&mut h, gone.clone());
     std::fs::remove_file(&gone).unwrap();
     let mut s = lab(&h).clone();
-    s.players = vec!["novice (gone.ron)".into()];
+    s.players = Vec::new();
+    for e in &mut s.extra_players {
+        e.plays = e.file.as_deref() == Some(gone.as_path());
+    }
     s.games = 4;
     h.state_mut().push(Command::SetLab(s));
     h.state_mut().push(Command::StartLab);
@@ -219,6 +258,8 @@ fn no_two_of_the_labs_widgets_overlap() {
             .push(preset("generators/classic-with-mercy.ron"));
         let mut s = lab(&h).clone();
         s.players = vec!["novice".into(), "casual".into()];
+        // Listed, not playing: an expert's games take thousands of rounds.
+        s.extra_players[0].plays = false;
         s.generators = vec!["random".into(), "repair".into()];
         s.games = 16;
         h.state_mut().push(Command::SetLab(s));

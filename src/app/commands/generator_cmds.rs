@@ -119,6 +119,7 @@ impl App {
                     player,
                     file: Some(path.to_path_buf()),
                     fitted_to: None,
+                    plays: true,
                 };
                 let words = extra.describe();
                 let label = self.put_lab_player(extra, |e| e.file.as_deref() == Some(path));
@@ -145,6 +146,7 @@ impl App {
             player,
             file: None,
             fitted_to: Some(log_name.clone()),
+            plays: true,
         };
         let words = extra.describe();
         let label = self.put_lab_player(extra, |e| {
@@ -154,19 +156,16 @@ impl App {
         self.live.status = format!("The Lab plays {label} too: {words}");
     }
 
-    /// Puts `extra` in the Lab's players in place of the one `same` finds
-    /// (or after the others), picks it, and returns its label.
+    /// Puts `extra` (which plays) in the Lab's players in place of the one
+    /// `same` finds, or after the others, and returns its label.
     fn put_lab_player(
         &mut self,
         extra: crate::app::shell::settings::ExtraPlayer,
         same: impl Fn(&crate::app::shell::settings::ExtraPlayer) -> bool,
     ) -> String {
         let lab = &mut self.state.settings.lab;
-        let old_labels = crate::app::jobs::lab::extra_labels(&lab.extra_players);
         let at = match lab.extra_players.iter().position(&same) {
             Some(i) => {
-                let old = old_labels[i].clone();
-                lab.players.retain(|p| *p != old);
                 lab.extra_players[i] = extra;
                 i
             }
@@ -175,11 +174,7 @@ impl App {
                 lab.extra_players.len() - 1
             }
         };
-        let label = crate::app::jobs::lab::extra_labels(&lab.extra_players)[at].clone();
-        if !lab.players.contains(&label) {
-            lab.players.push(label.clone());
-        }
-        label
+        crate::app::jobs::lab::extra_labels(&lab.extra_players)[at].clone()
     }
 
     /// Tunes the active generator (or the random preset) for the Lab's

@@ -485,30 +485,30 @@ fn holder_of(settings: &LabSettings) -> usize {
         .clamp(1, tenten_engine::model::pieces::MAX_HOLDER)
 }
 
-/// The chosen players, in the ladder's order (bots, presets, then the
-/// players from files and fits, as added).
+/// The chosen players, in the ladder's order: bots and presets, then the
+/// players from files and fits that play, as added.
 fn players_of(settings: &LabSettings) -> Vec<String> {
-    let rank = |p: &String| {
-        tenten_engine::play::who::NAMES
+    let names = tenten_engine::play::who::NAMES;
+    let mut chosen: Vec<String> = names
+        .iter()
+        .filter(|n| settings.players.iter().any(|p| p == *n))
+        .map(|n| (*n).to_owned())
+        .collect();
+    chosen.extend(
+        settings
+            .extra_players
             .iter()
-            .position(|s| s == p)
-            .or_else(|| {
-                extra_labels(&settings.extra_players)
-                    .iter()
-                    .position(|l| l == p)
-                    .map(|i| tenten_engine::play::who::NAMES.len() + i)
-            })
-            .unwrap_or(usize::MAX)
-    };
-    let mut chosen: Vec<String> = settings.players.clone();
-    chosen.sort_by_key(rank);
-    chosen.dedup();
+            .zip(extra_labels(&settings.extra_players))
+            .filter(|(e, _)| e.plays)
+            .map(|(_, label)| label),
+    );
     chosen
 }
 
-/// The labels the players from files and fits play under: each player's
-/// name with its file's name (with as many folders as it takes to tell two
-/// files of one name apart) or the log it was fitted to.
+/// The labels the players from files and fits play under, the one place
+/// they are made: each player's name with its file's name (with as many
+/// folders as it takes to tell two files of one name apart, "tester
+/// (fitted-player.ron)"), or "(fitted)" for a fit made here.
 pub fn extra_labels(extras: &[crate::app::shell::settings::ExtraPlayer]) -> Vec<String> {
     let files: Vec<std::path::PathBuf> = extras.iter().filter_map(|e| e.file.clone()).collect();
     let mut file_names = file_labels(&files).into_iter();
@@ -516,7 +516,7 @@ pub fn extra_labels(extras: &[crate::app::shell::settings::ExtraPlayer]) -> Vec<
         .iter()
         .map(|e| match &e.file {
             Some(_) => format!("{} ({})", e.player.name, file_names.next().unwrap_or_default()),
-            None => e.label(),
+            None => format!("{} (fitted)", e.player.name),
         })
         .collect()
 }
@@ -698,15 +698,12 @@ mod tests {
             generators: vec!["bag".to_owned(), "repair".to_owned()],
             files: vec!["presets/generators/classic-with-mercy.ron".into()],
             edited: false,
-            players: vec![
-                "coelho".to_owned(),
-                "expert".to_owned(),
-                "tester (t.ron)".to_owned(),
-            ],
+            players: vec!["coelho".to_owned(), "expert".to_owned()],
             extra_players: vec![crate::app::shell::settings::ExtraPlayer {
                 player: tenten_engine::play::player::preset("casual").unwrap(),
                 file: Some("t.ron".into()),
                 fitted_to: None,
+                plays: true,
             }],
             page: crate::app::shell::settings::LabPage::Results,
             log_rounds: Some(true),

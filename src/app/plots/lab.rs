@@ -136,19 +136,27 @@ pub fn frequency_plot(ui: &mut Ui, results: &[GeneratorResults], set: &PieceSet)
         .iter()
         .filter(|r| r.summary.dealt.iter().flatten().sum::<u64>() > 0)
         .collect();
-    let share = |r: &GeneratorResults, i: usize| {
-        let n: u64 = r.summary.dealt.iter().flatten().sum();
-        r.summary
-            .dealt
-            .get(i)
-            .map_or(0.0, |b| b.iter().sum::<u64>() as f64 / n.max(1) as f64 * 100.0)
-    };
+    // Each played generator's share of every piece, in percent, once.
+    let shares: Vec<Vec<f64>> = played
+        .iter()
+        .map(|r| {
+            let n: u64 = r.summary.dealt.iter().flatten().sum();
+            (0..n_pieces)
+                .map(|i| {
+                    r.summary
+                        .dealt
+                        .get(i)
+                        .map_or(0.0, |b| b.iter().sum::<u64>() as f64 / n.max(1) as f64 * 100.0)
+                })
+                .collect()
+        })
+        .collect();
     let most = set
         .pieces
         .iter()
         .enumerate()
         .map(|(i, p)| {
-            let observed = played.iter().map(|r| share(r, i)).fold(0.0, f64::max);
+            let observed = shares.iter().map(|s| s[i]).fold(0.0, f64::max);
             (f64::from(p.weight) / total_weight * 100.0).max(observed)
         })
         .fold(0.0, f64::max);
@@ -208,7 +216,7 @@ pub fn frequency_plot(ui: &mut Ui, results: &[GeneratorResults], set: &PieceSet)
                     continue;
                 }
                 let dy = (j as f64 - (played.len() as f64 - 1.0) / 2.0) * spread;
-                let dots: Vec<[f64; 2]> = (0..n_pieces).map(|i| [share(r, i), y_of(i) + dy]).collect();
+                let dots: Vec<[f64; 2]> = (0..n_pieces).map(|i| [shares[j][i], y_of(i) + dy]).collect();
                 plot.points(
                     Points::new(name, PlotPoints::from(dots))
                         .shape(MARKERS[j % MARKERS.len()])

@@ -235,24 +235,14 @@ pub struct ExtraPlayer {
     pub file: Option<PathBuf>,
     /// The playtest log it was fitted to, if fitted here.
     pub fitted_to: Option<String>,
+    /// Whether it plays in the Lab's runs. Kept here, not as a label in
+    /// `LabSettings::players`: a label can change when another file of the
+    /// same name is added or removed.
+    #[serde(default)]
+    pub plays: bool,
 }
 
 impl ExtraPlayer {
-    /// What the Lab calls it: its name, and its file or log, so two players
-    /// of one name stay apart ("tester (fitted-player.ron)").
-    pub fn label(&self) -> String {
-        match (&self.file, &self.fitted_to) {
-            (Some(f), _) => format!(
-                "{} ({})",
-                self.player.name,
-                f.file_name()
-                    .map_or_else(|| f.display().to_string(), |n| n.to_string_lossy().into_owned())
-            ),
-            (None, Some(_)) => format!("{} (fitted)", self.player.name),
-            (None, None) => self.player.name.clone(),
-        }
-    }
-
     /// Its parameters in words, as the Lab shows them.
     pub fn describe(&self) -> String {
         let p = &self.player;
@@ -281,8 +271,8 @@ pub struct LabSettings {
     pub files: Vec<std::path::PathBuf>,
     /// Whether the generator being edited (the Generator tab's) plays too.
     pub edited: bool,
-    /// Who plays: the rows of the skill ladder (presets and bots by name,
-    /// the players below by their labels).
+    /// Which bots and presets play: rows of the skill ladder (the players
+    /// from files and fits say so themselves, `ExtraPlayer::plays`).
     pub players: Vec<String>,
     /// Players beside the presets: player files added, and fits made here.
     pub extra_players: Vec<ExtraPlayer>,

@@ -106,31 +106,21 @@ impl LabTab {
                 ui.vertical(|ui| {
                     let labels = crate::app::jobs::lab::extra_labels(&s.extra_players);
                     let mut remove = None;
-                    for (i, (extra, label)) in s.extra_players.iter().zip(labels).enumerate() {
+                    for (i, (extra, label)) in s.extra_players.iter_mut().zip(labels).enumerate() {
                         ui.horizontal(|ui| {
-                            let mut on = s.players.contains(&label);
-                            if ui
-                                .checkbox(&mut on, &label)
-                                .on_hover_text(extra.describe())
-                                .changed()
-                            {
-                                s.players.retain(|x| *x != label);
-                                if on {
-                                    s.players.push(label.clone());
-                                }
-                            }
+                            let words = extra.describe();
+                            ui.checkbox(&mut extra.plays, label).on_hover_text(words);
                             if ui
                                 .small_button("x")
                                 .on_hover_text("Leave this player out of the Lab")
                                 .clicked()
                             {
-                                remove = Some((i, label.clone()));
+                                remove = Some(i);
                             }
                         });
                     }
-                    if let Some((i, label)) = remove {
+                    if let Some(i) = remove {
                         s.extra_players.remove(i);
-                        s.players.retain(|x| *x != label);
                     }
                     if ui
                         .button("Add player file…")
