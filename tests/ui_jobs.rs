@@ -152,18 +152,71 @@ fn an_edit_cancels_the_running_danger_job_before_the_next_starts() {
 
 #[test]
 fn judging_a_batch_stops_on_cancel_and_every_chunk_sent_is_kept() {
-    let mut h = harness();
+    // 1,000 playtest deals are judged in a few milliseconds, sometimes
+    // within the frame the batch opens (a CI run saw that), so the cancelled
+    // batch is one no frame can finish: 200 deals of three 3x3 squares on a
+    // board dotted so none fits, under a set that deals only 3x3 squares,
+    // with 10,000 redraws each before the fallback finds them dead.
+    let dir = std::env::temp_dir().join(format!("tenten-judge-cancel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let classic = std::fs::read_to_string(preset("pieces/classic-1010.ron")).unwrap();
+    let only_sq3: String = classic
+        .lines()
+        .map(|l| match l.find("weight: ") {
+            Some(at) if l.contains("(id: ") => {
+                let end = at + l[at..].find(',').unwrap();
+                let w = if l.contains("\"sq3\"") { "1" } else { "0" };
+                format!("{}weight: {w}{}", &l[..at], &l[end..])
+            }
+            _ => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(dir.join("only-sq3.ron"), only_sq3).unwrap();
+    let rows: Vec<String> = (0..10)
+        .map(|y| {
+            (0..10)
+                .map(|x| if x % 3 == 1 && y % 3 == 1 { '#' } else { '.' })
+                .collect()
+        })
+        .collect();
+    let deal = format!("(board: {rows:?}, holder: [\"sq3\", \"sq3\", \"sq3\"], pieces: \"only-sq3.ron\")");
+    let deals = vec![deal; 200];
+    let path = dir.join("dead.ron");
+    std::fs::write(
+        &path,
+        tenten_engine::io::batch_file::batch_to_ron(&deals, "dead deals"),
+    )
+    .unwrap();
+    let mut state = State::default();
+    state.settings.max_redraws = 10_000;
+    let mut h = harness_with(App::new(state));
     // Stepped, not run: judging starts in the frame the batch opens, and
-    // is cancelled in the next, before it can finish.
-    h.state_mut()
-        .push(Command::Load(preset("deals/playtest-1000.ron")));
+    // is cancelled in the next.
+    h.state_mut().push(Command::Load(path));
     h.step();
+    assert_eq!(h.state().live.error, None);
     assert!(h.state().live.deals.watch().is_some(), "judging started");
-    cancel_and_join(&mut h, "batch judging (1,000 deals)", Command::CancelJudging);
-    let judged = (0..1000)
-        .filter(|&p| h.state().live.deals.judged_at(p).is_some())
-        .count();
-    eprintln!("batch judging: {judged} of 1000 deals judged before the cancel took effect");
+    cancel_and_join(&mut h, "batch judging (200 dead deals)", Command::CancelJudging);
+    for _ in 0..3 {
+        h.step();
+    }
+    let judged: Vec<_> = (0..200)
+        .filter_map(|p| h.state().live.deals.judged_at(p))
+        .collect();
+    eprintln!(
+        "batch judging: {} of 200 deals judged before the cancel took effect",
+        judged.len()
+    );
+    assert!(judged.len() < 200, "the cancel stopped the judging early");
+    assert!(h.state().live.deals.cancelled, "the list says it was cancelled");
+    assert!(
+        judged
+            .iter()
+            .all(|j| j.verdict == tenten_engine::io::batch::Verdict::Dead),
+        "every verdict kept is the deal's own"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
     // Judged again in full: the job ends on disconnect, with every verdict.
     let mut h = harness();
     open(&mut h, preset("deals/playtest-1000.ron"));
