@@ -157,25 +157,53 @@ enum Command {
         #[arg(long, value_name = "TUNED.ron")]
         out: PathBuf,
     },
-    /// Fit a player to a playtest log: temperature and slip by maximum likelihood over every
-    /// recorded move, with 95 % profile-likelihood intervals:
-    /// `temperature=<t> temperature_ci=<lo>,<hi> slip=<e> slip_ci=<lo>,<hi> moves=<n> ...`.
+    /// Fit a player to a playtest log by maximum likelihood over every recorded move. Rank
+    /// choice (the default) fits temperature and slip with 95 % profile-likelihood intervals:
+    /// `temperature=<t> temperature_ci=<lo>,<hi> slip=<e> slip_ci=<lo>,<hi> moves=<n> ...`;
+    /// `--model value` fits the five criteria weights (beta) and the slip; `--compare` ranks
+    /// every model by held-out log-likelihood and checks how well the best explains the log.
     FitPlayer {
-        /// A batch of deals with `moves` (tenten deal --log N --player P writes one).
+        /// A playtest log: a RON batch of deals with `moves`, or JSON Lines (tenten deal --log N
+        /// --player P writes either).
         log: PathBuf,
         #[arg(long, value_name = "SET.ron")]
         pieces: Option<PathBuf>,
-        /// How the player looks ahead: one piece at a time, or the whole holder (then the
-        /// temperature is 0 and only the slip is fitted).
+        /// How the player looks ahead: one piece at a time, or the whole holder (a planner: a
+        /// plan drawn by softmax over every plan's end board, its first move played).
         #[arg(long, value_enum, default_value = "piece")]
         lookahead: players::LookaheadArg,
-        /// The five criteria weights the player judges boards with.
+        /// The choice model: `rank` (a softmax over the moves' ranks under --evaluation, at a
+        /// temperature) or `value` (the conditional logit over the five criteria, beta fitted).
+        #[arg(long, value_enum, default_value = "rank")]
+        model: players::ModelArg,
+        /// The five criteria weights a rank player judges boards with.
         #[arg(long, value_name = "DIGITS", default_value = "10025", value_parser = simulate::parse_weights)]
         evaluation: CoelhoWeights,
+        /// Value choice: the criteria to fit, numbered 1 to 5 (free cells, 5x5 square, large
+        /// pieces, alignment, surface); the others are held at zero.
+        #[arg(long, value_name = "LIST", default_value = "1,2,3,4,5", value_parser = players::parse_criteria)]
+        criteria: [bool; 5],
+        /// Fit every model (rank and value choice, piece and holder lookahead), rank them by
+        /// held-out log-likelihood per move (k-fold over whole games), and check the best: top-1
+        /// agreement, mean chance of the moves made, calibration, survival against the log.
+        #[arg(long)]
+        compare: bool,
+        /// Folds of the comparison.
+        #[arg(long, value_name = "K", default_value_t = 5, value_parser = clap::value_parser!(u16).range(2..=100))]
+        folds: u16,
+        /// The generator of the survival check (default: the one the log names, else random).
+        #[arg(long, value_name = "NAME")]
+        generator: Option<String>,
+        /// Games the fitted player plays for the survival check.
+        #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        games: u32,
+        /// Seed of the survival check's games (game g on seed + g).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
         /// The fitted player's name (default: from the log's file name).
         #[arg(long)]
         name: Option<String>,
-        /// Write the fitted player file here (atomically).
+        /// Write the fitted player file here (atomically); with --compare, the best model's.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
@@ -442,15 +470,31 @@ pub fn main(args: Vec<OsString>) -> i32 {
             log,
             pieces,
             lookahead,
+            model,
             evaluation,
+            criteria,
+            compare,
+            folds,
+            generator,
+            games,
+            seed,
             name,
             out: file,
         } => players::cmd_fit_player(
             &log,
             pieces.as_deref(),
-            lookahead.into(),
-            evaluation,
-            name,
+            &players::FitArgs {
+                lookahead: lookahead.into(),
+                model,
+                evaluation,
+                criteria,
+                compare,
+                folds: usize::from(folds),
+                generator,
+                games: games as usize,
+                seed,
+                name,
+            },
             file.as_deref(),
             &mut out,
         ),

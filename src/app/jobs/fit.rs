@@ -77,16 +77,12 @@ impl PlayerFit {
             };
             progress.set_total(log.deals.len());
             let shapes = Shapes::new(&r.set, log.size);
-            let decisions = match r.lookahead {
-                Lookahead::Piece => fit::piece_decisions(&shapes, r.evaluation, &log.deals, progress),
-                Lookahead::Holder => fit::holder_decisions(&shapes, r.evaluation, &log.deals, progress),
-            };
-            if let Some(d) = decisions {
+            if let Some(d) = fit::decisions(&shapes, r.lookahead, r.evaluation, &log, progress) {
                 send(Ok(Fitted {
                     file: r.file.clone(),
                     lookahead: r.lookahead,
                     evaluation: r.evaluation,
-                    fit: fit::fit(&d, r.lookahead),
+                    fit: fit::fit(&d),
                 }));
             }
         })?;

@@ -26,15 +26,45 @@ pub struct Log {
     pub size: BoardSize,
     pub deals: Vec<Logged>,
     pub moves: usize,
+    /// The game of each deal, numbered from 0 in the log's order: a JSON
+    /// Lines log says (player, session, game); in a RON log a game ends
+    /// with the deal whose pieces were not all placed.
+    pub games: Vec<usize>,
+    /// The generator a JSON Lines log names (the first record that does).
+    pub generator: Option<String>,
+}
+
+impl Log {
+    /// Each game's length in rounds and whether it was lost (its last deal
+    /// not all placed); a game the log cuts short is censored.
+    pub fn game_lengths(&self) -> Vec<(u32, bool)> {
+        let mut out: Vec<(u32, bool)> = Vec::new();
+        for (i, d) in self.deals.iter().enumerate() {
+            if i == 0 || self.games[i] != self.games[i - 1] {
+                out.push((0, false));
+            }
+            if let Some(last) = out.last_mut() {
+                last.0 += 1;
+                last.1 = d.moves.len() < d.holder.len();
+            }
+        }
+        out
+    }
 }
 
 /// Reads a playtest log written in `text` (`file` names it in messages).
 pub fn parse(text: &str, file: &str, set: &PieceSet) -> Result<Log, FormatError> {
     // A game team's telemetry as JSON Lines, or a RON batch.
-    let raws = if jsonl_log::is_jsonl(text) {
-        jsonl_log::parse_deals(text, file)?
+    let (raws, keys, generator) = if jsonl_log::is_jsonl(text) {
+        let records = jsonl_log::records(text, file)?;
+        let keys: Vec<(String, String, u64)> = records
+            .iter()
+            .map(|(_, r)| (r.player.clone(), r.session.clone(), r.game))
+            .collect();
+        let generator = records.iter().find_map(|(_, r)| r.generator.clone());
+        (jsonl_log::parse_deals(text, file)?, Some(keys), generator)
     } else {
-        formats::parse_deals(text, file)?
+        (formats::parse_deals(text, file)?, None, None)
     };
     let size = raws[0].board.size();
     let shapes = Shapes::new(set, size);
@@ -70,7 +100,22 @@ pub fn parse(text: &str, file: &str, set: &PieceSet) -> Result<Log, FormatError>
             ),
         ));
     }
-    Ok(Log { size, deals, moves })
+    let mut games = Vec::with_capacity(deals.len());
+    for i in 0..deals.len() {
+        let new = i > 0
+            && match &keys {
+                Some(k) => k[i] != k[i - 1],
+                None => deals[i - 1].moves.len() < deals[i - 1].holder.len(),
+            };
+        games.push(games.last().map_or(0, |g| g + usize::from(new)));
+    }
+    Ok(Log {
+        size,
+        deals,
+        moves,
+        games,
+        generator,
+    })
 }
 
 /// Each move of deal `i` as (piece, anchor), replayed on its board.
@@ -195,6 +240,8 @@ mod tests {
         let (set, shapes) = classic();
         let casual = Player {
             name: "casual".to_owned(),
+            choice: crate::play::player::Choice::Rank,
+            beta: [0.0; 5],
             evaluation: CoelhoWeights::BEST,
             lookahead: Lookahead::Piece,
             temperature: 0.5,

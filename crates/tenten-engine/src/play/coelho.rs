@@ -77,7 +77,7 @@ impl fmt::Display for CoelhoWeights {
 }
 
 /// The five criteria of one board, raw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Criteria {
     pub free: u32,
     pub square5_fits: bool,
@@ -245,12 +245,29 @@ impl Evaluator {
 
     /// The weighted sum of the criteria (free cells raw, the rest in 0..1).
     pub fn value(&self, c: &Criteria, weights: CoelhoWeights) -> f64 {
+        // Written out, not as a dot product with `features`: the rounding
+        // of this order is what every seeded figure was measured with.
         let w = weights.0.map(f64::from);
         w[0] * f64::from(c.free)
             + w[1] * f64::from(u8::from(c.square5_fits))
             + w[2] * f64::from(c.large_fit) / 3.0
             + w[3] * f64::from(c.alignment) / f64::from(self.max_alignment.max(1))
             + w[4] * (1.0 - f64::from(c.surface) / f64::from(self.max_surface.max(1)))
+    }
+
+    /// The five criteria on their natural scales, the ones the analysis's
+    /// weights multiply: free cells (a count), a 5x5 square fits (0 or 1),
+    /// the share of the large pieces that fit, alignment over its largest
+    /// value, and one minus the surface over its largest value (so more is
+    /// better for each). A value player's β multiply these.
+    pub fn features(&self, c: &Criteria) -> [f64; 5] {
+        [
+            f64::from(c.free),
+            f64::from(u8::from(c.square5_fits)),
+            f64::from(c.large_fit) / 3.0,
+            f64::from(c.alignment) / f64::from(self.max_alignment.max(1)),
+            1.0 - f64::from(c.surface) / f64::from(self.max_surface.max(1)),
+        ]
     }
 
     /// The part of the value that is cheap with the free cells (and maybe

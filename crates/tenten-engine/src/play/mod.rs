@@ -1,5 +1,5 @@
 //! Playing: one game (`game`), the strategies (`game`'s greedy, `coelho`),
-//! players of graded skill (`player`), the dealers and generator files
+//! players of graded skill (`player`) and a planner's options (`plans`), the dealers and generator files
 //! (`dealers`, `generator_file`, `file_dealer`), and random fills of boards.
 //! What studies many games lives in `study`.
 
@@ -9,6 +9,7 @@ pub mod dealing;
 pub mod file_dealer;
 pub mod game;
 pub mod generator_file;
+pub mod plans;
 pub mod player;
 pub mod random_fill;
 pub mod who;

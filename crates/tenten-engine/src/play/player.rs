@@ -1,9 +1,14 @@
 //! Players of graded skill: a model, not a measured person. A player judges
 //! a board with the five criteria of the 1010! analysis, looks one piece
 //! ahead (as people play) or at the whole holder (the analysis's search),
-//! makes strategy errors (a softmax over its candidate moves, `temperature`)
-//! and execution errors (a uniformly random legal placement, `slip`), kept
+//! makes strategy errors (a softmax over its candidate moves or plans) and
+//! execution errors (a uniformly random legal placement, `slip`), kept
 //! apart as Isaksen et al. (CIG 2017) keep strategy and dexterity apart.
+//!
+//! Two choice laws: `rank` (a softmax over the ranks of the moves' values
+//! under fixed criteria weights, at a temperature) and `value` (McFadden's
+//! conditional logit: a move's chance is proportional to exp(β · f), f the
+//! five criteria of the board it leaves, β fitted per player).
 
 use serde::{Deserialize, Serialize};
 
@@ -12,7 +17,7 @@ use crate::model::board::Bits;
 use crate::model::generator::Generator;
 use crate::model::pieces::PieceIdx;
 use crate::model::shapes::{Shapes, score};
-use crate::play::coelho::{CoelhoStrategy, CoelhoWeights, Evaluator, Move};
+use crate::play::coelho::{CoelhoStrategy, CoelhoWeights, Criteria, Evaluator, Move};
 use crate::play::game::Strategy;
 use crate::progress::Progress;
 
@@ -28,15 +33,54 @@ pub enum Lookahead {
     Holder,
 }
 
-/// A player file as written.
+/// How a player chooses among its options (moves, or plans).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Choice {
+    /// A softmax over the options' ranks under fixed criteria weights
+    /// (`evaluation`), at `temperature`: scale-free.
+    #[default]
+    Rank,
+    /// The conditional logit: exp(β · f) over the options' criteria f; the
+    /// β carry the temperature's scale.
+    Value,
+}
+
+impl Choice {
+    fn is_rank(&self) -> bool {
+        *self == Choice::Rank
+    }
+}
+
+/// The largest |β| a player file takes: β · f beyond a few hundred is a
+/// certain choice already, and a bound keeps exp() finite.
+pub const MAX_BETA: f64 = 1000.0;
+
+/// A player file as written. A rank player (the default, as every file
+/// before value choice was) has `evaluation` and `temperature`; a value
+/// player has `choice: value` and `beta`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerFile {
     name: String,
+    #[serde(default, skip_serializing_if = "Choice::is_rank")]
+    choice: Choice,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     evaluation: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    beta: Vec<f64>,
     lookahead: Lookahead,
+    #[serde(default = "unset", skip_serializing_if = "is_unset")]
     temperature: f64,
     slip: f64,
+}
+
+fn unset() -> f64 {
+    f64::NAN
+}
+
+fn is_unset(t: &f64) -> bool {
+    t.is_nan()
 }
 
 /// The largest temperature a player file takes: at 1000 the ranks of a
@@ -49,16 +93,21 @@ pub const MAX_TEMPERATURE: f64 = 1000.0;
 #[serde(try_from = "PlayerFile", into = "PlayerFile")]
 pub struct Player {
     pub name: String,
-    /// The five criteria weights (free cells, 5x5 room, large-piece room,
-    /// alignment, compactness).
+    pub choice: Choice,
+    /// Rank choice: the five criteria weights (free cells, 5x5 room,
+    /// large-piece room, alignment, compactness).
     pub evaluation: CoelhoWeights,
+    /// Value choice: the weights of the five criteria on their natural
+    /// scales (`Evaluator::features`); zeros for a rank player.
+    pub beta: [f64; 5],
     pub lookahead: Lookahead,
-    /// Strategy errors: 0 always takes the best move; otherwise the k-th
-    /// best (by distinct value) is e^(k / temperature) times less likely
-    /// than the best: at 1, the second best is e times less likely.
+    /// Rank choice's strategy errors: 0 always takes the best move (or
+    /// plan); otherwise the k-th best (by distinct value) is e^(k /
+    /// temperature) times less likely than the best: at 1, the second best
+    /// is e times less likely. 0 for a value player.
     pub temperature: f64,
     /// Execution errors: the chance that a placement is a uniformly random
-    /// legal one, whatever its value.
+    /// legal one (a holder player: of the piece it meant to place).
     pub slip: f64,
 }
 
@@ -71,11 +120,18 @@ impl TryFrom<PlayerFile> for Player {
 
 impl From<Player> for PlayerFile {
     fn from(p: Player) -> Self {
+        let rank = p.choice == Choice::Rank;
         PlayerFile {
             name: p.name,
-            evaluation: p.evaluation.to_string(),
+            choice: p.choice,
+            evaluation: if rank {
+                p.evaluation.to_string()
+            } else {
+                String::new()
+            },
+            beta: if rank { Vec::new() } else { p.beta.to_vec() },
             lookahead: p.lookahead,
-            temperature: p.temperature,
+            temperature: if rank { p.temperature } else { f64::NAN },
             slip: p.slip,
         }
     }
@@ -92,45 +148,119 @@ impl Player {
 
     /// The file's values in their ranges, or the key at fault and why.
     fn check(raw: PlayerFile) -> Result<Self, (&'static str, String)> {
-        let evaluation = CoelhoWeights::parse(&raw.evaluation).map_err(|_| {
-            (
-                "evaluation",
-                format!(
-                    "evaluation {:?} is not five digits (one weight per criterion, like \"10025\")",
-                    raw.evaluation
-                ),
-            )
-        })?;
-        if !(0.0..=MAX_TEMPERATURE).contains(&raw.temperature) {
-            return Err((
-                "temperature",
-                format!(
-                    "temperature {} must be 0 to {MAX_TEMPERATURE} (0: always the best move)",
-                    raw.temperature
-                ),
-            ));
-        }
         if !(0.0..=1.0).contains(&raw.slip) {
             return Err((
                 "slip",
                 format!("slip {} must be between 0 and 1 (a chance)", raw.slip),
             ));
         }
-        if raw.lookahead == Lookahead::Holder && raw.temperature > 0.0 {
-            return Err((
-                "temperature",
-                "a holder lookahead player takes temperature 0 (its search keeps only the best end \
-                 board); use slip for its errors, or lookahead: piece"
-                    .to_owned(),
-            ));
-        }
+        let (evaluation, beta, temperature) = match raw.choice {
+            Choice::Rank => {
+                if !raw.beta.is_empty() {
+                    return Err((
+                        "beta",
+                        "beta is for a value player: add `choice: value` (and drop evaluation and \
+                         temperature), or remove beta"
+                            .to_owned(),
+                    ));
+                }
+                if raw.evaluation.is_empty() {
+                    return Err((
+                        "name",
+                        "a rank player needs `evaluation` (five digits, like \"10025\"); a value \
+                         player says `choice: value`"
+                            .to_owned(),
+                    ));
+                }
+                let evaluation = CoelhoWeights::parse(&raw.evaluation).map_err(|_| {
+                    (
+                        "evaluation",
+                        format!(
+                            "evaluation {:?} is not five digits (one weight per criterion, like \"10025\")",
+                            raw.evaluation
+                        ),
+                    )
+                })?;
+                if raw.temperature.is_nan() {
+                    return Err((
+                        "name",
+                        "a rank player needs `temperature` (0 always takes the best move)".to_owned(),
+                    ));
+                }
+                if !(0.0..=MAX_TEMPERATURE).contains(&raw.temperature) {
+                    return Err((
+                        "temperature",
+                        format!(
+                            "temperature {} must be 0 to {MAX_TEMPERATURE} (0: always the best move)",
+                            raw.temperature
+                        ),
+                    ));
+                }
+                (evaluation, [0.0; 5], raw.temperature)
+            }
+            Choice::Value => {
+                if !raw.evaluation.is_empty() || !raw.temperature.is_nan() {
+                    let key = if raw.evaluation.is_empty() {
+                        "temperature"
+                    } else {
+                        "evaluation"
+                    };
+                    return Err((
+                        key,
+                        format!(
+                            "a value player has no {key}: its five beta weigh the criteria and carry \
+                             the temperature's scale"
+                        ),
+                    ));
+                }
+                let beta: [f64; 5] = raw.beta.as_slice().try_into().map_err(|_| {
+                    (
+                        if raw.beta.is_empty() { "choice" } else { "beta" },
+                        format!(
+                            "a value player needs beta: five numbers, one per criterion (free cells, \
+                             5x5 square, large pieces, alignment, surface); got {}",
+                            raw.beta.len()
+                        ),
+                    )
+                })?;
+                if let Some(b) = beta.iter().find(|b| !(b.abs() <= MAX_BETA)) {
+                    return Err((
+                        "beta",
+                        format!("beta {b} must be between -{MAX_BETA} and {MAX_BETA}"),
+                    ));
+                }
+                (CoelhoWeights::BEST, beta, 0.0)
+            }
+        };
         Ok(Self {
             name: raw.name,
+            choice: raw.choice,
             evaluation,
+            beta,
             lookahead: raw.lookahead,
-            temperature: raw.temperature,
+            temperature,
             slip: raw.slip,
         })
+    }
+
+    /// What decides its play, in a few words: "criteria 10025, piece
+    /// lookahead, temperature 0.5, slip 0.02".
+    pub fn describe(&self) -> String {
+        let look = match self.lookahead {
+            Lookahead::Piece => "piece",
+            Lookahead::Holder => "holder",
+        };
+        match self.choice {
+            Choice::Rank => format!(
+                "criteria {}, {look} lookahead, temperature {}, slip {}",
+                self.evaluation, self.temperature, self.slip
+            ),
+            Choice::Value => format!(
+                "value choice beta {}, {look} lookahead, slip {}",
+                self.beta.map(|b| b.to_string()).join(","),
+                self.slip
+            ),
+        }
     }
 
     /// The player as a file.
@@ -175,30 +305,57 @@ pub fn preset(name: &str) -> Option<Player> {
 /// shared). The same law is what fitting a player maximises.
 pub fn move_probabilities(values: &[f64], temperature: f64, slip: f64) -> Vec<f64> {
     let n = values.len();
-    if n == 0 {
-        return Vec::new();
-    }
-    // Dense ranks: 0 for the best value, 1 for the next distinct one, ...
     // Values differ by very different amounts from one decision to the next
     // (a line clear is worth ten cells, a smoother edge a few hundredths),
     // so the softmax is over ranks, not values: scale-free.
-    let mut distinct: Vec<f64> = values.to_vec();
-    distinct.sort_by(|a, b| b.total_cmp(a));
-    distinct.dedup();
-    // How many distinct values beat v (the list is descending).
-    let rank = |v: f64| distinct.partition_point(|&d| d > v) as f64;
-    let weights: Vec<f64> = if temperature > 0.0 {
-        values.iter().map(|&v| (-rank(v) / temperature).exp()).collect()
-    } else {
-        values
-            .iter()
-            .map(|&v| f64::from(u8::from(rank(v) == 0.0)))
-            .collect()
-    };
+    let weights = rank_weights(values, temperature);
     let total: f64 = weights.iter().sum();
     weights
         .iter()
         .map(|w| slip / n as f64 + (1.0 - slip) * w / total)
+        .collect()
+}
+
+/// The chance of each option under the conditional logit: with chance
+/// `slip` a uniformly random one, else proportional to exp(β · f).
+pub fn value_probabilities(features: &[[f64; 5]], beta: &[f64; 5], slip: f64) -> Vec<f64> {
+    let n = features.len();
+    let weights = logit_weights(features.iter(), beta);
+    let total: f64 = weights.iter().sum();
+    weights
+        .iter()
+        .map(|w| slip / n as f64 + (1.0 - slip) * w / total)
+        .collect()
+}
+
+/// exp(β · f) for each f, scaled so the largest is 1 (no overflow).
+pub fn logit_weights<'a>(features: impl Iterator<Item = &'a [f64; 5]>, beta: &[f64; 5]) -> Vec<f64> {
+    let scores: Vec<f64> = features.map(|f| dot(beta, f)).collect();
+    let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    scores.iter().map(|s| (s - top).exp()).collect()
+}
+
+pub fn dot(a: &[f64; 5], b: &[f64; 5]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4]
+}
+
+/// Each option's weight under rank choice: e^(-rank / temperature) over
+/// the distinct values (at temperature 0, 1 for the best and 0 else).
+pub fn rank_weights(values: &[f64], temperature: f64) -> Vec<f64> {
+    let mut distinct: Vec<f64> = values.to_vec();
+    distinct.sort_by(|a, b| b.total_cmp(a));
+    distinct.dedup();
+    let rank = |v: f64| distinct.partition_point(|&d| d > v) as f64;
+    values
+        .iter()
+        .map(|&v| {
+            let r = rank(v);
+            if temperature > 0.0 {
+                (-r / temperature).exp()
+            } else {
+                f64::from(u8::from(r == 0.0))
+            }
+        })
         .collect()
 }
 
@@ -222,7 +379,9 @@ pub struct Candidate {
     pub anchor: u32,
     pub board: Bits,
     pub points: u64,
+    /// The board's value under the rank player's criteria weights.
     pub value: f64,
+    pub criteria: Criteria,
 }
 
 /// Every legal placement of every piece left (a piece dealt twice counts
@@ -246,15 +405,50 @@ pub fn candidates(
             let anchor = fits.trailing_zeros();
             fits &= fits - 1;
             let (next, lines) = shapes.place(board, piece, anchor);
+            let criteria = eval.criteria(next);
             out.push(Candidate {
                 slot,
                 anchor,
                 board: next,
                 points: score(cells, lines),
-                value: eval.value(&eval.criteria(next), weights),
+                value: eval.value(&criteria, weights),
+                criteria,
             });
         }
     }
+}
+
+/// The chance of each first move of a planner (a holder-lookahead player
+/// with judgement errors): a plan is drawn by softmax over every plan's end
+/// board (rank or value choice), and its first move played. No slip here:
+/// the caller moves the piece with chance `slip`.
+pub fn first_move_chances(
+    player: &Player,
+    eval: &Evaluator,
+    firsts: &[crate::play::plans::FirstMove],
+) -> Vec<f64> {
+    let ends: Vec<(usize, &Criteria, u64)> = firsts
+        .iter()
+        .enumerate()
+        .flat_map(|(i, f)| f.ends.iter().map(move |(c, n)| (i, c, *n)))
+        .collect();
+    let weights = match player.choice {
+        Choice::Rank => {
+            let values: Vec<f64> = ends.iter().map(|e| eval.value(e.1, player.evaluation)).collect();
+            rank_weights(&values, player.temperature)
+        }
+        Choice::Value => {
+            let features: Vec<[f64; 5]> = ends.iter().map(|e| eval.features(e.1)).collect();
+            logit_weights(features.iter(), &player.beta)
+        }
+    };
+    let mut chance = vec![0.0; firsts.len()];
+    for (e, w) in ends.iter().zip(weights) {
+        chance[e.0] += e.2 as f64 * w;
+    }
+    let total: f64 = chance.iter().sum();
+    chance.iter_mut().for_each(|c| *c /= total);
+    chance
 }
 
 /// A player as a self-play strategy. Its randomness comes from the game's
@@ -280,7 +474,16 @@ impl PlayerStrategy {
         }
     }
 
-    /// One piece at a time, each by `move_probabilities`.
+    /// The evaluator for boards of this size (made once per size).
+    fn evaluator(&mut self, shapes: &Shapes) {
+        let size = shapes.size();
+        if self.eval.as_ref().is_none_or(|e| e.size() != size) {
+            self.eval = Some(Evaluator::new(size));
+        }
+    }
+
+    /// One piece at a time, each by `move_probabilities` (rank choice) or
+    /// `value_probabilities` (value choice).
     fn play_pieces(
         &mut self,
         shapes: &Shapes,
@@ -289,10 +492,7 @@ impl PlayerStrategy {
         rng: &mut Generator,
         moves: &mut Vec<Move>,
     ) -> Option<(Bits, u64)> {
-        let size = shapes.size();
-        if self.eval.as_ref().is_none_or(|e| e.size() != size) {
-            self.eval = Some(Evaluator::new(size));
-        }
+        self.evaluator(shapes);
         let Self {
             player,
             eval: Some(eval),
@@ -310,9 +510,17 @@ impl PlayerStrategy {
             if found.is_empty() {
                 return None;
             }
-            values.clear();
-            values.extend(found.iter().map(|c| c.value));
-            let p = move_probabilities(values, player.temperature, player.slip);
+            let p = match player.choice {
+                Choice::Rank => {
+                    values.clear();
+                    values.extend(found.iter().map(|c| c.value));
+                    move_probabilities(values, player.temperature, player.slip)
+                }
+                Choice::Value => {
+                    let features: Vec<[f64; 5]> = found.iter().map(|c| eval.features(&c.criteria)).collect();
+                    value_probabilities(&features, &player.beta, player.slip)
+                }
+            };
             let c = found[draw(&p, rng)];
             let piece = left.remove(c.slot);
             moves.push((piece, c.anchor));
@@ -360,6 +568,51 @@ impl PlayerStrategy {
         }
         Some((board, points))
     }
+
+    /// A planner with judgement errors: before each move, every plan for
+    /// the pieces left; a plan drawn by softmax over their end boards; its
+    /// first move played (slipping, with chance `slip`, to a random spot of
+    /// that piece), then planning again. No plan that places the whole
+    /// holder loses the round, as the analysis's search does.
+    fn play_plans(
+        &mut self,
+        shapes: &Shapes,
+        mut board: Bits,
+        holder: &[PieceIdx],
+        rng: &mut Generator,
+        moves: &mut Vec<Move>,
+        progress: &Progress,
+    ) -> Option<(Bits, u64)> {
+        self.evaluator(shapes);
+        let Self {
+            player,
+            eval: Some(eval),
+            ..
+        } = self
+        else {
+            unreachable!("made above")
+        };
+        let mut left = holder.to_vec();
+        let mut points = 0;
+        while !left.is_empty() {
+            let firsts = crate::play::plans::plans(shapes, eval, board, &left, progress)?;
+            if firsts.is_empty() {
+                return None;
+            }
+            let chance = first_move_chances(player, eval, &firsts);
+            let (piece, mut anchor) = firsts[draw(&chance, rng)].first;
+            if player.slip > 0.0 && rng.unit() < player.slip {
+                anchor = crate::play::random_fill::random_spot(shapes, board, piece, rng)?;
+            }
+            let slot = left.iter().position(|&p| p == piece)?;
+            left.remove(slot);
+            let (next, lines) = shapes.place(board, piece, anchor);
+            points += score(shapes.shape(piece).cells(), lines);
+            moves.push((piece, anchor));
+            board = next;
+        }
+        Some((board, points))
+    }
 }
 
 impl Strategy for PlayerStrategy {
@@ -377,9 +630,14 @@ impl Strategy for PlayerStrategy {
         progress: &Progress,
     ) -> Option<(Bits, u64)> {
         moves.clear();
-        match self.player.lookahead {
-            Lookahead::Piece => self.play_pieces(shapes, board, holder, rng, moves),
-            Lookahead::Holder => self.play_holder(shapes, board, holder, rng, moves, progress),
+        match (self.player.lookahead, self.player.choice) {
+            (Lookahead::Piece, _) => self.play_pieces(shapes, board, holder, rng, moves),
+            // At temperature 0 the planner is the analysis's search, as
+            // before judgement errors: the presets play as they did.
+            (Lookahead::Holder, Choice::Rank) if self.player.temperature == 0.0 => {
+                self.play_holder(shapes, board, holder, rng, moves, progress)
+            }
+            (Lookahead::Holder, _) => self.play_plans(shapes, board, holder, rng, moves, progress),
         }
     }
 }

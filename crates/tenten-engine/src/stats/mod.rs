@@ -4,4 +4,5 @@
 pub mod divergence;
 pub mod histogram;
 pub mod inference;
+pub mod logrank;
 pub mod survival;

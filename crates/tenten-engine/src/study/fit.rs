@@ -1,22 +1,27 @@
-//! Fitting a player to a playtest log: temperature and slip by maximum
-//! likelihood over every recorded move, under the very law the player
-//! plays by (`player::move_probabilities`), with 95 % intervals from the
-//! profile likelihood (the values where twice the drop in log-likelihood
-//! stays under 3.84, the chi-square quantile with one degree of freedom).
+//! Fitting a player to a playtest log by maximum likelihood over every
+//! recorded move, under the very law the player plays by (`player`).
 //!
-//! Each move is reduced once to what the likelihood needs: the chance a
-//! random legal placement would have made it, and the rank of the move
-//! among the player's candidates with how many candidates share each rank.
-//! Then a (temperature, slip) costs one pass over the moves, no search.
+//! Each move is reduced once to what the likelihood needs: its options (the
+//! candidate moves of a piece player, or a planner's plans) grouped by the
+//! criteria of the board they leave, each group with how many options it
+//! holds, how many of them are the move made (or start with it), and how
+//! many place the same piece; and what a slip would give the move. Then a
+//! set of parameters costs one pass over those groups, no search.
+//!
+//! Rank choice fits temperature and slip here, with 95 % intervals from the
+//! profile likelihood (the values where twice the drop in log-likelihood
+//! stays under 3.84, the chi-square quantile with one degree of freedom);
+//! value choice fits its β and slip in `fit_value`.
 
-use crate::model::pieces::PieceIdx;
+use rayon::prelude::*;
+
 use crate::model::shapes::Shapes;
-use crate::play::coelho::{CoelhoStrategy, CoelhoWeights, Evaluator};
-use crate::play::player::{Candidate, Lookahead, Player, candidates};
+use crate::play::coelho::{CoelhoWeights, Criteria, Evaluator};
+use crate::play::player::{Candidate, Choice, Lookahead, Player, candidates};
 use crate::progress::Progress;
 
 /// Twice the log-likelihood drop at the edge of a 95 % profile interval.
-const CHI2_95: f64 = 3.841_458_820_694_124;
+pub(crate) const CHI2_95: f64 = 3.841_458_820_694_124;
 
 /// Temperatures tried: 0, then 0.02 to 50 in steps of 7 %.
 fn temperature_grid() -> Vec<f64> {
@@ -34,38 +39,309 @@ fn slip_grid() -> Vec<f64> {
     (0..=200).map(|i| f64::from(i) / 200.0).collect()
 }
 
+/// What a slip makes of the move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SlipLaw {
+    /// A piece player slips to any legal placement of any piece left: the
+    /// chance of this one.
+    AnyMove(f64),
+    /// A planner slips the piece its plan places next to a random legal
+    /// spot: the chance of this spot, times the chance it meant that piece.
+    PlannedPiece(f64),
+}
+
+/// Options alike for the likelihood: the same criteria of the board left,
+/// so the same weight under any parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Opt {
+    /// The five criteria on their natural scales (`Evaluator::features`).
+    pub features: [f64; 5],
+    /// The rank of their value under the rank model's criteria weights
+    /// (0 the best), among the decision's distinct values.
+    pub rank: u32,
+    /// How many options (moves, or plans) there are in the group.
+    pub all: f64,
+    /// How many of them are the move made (or plans starting with it).
+    pub chosen: f64,
+    /// How many place the same piece first (a planner's slip needs it).
+    pub piece: f64,
+}
+
 /// One recorded placement, as the likelihood sees it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision {
-    /// The chance a uniformly random legal placement is this one.
-    pub by_slip: f64,
-    /// The move's rank among the candidates (0 the best); `None` when the
-    /// player, not slipping, could never make it.
-    pub rank: Option<u32>,
-    /// How many candidates have each rank.
-    pub per_rank: Vec<u32>,
+    /// The game it was made in (folds hold whole games).
+    pub game: usize,
+    pub slip: SlipLaw,
+    pub options: Vec<Opt>,
 }
 
 impl Decision {
-    /// The chance of the move without a slip: a softmax over ranks at
-    /// `temperature` (at 0, the best moves share it).
-    fn by_choice(&self, temperature: f64) -> f64 {
-        let Some(r) = self.rank else { return 0.0 };
-        if temperature <= 0.0 {
-            return if r == 0 {
-                1.0 / f64::from(self.per_rank[0])
-            } else {
-                0.0
-            };
+    /// The chances, without a slip, of the move made and of its piece
+    /// going first, given each group's weight.
+    pub fn chances(&self, mut weight: impl FnMut(&Opt) -> f64) -> (f64, f64) {
+        let (mut all, mut chosen, mut piece) = (0.0, 0.0, 0.0);
+        for o in &self.options {
+            let w = weight(o);
+            all += o.all * w;
+            chosen += o.chosen * w;
+            piece += o.piece * w;
         }
-        let total: f64 = self
-            .per_rank
-            .iter()
-            .enumerate()
-            .map(|(k, &n)| f64::from(n) * (-(k as f64) / temperature).exp())
-            .sum();
-        (-f64::from(r) / temperature).exp() / total
+        if all > 0.0 {
+            (chosen / all, piece / all)
+        } else {
+            (0.0, 0.0)
+        }
     }
+
+    /// The move's chance given its chances by choice.
+    pub fn with_slip(&self, (chosen, piece): (f64, f64), slip: f64) -> f64 {
+        let by_slip = match self.slip {
+            SlipLaw::AnyMove(q) => q,
+            SlipLaw::PlannedPiece(q) => q * piece,
+        };
+        (1.0 - slip) * chosen + slip * by_slip
+    }
+
+    /// Rank choice's weight of a group at `temperature` (at 0, the best).
+    pub fn rank_weight(o: &Opt, temperature: f64) -> f64 {
+        if temperature > 0.0 {
+            (-f64::from(o.rank) / temperature).exp()
+        } else {
+            f64::from(u8::from(o.rank == 0))
+        }
+    }
+
+    /// The chance of the move made under rank choice.
+    pub fn rank_chance(&self, temperature: f64, slip: f64) -> f64 {
+        self.with_slip(self.chances(|o| Self::rank_weight(o, temperature)), slip)
+    }
+}
+
+/// The decisions of one log and the moves they leave out.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Decisions {
+    pub list: Vec<Decision>,
+    /// Moves no parameters can explain: a planner's moves in a deal where
+    /// no plan places the whole holder (its law plans whole holders). Left
+    /// out of the fit and counted.
+    pub unexplained: usize,
+}
+
+/// Groups options by their criteria (and the flags), ranked under
+/// `evaluation`.
+fn grouped(eval: &Evaluator, evaluation: CoelhoWeights, mut raw: Vec<(Criteria, f64, f64, f64)>) -> Vec<Opt> {
+    raw.sort_by_key(|r| (crate::play::plans::pack(&r.0), r.2 > 0.0, r.3 > 0.0));
+    let mut out: Vec<(Criteria, Opt)> = Vec::new();
+    for (c, all, chosen, piece) in raw {
+        match out.last_mut() {
+            Some((lc, o)) if *lc == c => {
+                o.all += all;
+                o.chosen += chosen;
+                o.piece += piece;
+            }
+            _ => out.push((
+                c,
+                Opt {
+                    features: eval.features(&c),
+                    rank: 0,
+                    all,
+                    chosen,
+                    piece,
+                },
+            )),
+        }
+    }
+    let values: Vec<f64> = out.iter().map(|(c, _)| eval.value(c, evaluation)).collect();
+    let mut distinct = values.clone();
+    distinct.sort_by(|a, b| b.total_cmp(a));
+    distinct.dedup();
+    out.into_iter()
+        .zip(values)
+        .map(|((_, mut o), v)| {
+            o.rank = distinct.partition_point(|&d| d > v) as u32;
+            o
+        })
+        .collect()
+}
+
+/// The decisions of a piece-lookahead player (ranked under `evaluation`);
+/// `None` when cancelled.
+pub fn piece_decisions(
+    shapes: &Shapes,
+    evaluation: CoelhoWeights,
+    log: &[Logged],
+    games: &[usize],
+    progress: &Progress,
+) -> Option<Decisions> {
+    let eval = Evaluator::new(shapes.size());
+    let per_deal: Option<Vec<Vec<Decision>>> = log
+        .par_iter()
+        .enumerate()
+        .map(|(i, deal)| {
+            if progress.cancelled() {
+                return None;
+            }
+            progress.advance(1);
+            let mut found: Vec<Candidate> = Vec::new();
+            let (mut board, mut left) = (deal.board, deal.holder.clone());
+            let mut out = Vec::new();
+            for &(piece, anchor) in &deal.moves {
+                candidates(shapes, &eval, evaluation, board, &left, &mut found);
+                let raw = found
+                    .iter()
+                    .map(|c| {
+                        let made = left[c.slot] == piece && c.anchor == anchor;
+                        (c.criteria, 1.0, f64::from(u8::from(made)), 0.0)
+                    })
+                    .collect();
+                out.push(Decision {
+                    game: games.get(i).copied().unwrap_or(i),
+                    slip: SlipLaw::AnyMove(1.0 / found.len().max(1) as f64),
+                    options: grouped(&eval, evaluation, raw),
+                });
+                if let Some(slot) = left.iter().position(|&p| p == piece) {
+                    left.remove(slot);
+                }
+                board = shapes.place(board, piece, anchor).0;
+            }
+            Some(out)
+        })
+        .collect();
+    Some(Decisions {
+        list: per_deal?.into_iter().flatten().collect(),
+        unexplained: 0,
+    })
+}
+
+/// The decisions of a planner: before each move every plan for the pieces
+/// left, grouped by end board, counted by whether it starts with the move
+/// made and with its piece; a slip puts the planned piece at a random
+/// spot. `None` when cancelled.
+pub fn holder_decisions(
+    shapes: &Shapes,
+    evaluation: CoelhoWeights,
+    log: &[Logged],
+    games: &[usize],
+    progress: &Progress,
+) -> Option<Decisions> {
+    let eval = Evaluator::new(shapes.size());
+    let per_deal: Option<Vec<(Vec<Decision>, usize)>> = log
+        .par_iter()
+        .enumerate()
+        .map(|(i, deal)| {
+            progress.advance(1);
+            let (mut board, mut left) = (deal.board, deal.holder.clone());
+            let (mut out, mut unexplained) = (Vec::new(), 0);
+            for &(piece, anchor) in &deal.moves {
+                let firsts = crate::play::plans::plans(shapes, &eval, board, &left, progress)?;
+                if firsts.is_empty() {
+                    unexplained += 1;
+                } else {
+                    let mut raw = Vec::new();
+                    for f in &firsts {
+                        let made = f64::from(u8::from(f.first == (piece, anchor)));
+                        let same = f64::from(u8::from(f.first.0 == piece));
+                        raw.extend(f.ends.iter().map(|&(c, n)| {
+                            let n = n as f64;
+                            (c, n, n * made, n * same)
+                        }));
+                    }
+                    let spots = shapes.shape(piece).fits(board, shapes.geometry.full).count_ones();
+                    out.push(Decision {
+                        game: games.get(i).copied().unwrap_or(i),
+                        slip: SlipLaw::PlannedPiece(1.0 / f64::from(spots.max(1))),
+                        options: grouped(&eval, evaluation, raw),
+                    });
+                }
+                if let Some(slot) = left.iter().position(|&p| p == piece) {
+                    left.remove(slot);
+                }
+                board = shapes.place(board, piece, anchor).0;
+            }
+            Some((out, unexplained))
+        })
+        .collect();
+    let per_deal = per_deal?;
+    Some(Decisions {
+        unexplained: per_deal.iter().map(|d| d.1).sum(),
+        list: per_deal.into_iter().flat_map(|d| d.0).collect(),
+    })
+}
+
+/// The decisions of `lookahead`, ranked under `evaluation`.
+pub fn decisions(
+    shapes: &Shapes,
+    lookahead: Lookahead,
+    evaluation: CoelhoWeights,
+    log: &crate::io::playtest_log::Log,
+    progress: &Progress,
+) -> Option<Decisions> {
+    match lookahead {
+        Lookahead::Piece => piece_decisions(shapes, evaluation, &log.deals, &log.games, progress),
+        Lookahead::Holder => holder_decisions(shapes, evaluation, &log.deals, &log.games, progress),
+    }
+}
+
+/// A decision reduced for rank choice: per rank, (options, chosen, piece).
+struct Ranked {
+    slip: SlipLaw,
+    by_rank: Vec<[f64; 3]>,
+}
+
+impl Ranked {
+    fn new(d: &Decision) -> Self {
+        let top = d.options.iter().map(|o| o.rank as usize + 1).max().unwrap_or(0);
+        let mut by_rank = vec![[0.0; 3]; top];
+        for o in &d.options {
+            let r = &mut by_rank[o.rank as usize];
+            r[0] += o.all;
+            r[1] += o.chosen;
+            r[2] += o.piece;
+        }
+        Self {
+            slip: d.slip,
+            by_rank,
+        }
+    }
+
+    fn chances(&self, temperature: f64) -> (f64, f64) {
+        let (mut all, mut chosen, mut piece) = (0.0, 0.0, 0.0);
+        for (k, r) in self.by_rank.iter().enumerate() {
+            let w = if temperature > 0.0 {
+                (-(k as f64) / temperature).exp()
+            } else if k == 0 {
+                1.0
+            } else {
+                break;
+            };
+            all += r[0] * w;
+            chosen += r[1] * w;
+            piece += r[2] * w;
+        }
+        if all > 0.0 {
+            (chosen / all, piece / all)
+        } else {
+            (0.0, 0.0)
+        }
+    }
+
+    fn with_slip(&self, (chosen, piece): (f64, f64), slip: f64) -> f64 {
+        let by_slip = match self.slip {
+            SlipLaw::AnyMove(q) => q,
+            SlipLaw::PlannedPiece(q) => q * piece,
+        };
+        (1.0 - slip) * chosen + slip * by_slip
+    }
+}
+
+/// The log-likelihood of the decisions under rank choice at (temperature,
+/// slip).
+pub fn log_likelihood(decisions: &[Decision], temperature: f64, slip: f64) -> f64 {
+    decisions
+        .iter()
+        .map(|d| d.rank_chance(temperature, slip).ln())
+        .sum()
 }
 
 pub use crate::io::playtest_log::Logged;
@@ -134,115 +410,6 @@ pub fn record_places(
     out
 }
 
-/// The decisions of a piece-lookahead player judging with `evaluation`;
-/// `None` when cancelled.
-pub fn piece_decisions(
-    shapes: &Shapes,
-    evaluation: CoelhoWeights,
-    log: &[Logged],
-    progress: &Progress,
-) -> Option<Vec<Decision>> {
-    let eval = Evaluator::new(shapes.size());
-    let mut found: Vec<Candidate> = Vec::new();
-    let mut out = Vec::new();
-    for deal in log {
-        let mut board = deal.board;
-        let mut left = deal.holder.clone();
-        if progress.cancelled() {
-            return None;
-        }
-        progress.advance(1);
-        for &(piece, anchor) in &deal.moves {
-            candidates(shapes, &eval, evaluation, board, &left, &mut found);
-            let mut distinct: Vec<f64> = found.iter().map(|c| c.value).collect();
-            distinct.sort_by(|a, b| b.total_cmp(a));
-            distinct.dedup();
-            let rank = |v: f64| distinct.partition_point(|&d| d > v);
-            let mut per_rank = vec![0u32; distinct.len()];
-            for c in &found {
-                per_rank[rank(c.value)] += 1;
-            }
-            let chosen = found
-                .iter()
-                .find(|c| left[c.slot] == piece && c.anchor == anchor)
-                .map(|c| rank(c.value) as u32);
-            out.push(Decision {
-                by_slip: 1.0 / found.len().max(1) as f64,
-                rank: chosen,
-                per_rank,
-            });
-            if let Some(slot) = left.iter().position(|&p| p == piece) {
-                left.remove(slot);
-            }
-            board = shapes.place(board, piece, anchor).0;
-        }
-    }
-    Some(out)
-}
-
-/// The decisions of a holder-lookahead player: it follows the analysis's
-/// plan for the holder, and a slip puts the planned piece at a random legal
-/// spot (then it plans again), as `PlayerStrategy` plays. `None` when
-/// cancelled.
-pub fn holder_decisions(
-    shapes: &Shapes,
-    evaluation: CoelhoWeights,
-    log: &[Logged],
-    progress: &Progress,
-) -> Option<Vec<Decision>> {
-    let mut search = CoelhoStrategy::new(evaluation);
-    let mut out = Vec::new();
-    for deal in log {
-        let mut board = deal.board;
-        let mut left = deal.holder.clone();
-        let mut plan: Vec<(PieceIdx, u32)> = Vec::new();
-        let mut step = 0;
-        progress.advance(1);
-        for &(piece, anchor) in &deal.moves {
-            if progress.cancelled() {
-                return None;
-            }
-            if step == plan.len() {
-                plan = search
-                    .best_until(shapes, board, &left, progress)
-                    .map(|b| b.moves)
-                    .unwrap_or_default();
-                step = 0;
-            }
-            let planned = plan.get(step).copied();
-            step += 1;
-            let spots = shapes.shape(piece).fits(board, shapes.geometry.full).count_ones();
-            let same_piece = planned.is_some_and(|p| p.0 == piece);
-            out.push(Decision {
-                by_slip: if same_piece {
-                    1.0 / f64::from(spots.max(1))
-                } else {
-                    0.0
-                },
-                rank: (planned == Some((piece, anchor))).then_some(0),
-                per_rank: vec![1],
-            });
-            if planned != Some((piece, anchor)) {
-                // A slip: the plan was for another board.
-                step = plan.len();
-            }
-            if let Some(slot) = left.iter().position(|&p| p == piece) {
-                left.remove(slot);
-            }
-            board = shapes.place(board, piece, anchor).0;
-        }
-    }
-    Some(out)
-}
-
-/// The log-likelihood of the decisions at (temperature, slip).
-pub fn log_likelihood(decisions: &[Decision], temperature: f64, slip: f64) -> f64 {
-    decisions
-        .iter()
-        .map(|d| (slip * d.by_slip + (1.0 - slip) * d.by_choice(temperature)).ln())
-        .sum()
-}
-
 /// The fitted player and how sure the fit is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fit {
@@ -254,9 +421,9 @@ pub struct Fit {
     pub slip: f64,
     pub slip_ci: (f64, f64),
     pub moves: usize,
-    /// Moves the model cannot make at any (temperature, slip): a holder
-    /// player placing another piece than its plan's next. Left out of the
-    /// fit and counted here.
+    /// Moves the model cannot make at any (temperature, slip): a planner's
+    /// in a deal where no plan places the whole holder. Left out of the fit
+    /// and counted here.
     pub unexplained: usize,
     pub loglik: f64,
     /// The profile log-likelihood of each: (value, best log-likelihood
@@ -265,15 +432,15 @@ pub struct Fit {
     pub slip_profile: Vec<(f64, f64)>,
 }
 
-/// The slip that maximises the log-likelihood given each move's chance by
-/// choice: the function is concave in slip (a sum of logs of linear
+/// The slip that maximises the log-likelihood given each move's chances
+/// by choice: the function is concave in slip (a sum of logs of linear
 /// functions), so a golden-section search finds it.
-fn best_slip(decisions: &[Decision], by_choice: &[f64]) -> (f64, f64) {
+fn best_slip(decisions: &[Ranked], by_choice: &[(f64, f64)]) -> (f64, f64) {
     let ll = |slip: f64| -> f64 {
         decisions
             .iter()
             .zip(by_choice)
-            .map(|(d, c)| (slip * d.by_slip + (1.0 - slip) * c).ln())
+            .map(|(d, c)| d.with_slip(*c, slip).ln())
             .sum()
     };
     let (mut a, mut b) = (0.0f64, 1.0f64);
@@ -323,26 +490,35 @@ fn profile_interval(profile: &[(f64, f64)], best: f64) -> (f64, f64) {
     (lo, hi)
 }
 
-/// Fits temperature and slip to `decisions` (temperature held at 0 for a
-/// holder-lookahead player, whose search keeps only the best end board).
-pub fn fit(all: &[Decision], lookahead: Lookahead) -> Fit {
-    let decisions: Vec<Decision> = all
-        .iter()
-        .filter(|d| d.by_slip > 0.0 || d.rank.is_some())
-        .cloned()
-        .collect();
+/// The maximum-likelihood (temperature, slip) of rank choice, without the
+/// profiles (a fold of a comparison needs only the point).
+pub fn fit_point(list: &[Decision]) -> (f64, f64) {
+    let decisions: Vec<Ranked> = list.iter().map(Ranked::new).collect();
+    temperature_grid()
+        .par_iter()
+        .map(|&t| {
+            let chances: Vec<(f64, f64)> = decisions.iter().map(|d| d.chances(t)).collect();
+            let (s, ll) = best_slip(&decisions, &chances);
+            (t, s, ll)
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .max_by(|a, b| a.2.total_cmp(&b.2))
+        .map_or((0.0, 1.0), |b| (b.0, b.1))
+}
+
+/// Fits temperature and slip of rank choice to `decisions`.
+pub fn fit(all: &Decisions) -> Fit {
+    let decisions: Vec<Ranked> = all.list.iter().map(Ranked::new).collect();
     let decisions = decisions.as_slice();
+    let chances = |t: f64| -> Vec<(f64, f64)> { decisions.iter().map(|d| d.chances(t)).collect() };
     // Coarse grids, then forty more points each where the likelihood is
     // high, so the curves and the intervals' ends are read finely there.
-    let coarse = match lookahead {
-        Lookahead::Piece => temperature_grid(),
-        Lookahead::Holder => vec![0.0],
-    };
+    let coarse = temperature_grid();
     let quick: Vec<(f64, f64, f64)> = coarse
-        .iter()
+        .par_iter()
         .map(|&t| {
-            let by_choice: Vec<f64> = decisions.iter().map(|d| d.by_choice(t)).collect();
-            let (s, ll) = best_slip(decisions, &by_choice);
+            let (s, ll) = best_slip(decisions, &chances(t));
             (t, s, ll)
         })
         .collect();
@@ -350,7 +526,7 @@ pub fn fit(all: &[Decision], lookahead: Lookahead) -> Fit {
     let near = |xs: &[f64], i: usize| (xs[i.saturating_sub(1)], xs[(i + 1).min(xs.len() - 1)]);
     let high: Vec<usize> = (0..quick.len()).filter(|&i| quick[i].2 >= top - 8.0).collect();
     let mut temperatures = coarse.clone();
-    if let (Some(&a), Some(&b), Lookahead::Piece) = (high.first(), high.last(), lookahead) {
+    if let (Some(&a), Some(&b)) = (high.first(), high.last()) {
         let (lo, hi) = (near(&coarse, a).0, near(&coarse, b).1);
         temperatures.extend((0..40).map(|i| lo + (hi - lo) * f64::from(i) / 39.0));
     }
@@ -367,43 +543,49 @@ pub fn fit(all: &[Decision], lookahead: Lookahead) -> Fit {
     }
     slips.sort_by(f64::total_cmp);
     slips.dedup();
-    let mut temperature_profile = Vec::with_capacity(temperatures.len());
+    // Per temperature: the best slip, and the log-likelihood at every slip.
+    let rows: Vec<(f64, f64, f64, Vec<f64>)> = temperatures
+        .par_iter()
+        .map(|&t| {
+            let by_choice = chances(t);
+            let (s, ll) = best_slip(decisions, &by_choice);
+            let at: Vec<f64> = slips
+                .iter()
+                .map(|&slip| {
+                    decisions
+                        .iter()
+                        .zip(&by_choice)
+                        .map(|(d, c)| d.with_slip(*c, slip).ln())
+                        .sum()
+                })
+                .collect();
+            (t, s, ll, at)
+        })
+        .collect();
+    let mut temperature_profile = Vec::with_capacity(rows.len());
     let mut slip_best = vec![f64::NEG_INFINITY; slips.len()];
     let mut best = (0.0, 1.0, f64::NEG_INFINITY);
-    for &t in &temperatures {
-        let by_choice: Vec<f64> = decisions.iter().map(|d| d.by_choice(t)).collect();
-        let (s, ll) = best_slip(decisions, &by_choice);
-        temperature_profile.push((t, ll));
-        if ll > best.2 {
-            best = (t, s, ll);
+    for (t, s, ll, at) in &rows {
+        temperature_profile.push((*t, *ll));
+        if *ll > best.2 {
+            best = (*t, *s, *ll);
         }
-        for (i, &slip) in slips.iter().enumerate() {
-            let ll: f64 = decisions
-                .iter()
-                .zip(&by_choice)
-                .map(|(d, c)| (slip * d.by_slip + (1.0 - slip) * c).ln())
-                .sum();
-            slip_best[i] = slip_best[i].max(ll);
+        for (b, l) in slip_best.iter_mut().zip(at) {
+            *b = b.max(*l);
         }
     }
     let slip_profile: Vec<(f64, f64)> = slips.iter().copied().zip(slip_best).collect();
-    let temperature_ci = match lookahead {
-        Lookahead::Piece => {
-            // An interval that reaches the end of the search grid is open:
-            // the likelihood stays high past the hottest temperature tried.
-            let (lo, hi) = profile_interval(&temperature_profile, best.2);
-            let grid_end = temperature_profile.last().map_or(0.0, |p| p.0);
-            (lo, if hi >= grid_end { f64::INFINITY } else { hi })
-        }
-        Lookahead::Holder => (0.0, 0.0),
-    };
+    // An interval that reaches the end of the search grid is open: the
+    // likelihood stays high past the hottest temperature tried.
+    let (lo, hi) = profile_interval(&temperature_profile, best.2);
+    let grid_end = temperature_profile.last().map_or(0.0, |p| p.0);
     Fit {
         temperature: best.0,
-        temperature_ci,
+        temperature_ci: (lo, if hi >= grid_end { f64::INFINITY } else { hi }),
         slip: best.1,
         slip_ci: profile_interval(&slip_profile, best.2),
         moves: decisions.len(),
-        unexplained: all.len() - decisions.len(),
+        unexplained: all.unexplained,
         loglik: best.2,
         temperature_profile,
         slip_profile,
@@ -474,6 +656,8 @@ impl Fit {
         let round = |x: f64, digits: i32| (x * 10f64.powi(digits)).round() / 10f64.powi(digits);
         Player {
             name: name.to_owned(),
+            choice: Choice::Rank,
+            beta: [0.0; 5],
             evaluation,
             lookahead,
             temperature: round(self.temperature, 3),

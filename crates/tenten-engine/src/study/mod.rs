@@ -1,10 +1,14 @@
 //! Studying play: many games per (player, generator) and their figures
 //! (`runner`), a run's result file and the exact merge of its shards
 //! (`results`), a generator tuned to targets (`tune`), and a player fitted
-//! to a log (`fit`).
+//! to a log (`fit`: rank choice; `fit_value`: value choice; `fit_check`: how
+//! well it explains the moves; `compare`: which model explains them best).
 
+pub mod compare;
 pub mod difference;
 pub mod fit;
+pub mod fit_check;
+pub mod fit_value;
 pub mod plan;
 pub mod results;
 pub mod runner;

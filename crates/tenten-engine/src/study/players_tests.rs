@@ -46,6 +46,8 @@ fn greedy_is_not_a_player_model() {
     let mut plan = plan(&["greedy"], 40, 1, 1_000, BoardSize::CLASSIC);
     let free_cells = Player {
         name: "free cells".to_owned(),
+        choice: crate::play::player::Choice::Rank,
+        beta: [0.0; 5],
         evaluation: CoelhoWeights([1, 0, 0, 0, 0]),
         lookahead: Lookahead::Piece,
         temperature: 0.0,

@@ -1,0 +1,220 @@
+//! Which model explains a log: every choice model and lookahead fitted on
+//! part of the games and scored on the rest (k-fold over whole games), by
+//! the held-out log-likelihood per move with its standard error over games.
+
+use crate::io::playtest_log::Log;
+use crate::model::shapes::Shapes;
+use crate::play::coelho::CoelhoWeights;
+use crate::play::player::Lookahead;
+use crate::progress::Progress;
+use crate::study::fit::{self, Decision, Decisions};
+use crate::study::fit_value;
+
+/// A model of how a player chooses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Model {
+    Rank {
+        lookahead: Lookahead,
+        evaluation: CoelhoWeights,
+    },
+    Value {
+        lookahead: Lookahead,
+        free: [bool; 5],
+    },
+}
+
+impl Model {
+    /// "rank-piece-10025", "value-holder", "value-piece-145" (a subset of
+    /// the criteria, numbered from 1).
+    pub fn name(&self) -> String {
+        let look = |l: &Lookahead| match l {
+            Lookahead::Piece => "piece",
+            Lookahead::Holder => "holder",
+        };
+        match self {
+            Model::Rank {
+                lookahead,
+                evaluation,
+            } => format!("rank-{}-{evaluation}", look(lookahead)),
+            Model::Value { lookahead, free } => {
+                let mut n = format!("value-{}", look(lookahead));
+                if free.iter().any(|f| !f) {
+                    n.push('-');
+                    n.extend((0..5).filter(|&j| free[j]).map(|j| char::from(b'1' + j as u8)));
+                }
+                n
+            }
+        }
+    }
+
+    pub fn lookahead(&self) -> Lookahead {
+        match self {
+            Model::Rank { lookahead, .. } | Model::Value { lookahead, .. } => *lookahead,
+        }
+    }
+
+    /// The four models `--compare` fits: each choice model with each
+    /// lookahead (rank under `evaluation`, value over `free`).
+    pub fn all(evaluation: CoelhoWeights, free: [bool; 5]) -> Vec<Model> {
+        [Lookahead::Piece, Lookahead::Holder]
+            .into_iter()
+            .flat_map(|lookahead| {
+                [
+                    Model::Rank {
+                        lookahead,
+                        evaluation,
+                    },
+                    Model::Value { lookahead, free },
+                ]
+            })
+            .collect()
+    }
+
+    /// Fits the model to `train` and scores each of `test`.
+    fn fit_and_score(&self, train: &Decisions, test: &[&Decision]) -> Vec<f64> {
+        match self {
+            Model::Rank { .. } => {
+                let f = fit::fit_point(&train.list);
+                test.iter().map(|d| d.rank_chance(f.0, f.1).ln()).collect()
+            }
+            Model::Value { free, .. } => {
+                let f = fit_value::fit_value(train, *free);
+                test.iter()
+                    .map(|d| fit_value::log_chance(d, &f.beta, f.slip))
+                    .collect()
+            }
+        }
+    }
+}
+
+/// A model's held-out score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scored {
+    pub model: Model,
+    pub per_move: f64,
+    /// Its standard error, over games (the games are the folds' units).
+    pub se: f64,
+    /// Each game's held-out log-likelihood and moves.
+    pub per_game: Vec<(f64, usize)>,
+    /// Moves the model could not score (a planner's in deals no plan
+    /// places whole), left out.
+    pub unexplained: usize,
+}
+
+/// The models ranked, best first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    pub ranked: Vec<Scored>,
+    pub folds: usize,
+    pub games: usize,
+    /// The best's margin over the next in standard errors of their paired
+    /// per-game difference; `None` with fewer than two models or games.
+    pub margin_se: Option<f64>,
+}
+
+impl Comparison {
+    /// A margin under two standard errors (or no margin) cannot tell the
+    /// best from the next.
+    pub fn decided(&self) -> bool {
+        self.margin_se.is_some_and(|m| m >= 2.0)
+    }
+}
+
+/// Σ over games of (ll - r·moves)², the spread of a per-move ratio.
+fn ratio_se(per_game: &[(f64, usize)]) -> f64 {
+    let per_game: Vec<(f64, usize)> = per_game.iter().copied().filter(|x| x.1 > 0).collect();
+    let g = per_game.len();
+    let moves: usize = per_game.iter().map(|x| x.1).sum();
+    if g < 2 || moves == 0 {
+        return f64::INFINITY;
+    }
+    let r = per_game.iter().map(|x| x.0).sum::<f64>() / moves as f64;
+    let ss: f64 = per_game.iter().map(|(l, n)| (l - r * *n as f64).powi(2)).sum();
+    (ss * g as f64 / (g as f64 - 1.0)).sqrt() / moves as f64
+}
+
+/// Scores every model by k-fold cross-validation over whole games (game
+/// g in fold g mod k). Decisions are built once per lookahead. `None` when
+/// cancelled.
+pub fn compare(
+    shapes: &Shapes,
+    log: &Log,
+    models: &[Model],
+    folds: usize,
+    progress: &Progress,
+) -> Option<Comparison> {
+    let games = log.games.last().map_or(0, |g| g + 1);
+    let folds = folds.clamp(2, games.max(2));
+    let mut built: Vec<(Lookahead, CoelhoWeights, Decisions)> = Vec::new();
+    let mut ranked = Vec::new();
+    for model in models {
+        let evaluation = match model {
+            Model::Rank { evaluation, .. } => *evaluation,
+            Model::Value { .. } => built
+                .iter()
+                .find(|b| b.0 == model.lookahead())
+                .map_or(CoelhoWeights::BEST, |b| b.1),
+        };
+        let at = match built
+            .iter()
+            .position(|b| b.0 == model.lookahead() && b.1 == evaluation)
+        {
+            Some(i) => i,
+            None => {
+                let d = fit::decisions(shapes, model.lookahead(), evaluation, log, progress)?;
+                built.push((model.lookahead(), evaluation, d));
+                built.len() - 1
+            }
+        };
+        let all = &built[at].2;
+        let mut per_game = vec![(0.0, 0usize); games];
+        for f in 0..folds {
+            if progress.cancelled() {
+                return None;
+            }
+            let train = Decisions {
+                list: all.list.iter().filter(|d| d.game % folds != f).cloned().collect(),
+                unexplained: 0,
+            };
+            let test: Vec<&Decision> = all.list.iter().filter(|d| d.game % folds == f).collect();
+            if train.list.is_empty() || test.is_empty() {
+                continue;
+            }
+            for (d, ll) in test.iter().zip(model.fit_and_score(&train, &test)) {
+                per_game[d.game].0 += ll;
+                per_game[d.game].1 += 1;
+            }
+        }
+        let moves: usize = per_game.iter().map(|g| g.1).sum();
+        ranked.push(Scored {
+            model: *model,
+            per_move: per_game.iter().map(|g| g.0).sum::<f64>() / moves.max(1) as f64,
+            se: ratio_se(&per_game),
+            // By game number (games without moves too), for paired
+            // differences.
+            per_game,
+            unexplained: all.unexplained,
+        });
+    }
+    ranked.sort_by(|a, b| b.per_move.total_cmp(&a.per_move));
+    let margin_se = match ranked.as_slice() {
+        [a, b, ..] if a.per_game.len() == b.per_game.len() && a.per_game.len() >= 2 => {
+            let diff: Vec<(f64, usize)> = a
+                .per_game
+                .iter()
+                .zip(&b.per_game)
+                .map(|(x, y)| (x.0 - y.0, x.1))
+                .collect();
+            let moves: usize = diff.iter().map(|d| d.1).sum();
+            let margin = diff.iter().map(|d| d.0).sum::<f64>() / moves.max(1) as f64;
+            Some(margin / ratio_se(&diff))
+        }
+        _ => None,
+    };
+    Some(Comparison {
+        ranked,
+        folds,
+        games,
+        margin_se,
+    })
+}

@@ -1,0 +1,392 @@
+//! Fitting value choice (McFadden's conditional logit) to a log: the β of
+//! the criteria that are free and the slip, by maximum likelihood with
+//! L-BFGS (argmin) on analytic gradients. Without slips the log-likelihood
+//! is concave in β; the slip enters through its logit. The β's intervals
+//! are Wald intervals from the observed information (the Hessian of the
+//! log-likelihood, by differences of the analytic gradient): a criterion
+//! the moves do not inform has a flat likelihood, so a huge variance and a
+//! wide interval. The slip's is its profile likelihood's.
+
+use argmin::core::{CostFunction, Error, Executor, Gradient, State};
+use argmin::solver::linesearch::MoreThuenteLineSearch;
+use argmin::solver::quasinewton::LBFGS;
+use rayon::prelude::*;
+
+use crate::play::coelho::CoelhoWeights;
+use crate::play::player::{Choice, Lookahead, Player};
+use crate::study::fit::{Decision, Decisions, SlipLaw};
+
+/// The normal quantile of a two-sided 95 % interval.
+const Z_95: f64 = 1.959_963_984_540_054;
+
+/// The criteria's names, in order (for messages and the window).
+pub const CRITERIA: [&str; 5] = ["free cells", "5x5 square", "large pieces", "alignment", "surface"];
+
+/// A value fit: β and slip with their intervals.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueFit {
+    pub beta: [f64; 5],
+    /// 95 % intervals; (0, 0) for a criterion held at zero.
+    pub beta_ci: [(f64, f64); 5],
+    /// Which criteria were fitted (the rest held at zero).
+    pub free: [bool; 5],
+    pub slip: f64,
+    pub slip_ci: (f64, f64),
+    pub moves: usize,
+    pub unexplained: usize,
+    pub loglik: f64,
+}
+
+/// The log-likelihood and its gradient over the free β (scaled) and the
+/// slip's logit.
+#[derive(Clone)]
+struct Problem<'a> {
+    decisions: &'a [Decision],
+    free: Vec<usize>,
+    /// Each criterion's scale: the fit works on f / scale, so the free-cell
+    /// count (0 to 100) and the shares (0 to 1) are steps of one size.
+    scale: [f64; 5],
+    /// The slip's logit held fixed (the slip's profile), else fitted.
+    fixed_slip: Option<f64>,
+}
+
+fn logistic(u: f64) -> f64 {
+    1.0 / (1.0 + (-u).exp())
+}
+
+impl Problem<'_> {
+    fn beta(&self, theta: &[f64]) -> [f64; 5] {
+        let mut b = [0.0; 5];
+        for (k, &j) in self.free.iter().enumerate() {
+            b[j] = theta[k] / self.scale[j];
+        }
+        b
+    }
+
+    /// (log-likelihood, gradient) at θ = (scaled free β, logit slip), or
+    /// at θ = scaled free β with the slip fixed.
+    fn value_and_gradient(&self, theta: &[f64]) -> (f64, Vec<f64>) {
+        if let Some(u) = self.fixed_slip {
+            let mut full = theta.to_vec();
+            full.push(u);
+            let (ll, mut g) = self.full_value_and_gradient(&full);
+            g.pop();
+            return (ll, g);
+        }
+        self.full_value_and_gradient(theta)
+    }
+
+    fn full_value_and_gradient(&self, theta: &[f64]) -> (f64, Vec<f64>) {
+        let beta = self.beta(theta);
+        let u = theta[self.free.len()];
+        let slip = logistic(u);
+        let k = self.free.len();
+        let zero = || (0.0, vec![0.0; k + 1]);
+        // Summed in order, so a fit is the same on any number of cores.
+        let parts: Vec<(f64, Vec<f64>)> = self
+            .decisions
+            .par_iter()
+            .map(|d| self.one(d, &beta, slip, k))
+            .collect();
+        parts.into_iter().fold(zero(), |(a, mut ga), (b, gb)| {
+            ga.iter_mut().zip(gb).for_each(|(x, y)| *x += y);
+            (a + b, ga)
+        })
+    }
+
+    /// One decision's log-chance and its gradient.
+    fn one(&self, d: &Decision, beta: &[f64; 5], slip: f64, k: usize) -> (f64, Vec<f64>) {
+        let scores: Vec<f64> = d
+            .options
+            .iter()
+            .map(|o| crate::play::player::dot(beta, &o.features))
+            .collect();
+        let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let (mut z, mut a, mut b) = (0.0, 0.0, 0.0);
+        let (mut sz, mut sa, mut sb) = ([0.0; 5], [0.0; 5], [0.0; 5]);
+        for (o, s) in d.options.iter().zip(&scores) {
+            let w = (s - top).exp();
+            z += o.all * w;
+            a += o.chosen * w;
+            b += o.piece * w;
+            for j in 0..5 {
+                sz[j] += o.all * w * o.features[j];
+                sa[j] += o.chosen * w * o.features[j];
+                sb[j] += o.piece * w * o.features[j];
+            }
+        }
+        let (c, pp) = (a / z, b / z);
+        let (q, dq_of) = match d.slip {
+            SlipLaw::AnyMove(q) => (q, 0.0),
+            SlipLaw::PlannedPiece(q) => (q * pp, q),
+        };
+        let p = (1.0 - slip) * c + slip * q;
+        let mut g = vec![0.0; k + 1];
+        for (gi, &j) in g.iter_mut().zip(&self.free) {
+            let dc = (sa[j] - c * sz[j]) / z;
+            let dpp = (sb[j] - pp * sz[j]) / z;
+            // d/dθ of f·β where β_j = θ / scale_j.
+            *gi = ((1.0 - slip) * dc + slip * dq_of * dpp) / p / self.scale[j];
+        }
+        g[k] = (q - c) * slip * (1.0 - slip) / p;
+        (p.ln(), g)
+    }
+}
+
+impl CostFunction for Problem<'_> {
+    type Param = Vec<f64>;
+    type Output = f64;
+    // Per move: steps of one size whatever the log's length (summed, the
+    // first gradient step of a long log leaps to where the softmax is
+    // saturated and flat, and the search stops there).
+    fn cost(&self, theta: &Vec<f64>) -> Result<f64, Error> {
+        Ok(-self.value_and_gradient(theta).0 / self.decisions.len().max(1) as f64)
+    }
+}
+
+impl Gradient for Problem<'_> {
+    type Param = Vec<f64>;
+    type Gradient = Vec<f64>;
+    fn gradient(&self, theta: &Vec<f64>) -> Result<Vec<f64>, Error> {
+        let n = self.decisions.len().max(1) as f64;
+        Ok(self.value_and_gradient(theta).1.iter().map(|g| -g / n).collect())
+    }
+}
+
+/// Each criterion's spread over the options, the scale the fit works on.
+fn scales(decisions: &[Decision]) -> [f64; 5] {
+    let mut n = 0.0;
+    let (mut sum, mut sq) = ([0.0; 5], [0.0; 5]);
+    for o in decisions.iter().flat_map(|d| &d.options) {
+        n += o.all;
+        for j in 0..5 {
+            sum[j] += o.all * o.features[j];
+            sq[j] += o.all * o.features[j] * o.features[j];
+        }
+    }
+    std::array::from_fn(|j| {
+        let mean = sum[j] / n.max(1.0);
+        let sd = (sq[j] / n.max(1.0) - mean * mean).max(0.0).sqrt();
+        if sd > 1e-9 { sd } else { 1.0 }
+    })
+}
+
+/// Fits value choice to `decisions` with the criteria `free` fitted and
+/// the others held at zero.
+pub fn fit_value(all: &Decisions, free: [bool; 5]) -> ValueFit {
+    let decisions = all.list.as_slice();
+    let problem = Problem {
+        decisions,
+        free: (0..5).filter(|&j| free[j]).collect(),
+        scale: scales(decisions),
+        fixed_slip: None,
+    };
+    let k = problem.free.len();
+    let mut start = vec![0.0; k + 1];
+    start[k] = (0.05f64 / 0.95).ln();
+    let theta = minimise(&problem, start.clone()).unwrap_or(start);
+    let (loglik, _) = problem.value_and_gradient(&theta);
+    let sd = standard_errors(&problem, &theta);
+    let beta = problem.beta(&theta);
+    let mut beta_ci = [(0.0, 0.0); 5];
+    for (i, &j) in problem.free.iter().enumerate() {
+        let half = Z_95 * sd[i];
+        beta_ci[j] = (
+            (theta[i] - half) / problem.scale[j],
+            (theta[i] + half) / problem.scale[j],
+        );
+    }
+    let u = theta[k];
+    ValueFit {
+        beta,
+        beta_ci,
+        free,
+        slip: logistic(u),
+        slip_ci: slip_profile_interval(&problem, &theta, loglik),
+        moves: decisions.len(),
+        unexplained: all.unexplained,
+        loglik,
+    }
+}
+
+/// The slip's 95 % profile-likelihood interval: where the log-likelihood,
+/// maximised over β at that slip, stays within 1.92 of the maximum. (The
+/// slip's information vanishes as it nears 0, so a Wald interval there
+/// would be [0, 1].) Each end is found by bisection on the logit.
+fn slip_profile_interval(problem: &Problem, theta: &[f64], best: f64) -> (f64, f64) {
+    let k = problem.free.len();
+    let cut = best - crate::study::fit::CHI2_95 / 2.0;
+    let at = |u: f64| -> f64 {
+        let fixed = Problem {
+            fixed_slip: Some(u),
+            ..problem.clone()
+        };
+        let start = theta[..k].to_vec();
+        let b = if k == 0 {
+            Some(start.clone())
+        } else {
+            minimise(&fixed, start.clone())
+        };
+        fixed.value_and_gradient(&b.unwrap_or(start)).0
+    };
+    let u_hat = theta[k];
+    // The search's ends: slips of 1e-5 and 1 - 1e-5.
+    let (lowest, highest) = ((-11.5f64).min(u_hat), 11.5f64.max(u_hat));
+    let end = |far: f64| -> f64 {
+        if at(far) >= cut {
+            return far;
+        }
+        let (mut inside, mut outside) = (u_hat, far);
+        for _ in 0..12 {
+            let mid = (inside + outside) / 2.0;
+            if at(mid) >= cut {
+                inside = mid;
+            } else {
+                outside = mid;
+            }
+        }
+        (inside + outside) / 2.0
+    };
+    let (lo, hi) = (end(lowest), end(highest));
+    let clamp = |u: f64, edge: f64, v: f64| if u == edge { v } else { logistic(u) };
+    (clamp(lo, lowest, 0.0), clamp(hi, highest, 1.0))
+}
+
+fn minimise(problem: &Problem, start: Vec<f64>) -> Option<Vec<f64>> {
+    let solver = LBFGS::new(MoreThuenteLineSearch::new(), 7)
+        .with_tolerance_grad(1e-9)
+        .ok()?
+        .with_tolerance_cost(1e-12)
+        .ok()?;
+    let result = Executor::new(problem.clone(), solver)
+        .configure(|s| s.param(start).max_iters(300))
+        .run()
+        .ok()?;
+    result.state().get_best_param().cloned()
+}
+
+/// The standard errors of θ: the square roots of the inverse observed
+/// information's diagonal; infinite where the information is singular.
+fn standard_errors(problem: &Problem, theta: &[f64]) -> Vec<f64> {
+    let n = theta.len();
+    let mut h = nalgebra::DMatrix::<f64>::zeros(n, n);
+    for j in 0..n {
+        let step = 1e-4 * theta[j].abs().max(1.0);
+        let (mut up, mut down) = (theta.to_vec(), theta.to_vec());
+        up[j] += step;
+        down[j] -= step;
+        let (gu, gd) = (
+            problem.value_and_gradient(&up).1,
+            problem.value_and_gradient(&down).1,
+        );
+        for i in 0..n {
+            // The information is minus the log-likelihood's Hessian.
+            h[(i, j)] = -(gu[i] - gd[i]) / (2.0 * step);
+        }
+    }
+    let h = (&h + h.transpose()) / 2.0;
+    match h.clone().cholesky() {
+        Some(c) => {
+            let cov = c.inverse();
+            (0..n).map(|i| cov[(i, i)].max(0.0).sqrt()).collect()
+        }
+        None => {
+            // Not positive definite: a direction the data leave flat.
+            let cov = h.try_inverse();
+            (0..n)
+                .map(|i| match &cov {
+                    Some(c) if c[(i, i)] > 0.0 && c[(i, i)].is_finite() => c[(i, i)].sqrt(),
+                    _ => f64::INFINITY,
+                })
+                .collect()
+        }
+    }
+}
+
+impl ValueFit {
+    /// The line `tenten fit-player --model value` prints (`top1` from the
+    /// fit's check).
+    pub fn line(&self, top1: f64) -> String {
+        let list = |xs: [String; 5]| xs.join(",");
+        format!(
+            "model=value beta={} beta_ci={} slip={:.4} slip_ci={:.4},{:.4} moves={} loglik={:.2} loglik_per_move={:.4} top1={:.3}",
+            list(self.beta.map(|b| format!("{b:.4}"))),
+            list(
+                self.beta_ci
+                    .map(|(lo, hi)| format!("{}:{}", bound(lo), bound(hi)))
+            ),
+            self.slip,
+            self.slip_ci.0,
+            self.slip_ci.1,
+            self.moves,
+            self.loglik,
+            self.loglik / self.moves.max(1) as f64,
+            top1
+        )
+    }
+
+    /// The fitted player, rounded as printed.
+    pub fn player(&self, name: &str, lookahead: Lookahead) -> Player {
+        let round = |x: f64| (x * 1e4).round() / 1e4;
+        Player {
+            name: name.to_owned(),
+            choice: Choice::Value,
+            evaluation: CoelhoWeights::BEST,
+            beta: self.beta.map(round),
+            lookahead,
+            temperature: 0.0,
+            slip: round(self.slip),
+        }
+    }
+
+    /// The fitted player as a file, its comment saying what it was fitted
+    /// to and how sure the fit is.
+    pub fn player_file(&self, source: &str, name: &str, lookahead: Lookahead) -> String {
+        let cis: Vec<String> = (0..5)
+            .map(|j| {
+                if self.free[j] {
+                    format!(
+                        "{} {}..{}",
+                        CRITERIA[j],
+                        bound(self.beta_ci[j].0),
+                        bound(self.beta_ci[j].1)
+                    )
+                } else {
+                    format!("{} held at 0", CRITERIA[j])
+                }
+            })
+            .collect();
+        format!(
+            "// Fitted to {source}: {} moves, value choice by maximum likelihood (log-likelihood {:.1});\n\
+             // beta 95 % CI (observed information): {};\n\
+             // slip 95 % CI {:.4} to {:.4}; {} moves the model cannot make, left out of the fit.\n\
+             // A model of the logged play, not a measurement of a person.\n{}",
+            self.moves,
+            self.loglik,
+            cis.join(", "),
+            self.slip_ci.0,
+            self.slip_ci.1,
+            self.unexplained,
+            self.player(name, lookahead).to_ron()
+        )
+    }
+}
+
+/// An interval's end as printed: "inf" when the data cannot bound it.
+fn bound(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.4}")
+    } else if x > 0.0 {
+        "inf".to_owned()
+    } else {
+        "-inf".to_owned()
+    }
+}
+
+/// The log-chance of one decision's move under value choice at (β, slip).
+pub fn log_chance(d: &Decision, beta: &[f64; 5], slip: f64) -> f64 {
+    let weights = crate::play::player::logit_weights(d.options.iter().map(|o| &o.features), beta);
+    let mut w = weights.iter();
+    let c = d.chances(|_| *w.next().unwrap_or(&0.0));
+    d.with_slip(c, slip).ln()
+}
