@@ -279,7 +279,7 @@ pub(super) fn cmd_fit_player(
         Fitted::Value(f) => {
             let prefix = if args.compare { "fit: " } else { "" };
             let top1 = check.as_ref().map_or(0.0, |c| c.top1);
-            let _ = writeln!(out, "{prefix}{} intervals=observed_information", f.line(top1));
+            let _ = writeln!(out, "{prefix}{} intervals=profile_likelihood", f.line(top1));
         }
     }
     if args.compare

@@ -215,11 +215,11 @@ pub fn play_game(
                 holder: dealt.holder.clone(),
                 drawn_unsolvable: dealt.drawn_unsolvable,
                 repairs: dealt.repairs,
-                moves: if played.is_some() {
-                    moves.clone()
-                } else {
-                    Vec::new()
-                },
+                // In the round that ends the game, the placements made
+                // before the player was stuck: a log that dropped them
+                // would keep only rounds that went well, and a fit to it
+                // would read the player as sharper than it is.
+                moves: moves.clone(),
                 after: played.map(|p| p.0),
                 points: played.map_or(0, |p| p.1),
             });

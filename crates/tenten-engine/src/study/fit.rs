@@ -669,3 +669,7 @@ impl Fit {
 #[cfg(test)]
 #[path = "fit_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "fit_recovery_tests.rs"]
+mod recovery_tests;

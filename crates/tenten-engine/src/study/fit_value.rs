@@ -1,11 +1,9 @@
 //! Fitting value choice (McFadden's conditional logit) to a log: the β of
 //! the criteria that are free and the slip, by maximum likelihood with
 //! L-BFGS (argmin) on analytic gradients. Without slips the log-likelihood
-//! is concave in β; the slip enters through its logit. The β's intervals
-//! are Wald intervals from the observed information (the Hessian of the
-//! log-likelihood, by differences of the analytic gradient): a criterion
-//! the moves do not inform has a flat likelihood, so a huge variance and a
-//! wide interval. The slip's is its profile likelihood's.
+//! is concave in β; the slip enters through its logit. Every interval is
+//! the profile likelihood's (`profile`): a criterion the moves do not
+//! inform has a flat profile, so a wide (or unbounded) interval.
 
 use argmin::core::{CostFunction, Error, Executor, Gradient, State};
 use argmin::solver::linesearch::MoreThuenteLineSearch;
@@ -46,8 +44,9 @@ struct Problem<'a> {
     /// Each criterion's scale: the fit works on f / scale, so the free-cell
     /// count (0 to 100) and the shares (0 to 1) are steps of one size.
     scale: [f64; 5],
-    /// The slip's logit held fixed (the slip's profile), else fitted.
-    fixed_slip: Option<f64>,
+    /// One coordinate of the full θ held at a value (a profile), the rest
+    /// fitted.
+    fixed: Option<(usize, f64)>,
 }
 
 fn logistic(u: f64) -> f64 {
@@ -66,11 +65,11 @@ impl Problem<'_> {
     /// (log-likelihood, gradient) at θ = (scaled free β, logit slip), or
     /// at θ = scaled free β with the slip fixed.
     fn value_and_gradient(&self, theta: &[f64]) -> (f64, Vec<f64>) {
-        if let Some(u) = self.fixed_slip {
+        if let Some((i, v)) = self.fixed {
             let mut full = theta.to_vec();
-            full.push(u);
+            full.insert(i, v);
             let (ll, mut g) = self.full_value_and_gradient(&full);
-            g.pop();
+            g.remove(i);
             return (ll, g);
         }
         self.full_value_and_gradient(theta)
@@ -179,64 +178,109 @@ pub fn fit_value(all: &Decisions, free: [bool; 5]) -> ValueFit {
         decisions,
         free: (0..5).filter(|&j| free[j]).collect(),
         scale: scales(decisions),
-        fixed_slip: None,
+        fixed: None,
     };
     let k = problem.free.len();
     let mut start = vec![0.0; k + 1];
     start[k] = (0.05f64 / 0.95).ln();
     let theta = minimise(&problem, start.clone()).unwrap_or(start);
     let (loglik, _) = problem.value_and_gradient(&theta);
+    // The observed information's standard errors set the profiles' first
+    // steps; the intervals are the profiles'.
     let sd = standard_errors(&problem, &theta);
+    let first = |i: usize| {
+        if sd[i].is_finite() && sd[i] > 1e-6 {
+            Z_95 * sd[i]
+        } else {
+            1.0
+        }
+    };
     let beta = problem.beta(&theta);
     let mut beta_ci = [(0.0, 0.0); 5];
+    let unbounded = (f64::NEG_INFINITY, f64::INFINITY);
     for (i, &j) in problem.free.iter().enumerate() {
-        let half = Z_95 * sd[i];
-        beta_ci[j] = (
-            (theta[i] - half) / problem.scale[j],
-            (theta[i] + half) / problem.scale[j],
-        );
+        let (lo, hi) = profile(&problem, &theta, loglik, i, first(i), unbounded);
+        beta_ci[j] = (lo / problem.scale[j], hi / problem.scale[j]);
     }
     let u = theta[k];
+    // Slips from 1e-5 to 1 - 1e-5; an end reaching one reads as 0 or 1.
+    let (lo, hi) = profile(
+        &problem,
+        &theta,
+        loglik,
+        k,
+        first(k),
+        ((-11.5f64).min(u), 11.5f64.max(u)),
+    );
+    let slip_end = |x: f64, edge: f64, v: f64| if x == edge { v } else { logistic(x) };
     ValueFit {
         beta,
         beta_ci,
         free,
         slip: logistic(u),
-        slip_ci: slip_profile_interval(&problem, &theta, loglik),
+        slip_ci: (
+            slip_end(lo, (-11.5f64).min(u), 0.0),
+            slip_end(hi, 11.5f64.max(u), 1.0),
+        ),
         moves: decisions.len(),
         unexplained: all.unexplained,
         loglik,
     }
 }
 
-/// The slip's 95 % profile-likelihood interval: where the log-likelihood,
-/// maximised over β at that slip, stays within 1.92 of the maximum. (The
-/// slip's information vanishes as it nears 0, so a Wald interval there
-/// would be [0, 1].) Each end is found by bisection on the logit.
-fn slip_profile_interval(problem: &Problem, theta: &[f64], best: f64) -> (f64, f64) {
-    let k = problem.free.len();
+/// The 95 % profile-likelihood interval of θ's coordinate `i`: where the
+/// log-likelihood, maximised over the others with it held, stays within
+/// 1.92 of the maximum. Each end is bracketed by doubling steps from the
+/// estimate (infinite when 40 doublings never leave the cut: the data do
+/// not bound it), then found by bisection. Profiles, not the observed
+/// information's Wald intervals: the slip trades off against how sharp the
+/// choice is, and the likelihood is far from quadratic there (the slip's
+/// information vanishes near 0).
+fn profile(
+    problem: &Problem,
+    theta: &[f64],
+    best: f64,
+    i: usize,
+    step: f64,
+    limits: (f64, f64),
+) -> (f64, f64) {
     let cut = best - crate::study::fit::CHI2_95 / 2.0;
-    let at = |u: f64| -> f64 {
-        let fixed = Problem {
-            fixed_slip: Some(u),
+    let at = |v: f64| -> f64 {
+        let held = Problem {
+            fixed: Some((i, v)),
             ..problem.clone()
         };
-        let start = theta[..k].to_vec();
-        let b = if k == 0 {
+        let mut start = theta.to_vec();
+        start.remove(i);
+        let b = if start.is_empty() {
             Some(start.clone())
         } else {
-            minimise(&fixed, start.clone())
+            minimise(&held, start.clone())
         };
-        fixed.value_and_gradient(&b.unwrap_or(start)).0
+        held.value_and_gradient(&b.unwrap_or(start)).0
     };
-    let u_hat = theta[k];
-    // The search's ends: slips of 1e-5 and 1 - 1e-5.
-    let (lowest, highest) = ((-11.5f64).min(u_hat), 11.5f64.max(u_hat));
-    let end = |far: f64| -> f64 {
-        if at(far) >= cut {
-            return far;
+    let end = |sign: f64, limit: f64| -> f64 {
+        let (mut inside, mut outside) = (theta[i], None);
+        let mut d = step;
+        for _ in 0..40 {
+            let v = theta[i] + sign * d;
+            if sign * (v - limit) >= 0.0 {
+                if at(limit) >= cut {
+                    return limit;
+                }
+                outside = Some(limit);
+                break;
+            }
+            if at(v) < cut {
+                outside = Some(v);
+                break;
+            }
+            inside = v;
+            d *= 2.0;
         }
-        let (mut inside, mut outside) = (u_hat, far);
+        let Some(mut outside) = outside else {
+            return sign * f64::INFINITY;
+        };
         for _ in 0..12 {
             let mid = (inside + outside) / 2.0;
             if at(mid) >= cut {
@@ -247,9 +291,7 @@ fn slip_profile_interval(problem: &Problem, theta: &[f64], best: f64) -> (f64, f
         }
         (inside + outside) / 2.0
     };
-    let (lo, hi) = (end(lowest), end(highest));
-    let clamp = |u: f64, edge: f64, v: f64| if u == edge { v } else { logistic(u) };
-    (clamp(lo, lowest, 0.0), clamp(hi, highest, 1.0))
+    (end(-1.0, limits.0), end(1.0, limits.1))
 }
 
 fn minimise(problem: &Problem, start: Vec<f64>) -> Option<Vec<f64>> {
@@ -358,7 +400,7 @@ impl ValueFit {
             .collect();
         format!(
             "// Fitted to {source}: {} moves, value choice by maximum likelihood (log-likelihood {:.1});\n\
-             // beta 95 % CI (observed information): {};\n\
+             // beta 95 % CI (profile likelihood): {};\n\
              // slip 95 % CI {:.4} to {:.4}; {} moves the model cannot make, left out of the fit.\n\
              // A model of the logged play, not a measurement of a person.\n{}",
             self.moves,
@@ -389,4 +431,56 @@ pub fn log_chance(d: &Decision, beta: &[f64; 5], slip: f64) -> f64 {
     let mut w = weights.iter();
     let c = d.chances(|_| *w.next().unwrap_or(&0.0));
     d.with_slip(c, slip).ln()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::classic;
+    use crate::play::player::Lookahead;
+    use crate::progress::Progress;
+
+    /// The analytic gradient is the log-likelihood's: central differences
+    /// agree at points away from the optimum, for piece and planner logs.
+    #[test]
+    fn the_gradient_is_the_log_likelihoods() {
+        let (set, shapes) = classic();
+        let mut player = crate::play::player::preset("casual").unwrap();
+        player.slip = 0.1;
+        let log = crate::study::fit::record(&shapes, &set, 3, &player, 5, 40);
+        let piece =
+            crate::study::fit::piece_decisions(&shapes, CoelhoWeights::BEST, &log, &[], &Progress::default())
+                .unwrap();
+        let holder = crate::study::fit::holder_decisions(
+            &shapes,
+            CoelhoWeights::BEST,
+            &log[..8],
+            &[],
+            &Progress::default(),
+        )
+        .unwrap();
+        for (d, look) in [(&piece, Lookahead::Piece), (&holder, Lookahead::Holder)] {
+            let problem = Problem {
+                decisions: &d.list,
+                free: vec![0, 1, 2, 3, 4],
+                scale: scales(&d.list),
+                fixed: None,
+            };
+            let theta = vec![0.3, -0.2, 0.5, 0.1, 0.4, -1.5];
+            let (_, g) = problem.value_and_gradient(&theta);
+            for j in 0..theta.len() {
+                let h = 1e-5;
+                let (mut up, mut down) = (theta.clone(), theta.clone());
+                up[j] += h;
+                down[j] -= h;
+                let numeric =
+                    (problem.value_and_gradient(&up).0 - problem.value_and_gradient(&down).0) / (2.0 * h);
+                assert!(
+                    (numeric - g[j]).abs() < 1e-4 * (1.0 + numeric.abs()),
+                    "{look:?} {j}: {numeric} vs {}",
+                    g[j]
+                );
+            }
+        }
+    }
 }
