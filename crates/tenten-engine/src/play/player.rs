@@ -223,7 +223,7 @@ impl Player {
                         ),
                     )
                 })?;
-                if let Some(b) = beta.iter().find(|b| !(b.abs() <= MAX_BETA)) {
+                if let Some(b) = beta.iter().find(|b| b.is_nan() || b.abs() > MAX_BETA) {
                     return Err((
                         "beta",
                         format!("beta {b} must be between -{MAX_BETA} and {MAX_BETA}"),
