@@ -97,7 +97,7 @@ pub(super) fn cmd_player_log(
          Played by the model player {:?} ({}),\n\
          with the random generator ({}) on an empty {size} board, game g on seed {seed} + g.\n\
          moves: (piece, column, row) of each piece's top-left corner, in the order placed;\n\
-         the deal a game was lost in has none.",
+         the deal a game was lost in has the placements made before the player was stuck.",
         model.named,
         if k == 3 {
             String::new()

@@ -170,6 +170,22 @@ fn scales(decisions: &[Decision]) -> [f64; 5] {
     })
 }
 
+/// The maximum-likelihood β and slip alone, without intervals (a fold
+/// of a comparison needs only the point).
+pub fn fit_value_point(all: &Decisions, free: [bool; 5]) -> ([f64; 5], f64) {
+    let problem = Problem {
+        decisions: &all.list,
+        free: (0..5).filter(|&j| free[j]).collect(),
+        scale: scales(&all.list),
+        fixed: None,
+    };
+    let k = problem.free.len();
+    let mut start = vec![0.0; k + 1];
+    start[k] = (0.05f64 / 0.95).ln();
+    let theta = minimise(&problem, start.clone()).unwrap_or(start);
+    (problem.beta(&theta), logistic(theta[k]))
+}
+
 /// Fits value choice to `decisions` with the criteria `free` fitted and
 /// the others held at zero.
 pub fn fit_value(all: &Decisions, free: [bool; 5]) -> ValueFit {
