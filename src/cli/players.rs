@@ -209,9 +209,10 @@ pub(super) fn cmd_fit_player(
     let shapes = Shapes::new(&set, log.size);
     let games = log.games.last().map_or(0, |g| g + 1);
     eprintln!(
-        "fitting {} moves of {} deals ({games} games)...",
+        "fitting {} moves of {} deals ({games} game{})...",
         log.moves,
-        log.deals.len()
+        log.deals.len(),
+        if games == 1 { "" } else { "s" }
     );
     let progress = Progress::default();
     let chosen = match args.model {
