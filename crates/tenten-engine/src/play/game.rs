@@ -147,6 +147,9 @@ pub struct Round {
     pub drawn_unsolvable: bool,
     pub repairs: u32,
     pub moves: Vec<Move>,
+    /// In the round that ended the game: the placements made before the
+    /// player was stuck (a replay shows the round as lost, with none).
+    pub stuck_after: Vec<Move>,
     pub after: Option<Bits>,
     pub points: u64,
 }
@@ -215,11 +218,19 @@ pub fn play_game(
                 holder: dealt.holder.clone(),
                 drawn_unsolvable: dealt.drawn_unsolvable,
                 repairs: dealt.repairs,
-                // In the round that ends the game, the placements made
-                // before the player was stuck: a log that dropped them
-                // would keep only rounds that went well, and a fit to it
-                // would read the player as sharper than it is.
-                moves: moves.clone(),
+                moves: if played.is_some() {
+                    moves.clone()
+                } else {
+                    Vec::new()
+                },
+                // A playtest log keeps them: one that dropped them would
+                // hold only rounds that went well, and a fit to it would
+                // read the player as sharper than it is.
+                stuck_after: if played.is_some() {
+                    Vec::new()
+                } else {
+                    moves.clone()
+                },
                 after: played.map(|p| p.0),
                 points: played.map_or(0, |p| p.1),
             });

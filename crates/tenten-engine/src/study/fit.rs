@@ -400,7 +400,7 @@ pub fn record_places(
             let deal = Logged {
                 board: r.board,
                 holder: r.holder,
-                moves: r.moves,
+                moves: if r.after.is_some() { r.moves } else { r.stuck_after },
             };
             (deal, place)
         }));
