@@ -74,7 +74,12 @@ pub fn records(text: &str, file: &str) -> Result<Vec<(usize, Record)>, FormatErr
 
 /// The deals of a JSON Lines log, as a RON log's are read.
 pub fn parse_deals(text: &str, file: &str) -> Result<Vec<RawDeal>, FormatError> {
-    records(text, file)?
+    deals_of(records(text, file)?, text, file)
+}
+
+/// The deals of records already read from `text`.
+pub fn deals_of(records: Vec<(usize, Record)>, text: &str, file: &str) -> Result<Vec<RawDeal>, FormatError> {
+    records
         .into_iter()
         .enumerate()
         .map(|(i, (offset, r))| {

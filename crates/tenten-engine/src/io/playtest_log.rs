@@ -62,7 +62,7 @@ pub fn parse(text: &str, file: &str, set: &PieceSet) -> Result<Log, FormatError>
             .map(|(_, r)| (r.player.clone(), r.session.clone(), r.game))
             .collect();
         let generator = records.iter().find_map(|(_, r)| r.generator.clone());
-        (jsonl_log::parse_deals(text, file)?, Some(keys), generator)
+        (jsonl_log::deals_of(records, text, file)?, Some(keys), generator)
     } else {
         (formats::parse_deals(text, file)?, None, None)
     };

@@ -451,6 +451,22 @@ pub fn first_move_chances(
     chance
 }
 
+/// Places `piece` at `anchor`: the board after (lines cleared), the piece
+/// taken from those left; the points it scores, `None` when the piece is
+/// not among them. A player's move, and a logged move replayed.
+pub fn play_move(
+    shapes: &Shapes,
+    board: &mut Bits,
+    left: &mut Vec<PieceIdx>,
+    (piece, anchor): Move,
+) -> Option<u64> {
+    let slot = left.iter().position(|&p| p == piece)?;
+    left.remove(slot);
+    let (next, lines) = shapes.place(*board, piece, anchor);
+    *board = next;
+    Some(score(shapes.shape(piece).cells(), lines))
+}
+
 /// A player as a self-play strategy. Its randomness comes from the game's
 /// player stream (`game::play_game`), so game g stays paired across
 /// generators and across players.
@@ -559,12 +575,8 @@ impl PlayerStrategy {
                 // The plan was for the board the intended placement left.
                 step = plan.len();
             }
-            let slot = left.iter().position(|&p| p == piece)?;
-            left.remove(slot);
-            let (next, lines) = shapes.place(board, piece, anchor);
-            points += score(shapes.shape(piece).cells(), lines);
+            points += play_move(shapes, &mut board, &mut left, (piece, anchor))?;
             moves.push((piece, anchor));
-            board = next;
         }
         Some((board, points))
     }
@@ -604,12 +616,8 @@ impl PlayerStrategy {
             if player.slip > 0.0 && rng.unit() < player.slip {
                 anchor = crate::play::random_fill::random_spot(shapes, board, piece, rng)?;
             }
-            let slot = left.iter().position(|&p| p == piece)?;
-            left.remove(slot);
-            let (next, lines) = shapes.place(board, piece, anchor);
-            points += score(shapes.shape(piece).cells(), lines);
+            points += play_move(shapes, &mut board, &mut left, (piece, anchor))?;
             moves.push((piece, anchor));
-            board = next;
         }
         Some((board, points))
     }

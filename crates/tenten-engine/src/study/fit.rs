@@ -50,6 +50,18 @@ pub enum SlipLaw {
     PlannedPiece(f64),
 }
 
+impl SlipLaw {
+    /// The move's chance: by choice with chance 1 - `slip`, else by the
+    /// slip, given the chances by choice of the move and of its piece.
+    pub fn mix(self, (chosen, piece): (f64, f64), slip: f64) -> f64 {
+        let by_slip = match self {
+            SlipLaw::AnyMove(q) => q,
+            SlipLaw::PlannedPiece(q) => q * piece,
+        };
+        (1.0 - slip) * chosen + slip * by_slip
+    }
+}
+
 /// Options alike for the likelihood: the same criteria of the board left,
 /// so the same weight under any parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -95,12 +107,8 @@ impl Decision {
     }
 
     /// The move's chance given its chances by choice.
-    pub fn with_slip(&self, (chosen, piece): (f64, f64), slip: f64) -> f64 {
-        let by_slip = match self.slip {
-            SlipLaw::AnyMove(q) => q,
-            SlipLaw::PlannedPiece(q) => q * piece,
-        };
-        (1.0 - slip) * chosen + slip * by_slip
+    pub fn with_slip(&self, chances: (f64, f64), slip: f64) -> f64 {
+        self.slip.mix(chances, slip)
     }
 
     /// Rank choice's weight of a group at `temperature` (at 0, the best).
@@ -200,10 +208,8 @@ pub fn piece_decisions(
                     slip: SlipLaw::AnyMove(1.0 / found.len().max(1) as f64),
                     options: grouped(&eval, evaluation, raw),
                 });
-                if let Some(slot) = left.iter().position(|&p| p == piece) {
-                    left.remove(slot);
-                }
-                board = shapes.place(board, piece, anchor).0;
+                // The log's moves were checked when it was read.
+                let _ = crate::play::player::play_move(shapes, &mut board, &mut left, (piece, anchor));
             }
             Some(out)
         })
@@ -254,10 +260,8 @@ pub fn holder_decisions(
                         options: grouped(&eval, evaluation, raw),
                     });
                 }
-                if let Some(slot) = left.iter().position(|&p| p == piece) {
-                    left.remove(slot);
-                }
-                board = shapes.place(board, piece, anchor).0;
+                // The log's moves were checked when it was read.
+                let _ = crate::play::player::play_move(shapes, &mut board, &mut left, (piece, anchor));
             }
             Some((out, unexplained))
         })
@@ -326,12 +330,8 @@ impl Ranked {
         }
     }
 
-    fn with_slip(&self, (chosen, piece): (f64, f64), slip: f64) -> f64 {
-        let by_slip = match self.slip {
-            SlipLaw::AnyMove(q) => q,
-            SlipLaw::PlannedPiece(q) => q * piece,
-        };
-        (1.0 - slip) * chosen + slip * by_slip
+    fn with_slip(&self, chances: (f64, f64), slip: f64) -> f64 {
+        self.slip.mix(chances, slip)
     }
 }
 

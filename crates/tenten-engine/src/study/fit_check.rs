@@ -65,10 +65,8 @@ pub fn predictions(
                 {
                     out.push(Prediction { chances, made });
                 }
-                if let Some(slot) = left.iter().position(|&p| p == piece) {
-                    left.remove(slot);
-                }
-                board = shapes.place(board, piece, anchor).0;
+                // The log's moves were checked when it was read.
+                let _ = crate::play::player::play_move(shapes, &mut board, &mut left, (piece, anchor));
             }
             progress.advance(1);
             Some(out)

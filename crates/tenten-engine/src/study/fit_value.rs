@@ -119,7 +119,7 @@ impl Problem<'_> {
             SlipLaw::AnyMove(q) => (q, 0.0),
             SlipLaw::PlannedPiece(q) => (q * pp, q),
         };
-        let p = (1.0 - slip) * c + slip * q;
+        let p = d.slip.mix((c, pp), slip);
         let mut g = vec![0.0; k + 1];
         for (gi, &j) in g.iter_mut().zip(&self.free) {
             let dc = (sa[j] - c * sz[j]) / z;
