@@ -16,27 +16,35 @@
 //! best weights "10025" free cells decide and the others break ties, which is
 //! how the analysis reads its own result.
 //!
-//! Speed (the analysis's C evaluates about 583,000 end boards a round):
+//! Speed (the analysis's C evaluates about 583,000 end boards a round;
+//! docs/benchmarks.md has the figures):
 //! - a prefix placed out of slot order that has cleared no line yet reaches
 //!   exactly the board its sorted order reaches, so it is skipped (the same
 //!   holds for two copies of one piece placed the "wrong" way round);
-//! - end boards already evaluated in the round are skipped (a hash set);
-//! - the free-cell count is carried down the search, and a board whose free
-//!   cells cannot beat the best even with every other criterion at its best
-//!   is not evaluated at all;
+//! - the placements that clear a line are found from the row and column
+//!   counts without placing (`clearing`); every other placement's board and
+//!   counts are the old ones plus the piece's own;
+//! - end boards already evaluated in the round are skipped (a table);
+//! - the free-cell count is carried down the search, and the boards the
+//!   last piece leaves without clearing are bounded all at once (free
+//!   cells, surface, alignment): when the bound cannot beat the best, only
+//!   the clearing placements are visited;
 //! - the criteria are bit tricks on the whole board: runs of empty cells by
 //!   shift-and for the large pieces, a table that adds a row's cells into
-//!   per-column nibbles for the alignment, shift-xor-popcount for the surface.
+//!   per-column nibbles for the alignment, shift-xor-popcount for the surface,
+//!   and the weighted terms are tabled (`coelho_terms`).
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::board::{Bits, BoardSize};
+use crate::model::board::{Bits, BoardSize, Geometry, Lines};
 use crate::model::pieces::MAX_HOLDER;
 use crate::model::pieces::PieceIdx;
 use crate::model::shapes::{Shapes, score};
 use crate::progress::Progress;
+
+use super::coelho_terms::Terms;
 
 /// The five criteria weights, written as the analysis writes them: "10025"
 /// is free cells 1, 5x5 square 0, large pieces 0, alignment 2, surface 5.
@@ -88,6 +96,12 @@ pub struct Criteria {
     /// Pairs of side-by-side cells, one filled and one empty.
     pub surface: u32,
 }
+
+/// Filled cells of every row and of every column, and the alignment. Four
+/// entries past the largest side, always 0, so that a piece's five rows or
+/// columns can be added from any of its anchors without a bound to check.
+type LineCounts = ([u8; LINES], [u8; LINES], u32);
+const LINES: usize = crate::model::board::MAX_SIDE as usize;
 
 /// The criteria of boards of one size, with the masks and tables they use.
 #[derive(Clone, Debug)]
@@ -165,7 +179,7 @@ impl Evaluator {
     /// Criteria 2 and 3: runs of empty cells by shift-and, first along rows
     /// then down columns.
     #[inline]
-    fn large_fits(&self, board: Bits) -> (bool, u32) {
+    pub(crate) fn large_fits(&self, board: Bits) -> (bool, u32) {
         let w = self.size.w();
         let e = !board & self.full;
         let h2 = e & e >> 1;
@@ -182,15 +196,15 @@ impl Evaluator {
 
     /// Criterion 4: the sum of squared filled counts of rows and columns.
     #[inline]
-    fn alignment(&self, board: Bits) -> u32 {
+    pub(crate) fn alignment(&self, board: Bits) -> u32 {
         self.line_counts(board).2
     }
 
     /// Filled cells of every row and column, and the alignment they give.
     #[inline]
-    fn line_counts(&self, board: Bits) -> ([u8; 16], [u8; 16], u32) {
+    fn line_counts(&self, board: Bits) -> LineCounts {
         let (w, h) = (self.size.w(), self.size.h());
-        let (mut rows, mut cols) = ([0u8; 16], [0u8; 16]);
+        let (mut rows, mut cols) = ([0u8; LINES], [0u8; LINES]);
         if self.spread.is_empty() {
             // Wider than 12 or higher than 15 (sides are at most 16): the
             // plain way.
@@ -227,7 +241,7 @@ impl Evaluator {
     /// Criterion 5: differing neighbours, by shift and xor (the analysis's
     /// `count(((grid >> 1) ...) ^ grid)` with the border counted as the cell).
     #[inline]
-    fn surface(&self, board: Bits) -> u32 {
+    pub(crate) fn surface(&self, board: Bits) -> u32 {
         let w = self.size.w();
         ((board ^ board >> 1) & self.right).count_ones() + ((board ^ board >> w) & self.below).count_ones()
     }
@@ -269,39 +283,6 @@ impl Evaluator {
             1.0 - f64::from(c.surface) / f64::from(self.max_surface.max(1)),
         ]
     }
-
-    /// The part of the value that is cheap with the free cells (and maybe
-    /// the alignment) known, and the most the other criteria can add.
-    #[inline]
-    fn value_known(&self, board: Bits, free: u32, alignment: Option<u32>, weights: &[f64; 5]) -> (f64, f64) {
-        let mut v = weights[0] * f64::from(free);
-        if weights[4] != 0.0 {
-            v += weights[4] * (1.0 - f64::from(self.surface(board)) / f64::from(self.max_surface.max(1)));
-        }
-        let mut most = weights[1] + weights[2];
-        match alignment {
-            Some(a) if weights[3] != 0.0 => {
-                v += weights[3] * f64::from(a) / f64::from(self.max_alignment.max(1))
-            }
-            _ => most += weights[3],
-        }
-        (v, most)
-    }
-
-    /// The rest of `value_known`'s value: the large-piece room and, when it
-    /// was not carried down, the alignment.
-    #[inline]
-    fn value_rest(&self, board: Bits, alignment: Option<u32>, weights: &[f64; 5]) -> f64 {
-        let mut v = 0.0;
-        if weights[1] != 0.0 || weights[2] != 0.0 {
-            let (square5, large) = self.large_fits(board);
-            v += weights[1] * f64::from(u8::from(square5)) + weights[2] * f64::from(large) / 3.0;
-        }
-        if weights[3] != 0.0 && alignment.is_none() {
-            v += weights[3] * f64::from(self.alignment(board)) / f64::from(self.max_alignment.max(1));
-        }
-        v
-    }
 }
 
 /// A placement: the piece and its anchor bit.
@@ -328,12 +309,10 @@ pub struct Best {
 struct Search<'a> {
     shapes: &'a Shapes,
     eval: &'a Evaluator,
-    weights: [f64; 5],
-    /// The most the four normalised criteria can add.
-    rest_max: f64,
+    terms: &'a Terms,
     holder: &'a [PieceIdx],
     /// Filled cells of each piece per row and per column of its box.
-    piece_lines: &'a [([u8; 5], [u8; 5])],
+    pieces: &'a [PieceCounts],
     seen: &'a mut SeenBoards,
     dedup: bool,
     path: [Move; MAX_HOLDER],
@@ -361,6 +340,26 @@ struct Step {
 }
 
 impl Search<'_> {
+    /// The line counts after placing `piece` at `anchor` with no line
+    /// cleared: the piece's own counts added, the alignment updated by
+    /// (n + m)² - n² = m (2n + m).
+    #[inline]
+    fn grown(&self, counts: &LineCounts, piece: PieceIdx, anchor: u32) -> LineCounts {
+        let (mut rows, mut cols, mut align) = *counts;
+        let p = &self.pieces[usize::from(piece)];
+        let (x0, y0) = self.shapes.xy(anchor);
+        let shape = self.shapes.shape(piece);
+        for (row, &n) in rows[y0..].iter_mut().zip(&p.rows[..usize::from(shape.height)]) {
+            align += u32::from(n) * (2 * u32::from(*row) + u32::from(n));
+            *row += n;
+        }
+        for (col, &n) in cols[x0..].iter_mut().zip(&p.cols[..usize::from(shape.width)]) {
+            align += u32::from(n) * (2 * u32::from(*col) + u32::from(n));
+            *col += n;
+        }
+        (rows, cols, align)
+    }
+
     /// Whether placing `slot` next is worth trying, and whether the prefix is
     /// then out of slot order.
     fn next_slot(&self, s: &Step, slot: usize) -> Option<bool> {
@@ -382,16 +381,20 @@ impl Search<'_> {
             || (same_as_last && !clears && s.last.is_some_and(|(_, a, c)| !c && anchor < a))
     }
 
-    fn run(&mut self, s: Step) {
+    /// `counts` are the board's line counts.
+    fn run(&mut self, s: Step, counts: &LineCounts) {
         let k = self.holder.len();
         if self.stopped || self.progress.cancelled() {
             self.stopped = true;
             return;
         }
         if s.depth + 1 == k {
-            self.last_piece(s);
+            self.last_piece(s, counts);
             return;
         }
+        // The line counts tell which placements clear a line; the others
+        // need no look at the lines, and their boards' counts grow by the
+        // piece's own.
         let full = self.shapes.geometry.full;
         for slot in 0..k {
             let Some(inverted) = self.next_slot(&s, slot) else {
@@ -402,10 +405,22 @@ impl Search<'_> {
             let shape = self.shapes.shape(piece);
             let cells = shape.cells() as u32;
             let mut fits = shape.fits(s.board, full);
+            let clearing = clearing(
+                &self.shapes.geometry,
+                &self.pieces[usize::from(piece)],
+                s.board,
+                fits,
+                counts,
+            );
             while fits != 0 {
-                let anchor = fits.trailing_zeros();
-                fits &= fits - 1;
-                let (next, lines) = self.shapes.place(s.board, piece, anchor);
+                let bit = fits & fits.wrapping_neg();
+                fits ^= bit;
+                let anchor = bit.trailing_zeros();
+                let (next, lines) = if clearing & bit != 0 {
+                    self.shapes.place(s.board, piece, anchor)
+                } else {
+                    (s.board | shape.mask << anchor, Lines::default())
+                };
                 let clears = !lines.is_empty();
                 if Self::duplicate(&s, inverted, same_as_last, clears, anchor) {
                     continue;
@@ -416,16 +431,24 @@ impl Search<'_> {
                     s.free - cells
                 };
                 self.path[s.depth] = (piece, anchor);
-                self.run(Step {
-                    board: next,
-                    free,
-                    used: s.used | 1 << slot,
-                    depth: s.depth + 1,
-                    last: Some((slot, anchor, clears)),
-                    inverted,
-                    cleared: s.cleared || clears,
-                    points: s.points + score(cells as usize, lines),
-                });
+                let next_counts = if clears {
+                    self.eval.line_counts(next)
+                } else {
+                    self.grown(counts, piece, anchor)
+                };
+                self.run(
+                    Step {
+                        board: next,
+                        free,
+                        used: s.used | 1 << slot,
+                        depth: s.depth + 1,
+                        last: Some((slot, anchor, clears)),
+                        inverted,
+                        cleared: s.cleared || clears,
+                        points: s.points + score(cells as usize, lines),
+                    },
+                    &next_counts,
+                );
             }
         }
     }
@@ -434,7 +457,7 @@ impl Search<'_> {
     /// complete and the row and column counts are found once, and a
     /// placement that clears nothing gets its free cells and alignment by
     /// adding the piece's own counts (incremental criteria).
-    fn last_piece(&mut self, s: Step) {
+    fn last_piece(&mut self, s: Step, counts: &LineCounts) {
         let Some(slot) = (0..self.holder.len()).find(|&t| s.used & 1 << t == 0) else {
             return self.leaf(s.board, s.free, None, s.points, s.depth);
         };
@@ -446,100 +469,108 @@ impl Search<'_> {
         let g = &self.shapes.geometry;
         let shape = self.shapes.shape(piece);
         let cells = shape.cells() as u32;
-        let (rows, cols, alignment) = self.eval.line_counts(s.board);
-        let (w, h) = (g.size.w(), g.size.h());
-        // Lines with no more empty cells than the piece has: only a piece
-        // touching one of them can complete a line.
-        let mut near: Bits = 0;
-        for (&n, &m) in rows.iter().zip(&g.rows[..h]) {
-            if w as u32 - u32::from(n) <= cells {
-                near |= m;
-            }
-        }
-        for (&n, &m) in cols.iter().zip(&g.cols[..w]) {
-            if h as u32 - u32::from(n) <= cells {
-                near |= m;
-            }
-        }
-        let (a, b) = self.piece_lines[usize::from(piece)];
-        // Every placement that clears nothing leaves the same free cells: when
-        // even those with every other criterion at its best cannot win, skip
-        // them before their alignment is counted (the leaf's own bound).
-        let plain_most = self.weights[0] * f64::from(s.free - cells) + self.rest_max;
+        let (rows, cols, alignment) = *counts;
+        let PieceCounts { rows: a, cols: b, .. } = self.pieces[usize::from(piece)];
         let mut fits = shape.fits(s.board, g.full);
+        let clearing = clearing(g, &self.pieces[usize::from(piece)], s.board, fits, counts);
+        // Every placement that clears nothing leaves the same free cells, a
+        // surface no lower and an alignment no higher than `plain_most`
+        // assumes: when even that cannot win, skip them all. (The free cells
+        // with every other criterion at its best often settle it first.)
+        let loose = self.terms.weights[0] * f64::from(s.free - cells) + self.terms.rest_max;
+        let (plain_most, align_most) = if self.best.as_ref().is_some_and(|b| loose <= b.0) {
+            (loose, None)
+        } else {
+            let (most, align) = self.plain_most(&s, piece, counts);
+            (most, Some(align))
+        };
         if self.best.as_ref().is_some_and(|b| plain_most <= b.0) {
-            // Already hopeless at the start: visit only the anchors where the
-            // piece touches a line it could complete, and count the others as
-            // met, as the loop would have (the duplicates left out).
-            let mut touching: Bits = 0;
-            let mut m = shape.mask;
-            while m != 0 {
-                touching |= near >> m.trailing_zeros();
-                m &= m - 1;
-            }
-            let plain = fits & !touching;
+            // Already hopeless at the start: visit only the placements that
+            // clear, and count the others as met, as the loop would have (the
+            // duplicates left out).
+            let plain = fits & !clearing;
             let met = match s.last {
                 _ if inverted && !s.cleared => 0,
                 Some((_, a, false)) if same_as_last => plain & !((1 << a) - 1),
                 _ => plain,
             };
             self.counts.end_boards += u64::from(met.count_ones());
-            fits &= touching;
+            fits = clearing;
         }
         while fits != 0 {
-            let anchor = fits.trailing_zeros();
-            fits &= fits - 1;
-            let cells_at = shape.mask << anchor;
-            if cells_at & near == 0 {
-                if Self::duplicate(&s, inverted, same_as_last, false, anchor) {
-                    continue;
-                }
-                if self.best.as_ref().is_some_and(|b| plain_most <= b.0) {
-                    self.counts.end_boards += 1;
-                    continue;
-                }
-                let (x0, y0) = self.shapes.xy(anchor);
-                let mut align = alignment;
-                for (dy, &n) in a.iter().enumerate().take(usize::from(shape.height)) {
-                    align += u32::from(n) * (2 * u32::from(rows[y0 + dy]) + u32::from(n));
-                }
-                for (dx, &n) in b.iter().enumerate().take(usize::from(shape.width)) {
-                    align += u32::from(n) * (2 * u32::from(cols[x0 + dx]) + u32::from(n));
-                }
-                self.path[s.depth] = (piece, anchor);
-                self.leaf(
-                    s.board | cells_at,
-                    s.free - cells,
-                    Some(align),
-                    s.points + u64::from(cells),
-                    s.depth + 1,
-                );
-            } else {
+            let bit = fits & fits.wrapping_neg();
+            fits ^= bit;
+            let anchor = bit.trailing_zeros();
+            if clearing & bit != 0 {
                 let (next, lines) = self.shapes.place(s.board, piece, anchor);
-                let clears = !lines.is_empty();
-                if Self::duplicate(&s, inverted, same_as_last, clears, anchor) {
+                debug_assert!(!lines.is_empty());
+                if Self::duplicate(&s, inverted, same_as_last, true, anchor) {
                     continue;
                 }
-                let free = if clears {
-                    (!next & g.full).count_ones()
-                } else {
-                    s.free - cells
-                };
-                let align = if clears {
-                    None
-                } else {
-                    Some(self.eval.alignment(next))
-                };
                 self.path[s.depth] = (piece, anchor);
                 self.leaf(
                     next,
-                    free,
-                    align,
+                    (!next & g.full).count_ones(),
+                    None,
                     s.points + score(cells as usize, lines),
                     s.depth + 1,
                 );
+                continue;
             }
+            if Self::duplicate(&s, inverted, same_as_last, false, anchor) {
+                continue;
+            }
+            let after = s.board | shape.mask << anchor;
+            if let (Some(best), Some(align_most)) = (&self.best, align_most) {
+                // With this board's surface known, the alignment's bound
+                // alone may settle it before the alignment is counted.
+                let most = self
+                    .terms
+                    .most(s.free - cells, self.eval.surface(after), align_most);
+                if plain_most <= best.0 || most <= best.0 {
+                    self.counts.end_boards += 1;
+                    continue;
+                }
+            }
+            // Nothing cleared: the alignment grows by the piece's own counts.
+            let (x0, y0) = self.shapes.xy(anchor);
+            let mut align = alignment;
+            for (dy, &n) in a.iter().enumerate().take(usize::from(shape.height)) {
+                align += u32::from(n) * (2 * u32::from(rows[y0 + dy]) + u32::from(n));
+            }
+            for (dx, &n) in b.iter().enumerate().take(usize::from(shape.width)) {
+                align += u32::from(n) * (2 * u32::from(cols[x0 + dx]) + u32::from(n));
+            }
+            self.path[s.depth] = (piece, anchor);
+            self.leaf(
+                after,
+                s.free - cells,
+                Some(align),
+                s.points + u64::from(cells),
+                s.depth + 1,
+            );
         }
+    }
+
+    /// The most a board can be worth that `piece` leaves without clearing a
+    /// line: its free cells known, the surface lowered by at most the
+    /// piece's perimeter, each row and column it enters no fuller than the
+    /// fullest one now plus its cells there, and every other criterion at
+    /// its best. Summed in the order `Terms::known` sums, so it is never
+    /// below the value of such a board.
+    #[inline]
+    fn plain_most(&self, s: &Step, piece: PieceIdx, counts: &LineCounts) -> (f64, u32) {
+        let p = &self.pieces[usize::from(piece)];
+        let cells = self.shapes.shape(piece).cells() as u32;
+        let (rows, cols, alignment) = counts;
+        let fullest = |lines: &[u8; LINES]| u32::from(lines.iter().fold(0, |m, &n| m.max(n)));
+        let (fullest_row, fullest_col) = (fullest(rows), fullest(cols));
+        let grow = |n: &u8, fullest: u32| u32::from(*n) * (2 * fullest + u32::from(*n));
+        let align = alignment
+            + p.rows.iter().map(|n| grow(n, fullest_row)).sum::<u32>()
+            + p.cols.iter().map(|n| grow(n, fullest_col)).sum::<u32>();
+        let surface = self.eval.surface(s.board).saturating_sub(p.perimeter);
+        (self.terms.most(s.free - cells, surface, align), align)
     }
 
     #[inline]
@@ -549,13 +580,13 @@ impl Search<'_> {
         let best = self.best.as_ref().map_or(f64::NEG_INFINITY, |b| b.0);
         // Not even every other criterion at its best would win: ties keep the
         // board found first, so "not greater" is enough to skip.
-        if self.weights[0] * f64::from(free) + self.rest_max <= best {
+        if self.terms.weights[0] * f64::from(free) + self.terms.rest_max <= best {
             return;
         }
         // The cheap criteria next (surface is two popcounts, the alignment
         // often carried down): if the rest at their best still would not win,
         // skip before the table and the costly criteria.
-        let (known, unknown_max) = self.eval.value_known(board, free, alignment, &self.weights);
+        let (known, unknown_max) = self.terms.known(self.eval, board, free, alignment);
         if known + unknown_max <= best {
             return;
         }
@@ -563,7 +594,7 @@ impl Search<'_> {
             return;
         }
         self.counts.evaluations += 1;
-        let value = known + self.eval.value_rest(board, alignment, &self.weights);
+        let value = known + self.terms.rest(self.eval, board, alignment);
         if value > best {
             self.best = Some((value, board, points, self.path));
         }
@@ -610,25 +641,143 @@ impl SeenBoards {
     }
 }
 
-/// Each piece's filled cells per row and per column of its box.
-fn piece_lines(shapes: &Shapes) -> Vec<([u8; 5], [u8; 5])> {
-    let w = shapes.size().w();
+/// Which lines a piece can complete, sixteen lines at once: a line's
+/// filled count `n` sits in one byte, and a byte holding `n + 128 - k` (no
+/// carry, as `n`, `k` <= 16) has its top bit set exactly when `n >= k`.
+#[derive(Clone, Copy, Debug)]
+struct NearLines {
+    /// `128 - (side - most)` and `128 - side` in every byte, and the bytes
+    /// of lines on the board.
+    at_least: u128,
+    full: u128,
+    lanes: u128,
+}
+
+impl NearLines {
+    const LOW: u128 = u128::MAX / 255;
+
+    /// Lines of `side` cells, `count` of them, and a piece with at most
+    /// `most` cells in one of them.
+    fn new(count: usize, side: usize, most: u32) -> Self {
+        let byte = |k: usize| Self::LOW * (128 - k.min(128)) as u128;
+        Self {
+            at_least: byte(side.saturating_sub(most as usize)),
+            full: byte(side),
+            lanes: if count >= 16 {
+                u128::MAX
+            } else {
+                (1 << (8 * count)) - 1
+            },
+        }
+    }
+
+    /// The top bit of the byte of each line with 1 to `most` empty cells.
+    #[inline]
+    fn of(&self, filled: &[u8; 16]) -> u128 {
+        let n = u128::from_le_bytes(*filled);
+        let top = Self::LOW << 7;
+        (n + self.at_least) & !(n + self.full) & top & self.lanes
+    }
+}
+
+/// The anchors among `fits` at which a piece completes a row or a column:
+/// for each line with no more empty cells than the piece has in one such
+/// line, the anchors covering every one of its empty cells. (A line already
+/// full is left out: a game clears it before anyone searches.)
+#[inline]
+fn clearing(g: &Geometry, p: &PieceCounts, board: Bits, fits: Bits, counts: &LineCounts) -> Bits {
+    let mut clearing: Bits = 0;
+    let mut complete = |line: Bits| {
+        let mut empty = !board & line;
+        let mut at = fits;
+        while empty != 0 && at != 0 {
+            at &= p.covering(empty.trailing_zeros());
+            empty &= empty - 1;
+        }
+        clearing |= at;
+    };
+    let mut near_rows = p.near_rows.of(&counts.0);
+    while near_rows != 0 {
+        complete(g.rows[near_rows.trailing_zeros() as usize / 8]);
+        near_rows &= near_rows - 1;
+    }
+    let mut near_cols = p.near_cols.of(&counts.1);
+    while near_cols != 0 {
+        complete(g.cols[near_cols.trailing_zeros() as usize / 8]);
+        near_cols &= near_cols - 1;
+    }
+    clearing
+}
+
+/// What the search needs of each piece: its filled cells per row and per
+/// column of its box, and its cells reflected (bit `top - offset` for each
+/// cell's offset), so that the anchors placing a cell on board cell `e` are
+/// one shift of `reflected`.
+#[derive(Clone, Copy, Debug)]
+struct PieceCounts {
+    rows: [u8; 5],
+    cols: [u8; 5],
+    reflected: Bits,
+    top: u32,
+    /// The rows and the columns it could complete, by their filled counts:
+    /// not those with more empty cells than it has cells in one line.
+    near_rows: NearLines,
+    near_cols: NearLines,
+    /// Sides between one of its cells and a cell not its own: placing it
+    /// without clearing lowers the surface by at most that.
+    perimeter: u32,
+}
+
+impl PieceCounts {
+    /// Anchors at which the piece covers board cell `e`.
+    #[inline]
+    fn covering(&self, e: u32) -> Bits {
+        if e >= self.top {
+            self.reflected << (e - self.top)
+        } else {
+            self.reflected >> (self.top - e)
+        }
+    }
+}
+
+fn piece_counts(shapes: &Shapes) -> Vec<PieceCounts> {
+    let (w, h) = (shapes.size().w(), shapes.size().h());
     shapes
         .shapes
         .iter()
         .map(|shape| {
-            let (mut a, mut b) = ([0u8; 5], [0u8; 5]);
+            let (mut rows, mut cols) = ([0u8; 5], [0u8; 5]);
+            let at = |x: i64, y: i64| {
+                (0..w as i64).contains(&x) && y >= 0 && shape.mask >> (y * w as i64 + x) & 1 == 1
+            };
+            let mut perimeter = 0;
+            let top = Bits::BITS - 1 - shape.mask.leading_zeros();
+            let mut reflected: Bits = 0;
             let mut m = shape.mask;
             while m != 0 {
-                let i = m.trailing_zeros() as usize;
+                let i = m.trailing_zeros();
                 m &= m - 1;
-                let (x, y) = (i % w, i / w);
+                reflected |= 1 << (top - i);
+                let (x, y) = (i as usize % w, i as usize / w);
+                let (xi, yi) = (x as i64, y as i64);
+                perimeter += [(1, 0), (-1, 0), (0, 1), (0, -1)]
+                    .iter()
+                    .filter(|(dx, dy)| !at(xi + dx, yi + dy))
+                    .count() as u32;
                 if x < 5 && y < 5 {
-                    a[y] += 1;
-                    b[x] += 1;
+                    rows[y] += 1;
+                    cols[x] += 1;
                 }
             }
-            (a, b)
+            PieceCounts {
+                rows,
+                cols,
+                reflected,
+                top,
+                near_rows: NearLines::new(h, w, rows.iter().copied().max().map_or(0, u32::from)),
+                near_cols: NearLines::new(w, h, cols.iter().copied().max().map_or(0, u32::from)),
+                perimeter,
+            }
         })
         .collect()
 }
@@ -658,6 +807,7 @@ pub struct CoelhoStrategy {
     /// to measure what the skipping saves).
     pub dedup: bool,
     eval: Option<Evaluator>,
+    terms: Option<Terms>,
     seen: SeenBoards,
     /// Totals over every round played.
     pub counts: SearchCounts,
@@ -669,6 +819,7 @@ impl CoelhoStrategy {
             weights,
             dedup: true,
             eval: None,
+            terms: None,
             seen: SeenBoards::new(),
             counts: SearchCounts::default(),
         }
@@ -696,16 +847,22 @@ impl CoelhoStrategy {
             self.eval = Some(Evaluator::new(shapes.size()));
         }
         let eval = self.eval.as_ref()?;
+        if self
+            .terms
+            .as_ref()
+            .is_none_or(|t| !t.made_for(self.weights, eval.size()))
+        {
+            self.terms = Some(Terms::new(eval, self.weights));
+        }
+        let terms = self.terms.as_ref()?;
         self.seen.clear();
-        let weights = self.weights.0.map(f64::from);
-        let lines = piece_lines(shapes);
+        let pieces = piece_counts(shapes);
         let mut search = Search {
             shapes,
             eval,
-            weights,
-            rest_max: weights[1] + weights[2] + weights[3] + weights[4],
+            terms,
             holder,
-            piece_lines: &lines,
+            pieces: &pieces,
             seen: &mut self.seen,
             dedup: self.dedup,
             path: [(0, 0); MAX_HOLDER],
@@ -714,16 +871,19 @@ impl CoelhoStrategy {
             progress,
             stopped: false,
         };
-        search.run(Step {
-            board,
-            free: (!board & shapes.geometry.full).count_ones(),
-            used: 0,
-            depth: 0,
-            last: None,
-            inverted: false,
-            cleared: false,
-            points: 0,
-        });
+        search.run(
+            Step {
+                board,
+                free: (!board & shapes.geometry.full).count_ones(),
+                used: 0,
+                depth: 0,
+                last: None,
+                inverted: false,
+                cleared: false,
+                points: 0,
+            },
+            &eval.line_counts(board),
+        );
         if search.stopped {
             return None;
         }
@@ -923,6 +1083,52 @@ mod tests {
                 }
                 (g, w) => panic!("round {round}: {g:?} vs {w:?}"),
             }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// The anchors found to clear a line are exactly those at which
+        /// placing the piece clears one, for every piece of the classic set
+        /// on boards of every fill and several sizes.
+        #[test]
+        fn clearing_anchors_are_the_placements_that_clear(seed in 0u64..1_000_000, fill in 0.0f64..0.9, side in 0usize..4) {
+            let set = PieceSet::classic();
+            let size = [(10, 10), (8, 8), (16, 8), (5, 7)][side];
+            let size = BoardSize::new(size.0, size.1).unwrap();
+            let shapes = Shapes::new(&set, size);
+            let eval = Evaluator::new(size);
+            let pieces = piece_counts(&shapes);
+            let mut rng = crate::model::generator::Generator::new(seed);
+            let board = crate::play::random_fill::random_fill(&shapes, &set, fill, &mut rng).bits();
+            let counts = eval.line_counts(board);
+            for piece in 0..shapes.shapes.len() {
+                let piece = piece as PieceIdx;
+                let fits = shapes.shape(piece).fits(board, shapes.geometry.full);
+                let mut want: Bits = 0;
+                let mut m = fits;
+                while m != 0 {
+                    let a = m.trailing_zeros();
+                    m &= m - 1;
+                    if !shapes.place(board, piece, a).1.is_empty() {
+                        want |= 1 << a;
+                    }
+                }
+                let got = clearing(&shapes.geometry, &pieces[usize::from(piece)], board, fits, &counts);
+                proptest::prop_assert_eq!(got, want, "piece {} on {:?}", piece, size);
+            }
+        }
+
+        /// Sixteen lines at once give the lines a plain loop picks.
+        #[test]
+        fn near_lines_are_the_lines_a_loop_picks(filled in proptest::array::uniform16(0u8..=16), count in 1usize..=16, side in 1usize..=16, most in 0u32..=16) {
+            let filled = filled.map(|n| n.min(side as u8));
+            let got = NearLines::new(count, side, most).of(&filled);
+            let want: u128 = (0..count)
+                .filter(|&i| usize::from(filled[i]) < side && side - usize::from(filled[i]) <= most as usize)
+                .map(|i| 1u128 << (8 * i + 7))
+                .sum();
+            proptest::prop_assert_eq!(got, want);
         }
     }
 

@@ -4,6 +4,7 @@
 //! What studies many games lives in `study`.
 
 pub mod coelho;
+mod coelho_terms;
 pub mod dealers;
 pub mod dealing;
 pub mod file_dealer;
