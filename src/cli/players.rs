@@ -4,7 +4,8 @@
 use super::*;
 use tenten_engine::io::playtest_log;
 use tenten_engine::play::player::{self, Lookahead, Player};
-use tenten_engine::study::{compare, fit, fit_check, fit_value};
+use tenten_engine::study::explain::{self, Fitted};
+use tenten_engine::study::{compare, fit, fit_check};
 
 /// A player model: a preset name or a player file, read when parsed.
 #[derive(Clone, Debug)]
@@ -150,49 +151,6 @@ pub(super) struct FitArgs {
     pub name: Option<String>,
 }
 
-/// The fit of one model to a log.
-enum Fitted {
-    Rank(fit::Fit, CoelhoWeights),
-    Value(fit_value::ValueFit),
-}
-
-impl Fitted {
-    fn player(&self, name: &str, lookahead: Lookahead) -> Player {
-        match self {
-            Fitted::Rank(f, e) => f.player(name, *e, lookahead),
-            Fitted::Value(f) => f.player(name, lookahead),
-        }
-    }
-
-    fn file(&self, source: &str, name: &str, lookahead: Lookahead) -> String {
-        match self {
-            Fitted::Rank(f, e) => f.player_file(source, name, *e, lookahead),
-            Fitted::Value(f) => f.player_file(source, name, lookahead),
-        }
-    }
-}
-
-fn fit_model(
-    shapes: &Shapes,
-    log: &playtest_log::Log,
-    model: &compare::Model,
-    progress: &Progress,
-) -> Option<Fitted> {
-    match *model {
-        compare::Model::Rank {
-            lookahead,
-            evaluation,
-        } => {
-            let d = fit::decisions(shapes, lookahead, evaluation, log, progress)?;
-            Some(Fitted::Rank(fit::fit(&d), evaluation))
-        }
-        compare::Model::Value { lookahead, free } => {
-            let d = fit::decisions(shapes, lookahead, CoelhoWeights::BEST, log, progress)?;
-            Some(Fitted::Value(fit_value::fit_value(&d, free)))
-        }
-    }
-}
-
 /// Fits a player to the log at `file`; prints the estimates (with
 /// `--compare`, every model's held-out score and the best's checks) and
 /// writes the player file when asked.
@@ -215,129 +173,50 @@ pub(super) fn cmd_fit_player(
         if games == 1 { "" } else { "s" }
     );
     let progress = Progress::default();
-    let chosen = match args.model {
-        ModelArg::Rank => compare::Model::Rank {
-            lookahead: args.lookahead,
-            evaluation: args.evaluation,
-        },
-        ModelArg::Value => compare::Model::Value {
-            lookahead: args.lookahead,
-            free: args.criteria,
-        },
-    };
-    let model = if args.compare {
-        let models = compare::Model::all(args.evaluation, args.criteria);
-        let c = compare::compare(&shapes, &log, &models, args.folds, &progress)
-            .unwrap_or_else(|| unreachable!("not cancelled"));
-        for s in &c.ranked {
-            let _ = writeln!(
-                out,
-                "model={} heldout_loglik_per_move={:.4} se={:.4}",
-                s.model.name(),
-                s.per_move,
-                s.se
-            );
-        }
-        let best = c.ranked[0].model;
-        let margin = c.margin_se.map_or("none".to_owned(), |m| format!("{m:.2}"));
-        let _ = writeln!(out, "best={} margin_se={margin}", best.name());
-        if !c.decided() {
-            let _ = writeln!(
-                out,
-                "undecided: {} games in {} folds cannot tell {} from {} apart (a margin under 2 standard errors); log more games",
-                c.games,
-                c.folds,
-                best.name(),
-                c.ranked
-                    .get(1)
-                    .map_or("another model".to_owned(), |s| s.model.name())
-            );
-        }
-        best
-    } else {
-        chosen
-    };
-    let fitted = fit_model(&shapes, &log, &model, &progress).unwrap_or_else(|| unreachable!("not cancelled"));
     let name = args.name.clone().unwrap_or_else(|| {
         let stem = file.file_stem().map_or("log".into(), |s| s.to_string_lossy());
         format!("fitted to {stem}")
     });
-    let player = fitted.player(&name, model.lookahead());
-    let needs_check = args.compare || matches!(fitted, Fitted::Value(_));
-    let check = needs_check.then(|| {
-        let p = fit_check::predictions(&shapes, &player, &log.deals, &progress).unwrap_or_default();
-        fit_check::check_moves(&p)
-    });
-    match &fitted {
-        Fitted::Rank(f, _) => {
-            let prefix = if args.compare {
-                format!("fit: model={} ", model.name())
-            } else {
-                String::new()
-            };
-            let _ = writeln!(out, "{prefix}{} intervals=profile_likelihood", f.line());
-        }
-        Fitted::Value(f) => {
-            let prefix = if args.compare { "fit: " } else { "" };
-            let top1 = check.as_ref().map_or(0.0, |c| c.top1);
-            let _ = writeln!(out, "{prefix}{} intervals=profile_likelihood", f.line(top1));
-        }
-    }
-    if args.compare
-        && let Some(c) = &check
-    {
-        let _ = writeln!(
-            out,
-            "check: moves={} top1={:.3} mean_chance={:.3}",
-            c.moves, c.top1, c.mean_chance
-        );
-        for b in &c.calibration {
-            let _ = writeln!(
-                out,
-                "calibration: predicted={:.2}-{:.2} moves={} mean_predicted={:.4} observed={:.4}",
-                b.lo, b.hi, b.moves, b.predicted, b.observed
-            );
-        }
-        let generator = args
-            .generator
-            .clone()
-            .or(log.generator.clone())
-            .unwrap_or_else(|| "random".to_owned());
-        let k = log.deals.first().map_or(3, |d| d.holder.len());
-        let observed_max = fit_check::observed_games(&log)
-            .iter()
-            .map(|g| g.0)
-            .max()
-            .unwrap_or(0);
-        let cap = (observed_max.saturating_mul(4)).clamp(100, 5_000);
-        match fit_check::survival_check(
-            &set, &log, k, &player, &generator, args.games, args.seed, cap, &progress,
-        ) {
-            Some(s) => {
-                let median = |g: &[(u32, bool)]| {
-                    tenten_engine::stats::survival::kaplan_meier(g)
-                        .median
-                        .map_or("none".to_owned(), |m| m.to_string())
-                };
-                let test = s.test.map_or("logrank=none".to_owned(), |t| {
-                    format!("logrank_chi2={:.2} p={:.3}", t.chi2, t.p)
-                });
-                let _ = writeln!(
-                    out,
-                    "survival: generator={} seed={} cap={cap} observed_games={} observed_median={} simulated_games={} simulated_median={} {test}",
-                    s.generator,
-                    s.seed,
-                    s.observed.len(),
-                    median(&s.observed),
-                    s.simulated.len(),
-                    median(&s.simulated),
-                );
+    let (model, fitted) = if args.compare {
+        let ask = explain::Ask {
+            folds: args.folds,
+            evaluation: args.evaluation,
+            criteria: args.criteria,
+            generator: args.generator.clone(),
+            games: args.games,
+            seed: args.seed,
+            name: name.clone(),
+        };
+        let e =
+            explain::explain(&set, &log, &ask, &progress).unwrap_or_else(|| unreachable!("not cancelled"));
+        print_explanation(&e, out);
+        (e.best, e.fitted)
+    } else {
+        let model = match args.model {
+            ModelArg::Rank => compare::Model::Rank {
+                lookahead: args.lookahead,
+                evaluation: args.evaluation,
+            },
+            ModelArg::Value => compare::Model::Value {
+                lookahead: args.lookahead,
+                free: args.criteria,
+            },
+        };
+        let fitted = explain::fit_model(&shapes, &log, &model, &progress)
+            .unwrap_or_else(|| unreachable!("not cancelled"));
+        match &fitted {
+            Fitted::Rank(f, _) => {
+                let _ = writeln!(out, "{} intervals=profile_likelihood", f.line());
             }
-            None => {
-                let _ = writeln!(out, "survival: no check: {generator:?} is not a generator preset");
+            Fitted::Value(f) => {
+                let player = fitted.player(&name, model.lookahead());
+                let p = fit_check::predictions(&shapes, &player, &log.deals, &progress).unwrap_or_default();
+                let top1 = fit_check::check_moves(&p).top1;
+                let _ = writeln!(out, "{} intervals=profile_likelihood", f.line(top1));
             }
         }
-    }
+        (model, fitted)
+    };
     if let Some(path) = save {
         let text = fitted.file(
             &format!("{} by tenten fit-player", file.display()),
@@ -347,4 +226,89 @@ pub(super) fn cmd_fit_player(
         formats::write_atomic(path, &text)?;
     }
     Ok(())
+}
+
+/// `--compare`'s lines: every model's held-out score, the best and its
+/// margin, then the best's fit and its checks.
+fn print_explanation(e: &explain::Explanation, out: &mut String) {
+    let c = &e.comparison;
+    for s in &c.ranked {
+        let _ = writeln!(
+            out,
+            "model={} heldout_loglik_per_move={:.4} se={:.4}",
+            s.model.name(),
+            s.per_move,
+            s.se
+        );
+    }
+    let margin = c.margin_se.map_or("none".to_owned(), |m| format!("{m:.2}"));
+    let _ = writeln!(out, "best={} margin_se={margin}", e.best.name());
+    if !c.decided() {
+        let _ = writeln!(
+            out,
+            "undecided: {} games in {} folds cannot tell {} from {} apart (a margin under 2 standard errors); log more games",
+            c.games,
+            c.folds,
+            e.best.name(),
+            c.ranked
+                .get(1)
+                .map_or("another model".to_owned(), |s| s.model.name())
+        );
+    }
+    match &e.fitted {
+        Fitted::Rank(f, _) => {
+            let _ = writeln!(
+                out,
+                "fit: model={} {} intervals=profile_likelihood",
+                e.best.name(),
+                f.line()
+            );
+        }
+        Fitted::Value(f) => {
+            let _ = writeln!(out, "fit: {} intervals=profile_likelihood", f.line(e.moves.top1));
+        }
+    }
+    let m = &e.moves;
+    let _ = writeln!(
+        out,
+        "check: moves={} top1={:.3} mean_chance={:.3}",
+        m.moves, m.top1, m.mean_chance
+    );
+    for b in &m.calibration {
+        let _ = writeln!(
+            out,
+            "calibration: predicted={:.2}-{:.2} moves={} mean_predicted={:.4} observed={:.4}",
+            b.lo, b.hi, b.moves, b.predicted, b.observed
+        );
+    }
+    match &e.survival {
+        Some(s) => {
+            let median = |g: &[(u32, bool)]| {
+                tenten_engine::stats::survival::kaplan_meier(g)
+                    .median
+                    .map_or("none".to_owned(), |m| m.to_string())
+            };
+            let test = s.test.map_or("logrank=none".to_owned(), |t| {
+                format!("logrank_chi2={:.2} p={:.3}", t.chi2, t.p)
+            });
+            let _ = writeln!(
+                out,
+                "survival: generator={} seed={} cap={} observed_games={} observed_median={} simulated_games={} simulated_median={} {test}",
+                s.generator,
+                s.seed,
+                e.cap,
+                s.observed.len(),
+                median(&s.observed),
+                s.simulated.len(),
+                median(&s.simulated),
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "survival: no check: {:?} is not a generator preset",
+                e.generator
+            );
+        }
+    }
 }

@@ -6,6 +6,7 @@
 
 pub mod compare;
 pub mod difference;
+pub mod explain;
 pub mod fit;
 pub mod fit_check;
 pub mod fit_value;
