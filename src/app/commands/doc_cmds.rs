@@ -205,6 +205,39 @@ impl App {
         }
     }
 
+    /// Compares every model on the open playtest log (5 folds), fits the
+    /// best and checks it, as `fit-player --compare` does.
+    pub(crate) fn start_explain(&mut self, ctx: &egui::Context) {
+        let Some(batch) = &self.state.doc.batch else {
+            self.live.explain.error =
+                Some("Open a playtest log (a batch of deals with moves) first.".to_owned());
+            return;
+        };
+        let stem = batch
+            .source
+            .path
+            .file_stem()
+            .map_or("log".into(), |s| s.to_string_lossy().into_owned());
+        let request = crate::app::jobs::explain::ExplainRequest {
+            text: batch.source.text.clone(),
+            file: batch.source.path.display().to_string(),
+            set: self.state.doc.set.clone(),
+            ask: tenten_engine::study::explain::Ask {
+                folds: 5,
+                evaluation: self.state.settings.lab.weights,
+                criteria: [true; 5],
+                generator: None,
+                games: 200,
+                seed: 1,
+                name: format!("fitted to {stem}"),
+            },
+        };
+        match self.live.explain.start(request, ctx) {
+            Ok(()) => self.live.status = "Comparing models on the open log…".to_owned(),
+            Err(e) => self.live.error = Some(format!("Could not start the comparison: {e}")),
+        }
+    }
+
     /// Puts the replay's round on the board and in the holder, with the
     /// lab's piece set (undoable), and opens the Deal tab on it.
     pub(crate) fn open_lab_replay_deal(&mut self) {

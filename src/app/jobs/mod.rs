@@ -4,6 +4,7 @@
 //! ends when its channel disconnects.
 
 pub mod danger;
+pub mod explain;
 pub mod fit;
 pub mod job;
 pub mod judge;

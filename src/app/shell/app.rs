@@ -71,6 +71,7 @@ impl App {
                 timing: TimingSweep::default(),
                 lab: Default::default(),
                 fit: Default::default(),
+                explain: Default::default(),
                 tune: Default::default(),
                 deals: Default::default(),
                 loading: None,
@@ -112,6 +113,7 @@ impl App {
         w.extend(self.live.danger.watch());
         w.extend(self.live.lab.watches());
         w.extend(self.live.fit.watches());
+        w.extend(self.live.explain.watches());
         w.extend(self.live.tune.watches());
         w.extend(self.live.timing.watches());
         w.extend(self.live.deals.watch());
@@ -170,6 +172,13 @@ impl App {
                     format!("Tuned: {} evaluations in {:.0} s", r.evaluations.len(), r.seconds)
                 }
                 (None, None) => "The tune was cancelled".to_owned(),
+            };
+        }
+        if self.live.explain.poll() {
+            self.live.status = match (&self.live.explain.error, &self.live.explain.result) {
+                (Some(e), _) => format!("Comparing models failed: {e}"),
+                (None, Some(x)) => format!("{} explains {} best", x.e.best.name(), x.file),
+                (None, None) => "Comparing models cancelled".to_owned(),
             };
         }
         if self.live.fit.poll() {

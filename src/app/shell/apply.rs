@@ -401,6 +401,8 @@ impl App {
             Command::OpenLabReplayDeal => self.open_lab_replay_deal(),
             Command::FitPlayer(lookahead) => self.start_fit(lookahead, ctx),
             Command::CancelFit => self.live.fit.cancel(),
+            Command::ExplainLog => self.start_explain(ctx),
+            Command::CancelExplain => self.live.explain.cancel(),
             Command::PinLabRun => self.live.lab.pin(),
             Command::UnpinLabRun => self.live.lab.pinned = None,
             Command::ToggleHeatmap => self.state.settings.danger_heatmap ^= true,

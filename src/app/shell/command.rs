@@ -172,6 +172,9 @@ pub enum Command {
     /// Fit a player (temperature and slip) to the open playtest log.
     FitPlayer(tenten_engine::play::player::Lookahead),
     CancelFit,
+    /// Compare every model on the open playtest log, fit the best and check it.
+    ExplainLog,
+    CancelExplain,
     /// Keep the Lab's results to compare the next runs with; drop the kept ones.
     PinLabRun,
     UnpinLabRun,

@@ -5,6 +5,7 @@
 //! `fit-player --compare` prints this; the Lab's Fit view draws it.
 
 use crate::io::playtest_log::Log;
+use crate::model::board::BoardSize;
 use crate::model::pieces::PieceSet;
 use crate::model::shapes::Shapes;
 use crate::play::coelho::CoelhoWeights;
@@ -75,6 +76,8 @@ pub struct Ask {
 /// The answer.
 #[derive(Clone, Debug)]
 pub struct Explanation {
+    /// The log's board (its cells are the free-cell criterion's range).
+    pub size: BoardSize,
     pub comparison: Comparison,
     pub best: Model,
     pub fitted: Fitted,
@@ -123,6 +126,7 @@ pub fn explain(set: &PieceSet, log: &Log, ask: &Ask, progress: &Progress) -> Opt
         return None;
     }
     Some(Explanation {
+        size: log.size,
         comparison,
         best,
         fitted,

@@ -9,6 +9,7 @@ use egui::{RichText, Ui};
 
 use tenten_engine::play::game::End;
 
+mod explain;
 mod fit;
 mod ladder;
 mod replay;
@@ -83,6 +84,13 @@ impl Tab for LabTab {
             }
             LabPage::Players => {
                 self.fit(ui, state, live, cmds);
+                let log_open = state.doc.batch.as_ref().is_some_and(|b| {
+                    self.log_seen
+                        .is_some_and(|(id, is_log)| id == b.source.id && is_log)
+                });
+                if log_open {
+                    self.explain(ui, live, cmds);
+                }
                 players_page(ui, state);
                 return;
             }
