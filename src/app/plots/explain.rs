@@ -13,6 +13,7 @@ use tenten_engine::study::fit_check::{Bin, SurvivalCheck};
 use tenten_engine::study::fit_value::ValueFit;
 
 use crate::app::plots::legend::{self, Entry};
+use crate::app::plots::survival::km_curve;
 
 const BAR: Color32 = Color32::from_rgb(0x31, 0x7b, 0xd6);
 const WHISKER: Color32 = Color32::from_rgb(0x40, 0x40, 0x40);
@@ -135,7 +136,6 @@ pub fn calibration_plot(ui: &mut Ui, bins: &[Bin]) {
         .collect();
     Plot::new("explain_calibration")
         .height(200.0)
-        .data_aspect(1.0)
         .allow_scroll(false)
         .include_x(0.0)
         .include_x(1.0)
@@ -201,14 +201,8 @@ pub fn survival_check_plot(ui: &mut Ui, s: &SurvivalCheck) {
     let hidden = legend::show(ui, "explain_survival", &entries);
     let curve = |games: &[(u32, bool)]| {
         let km = kaplan_meier(games);
-        let mut pts = vec![[0.0, 1.0]];
-        let mut last = 1.0;
-        for st in &km.steps {
-            pts.push([f64::from(st.rounds), last]);
-            pts.push([f64::from(st.rounds), st.survival]);
-            last = st.survival;
-        }
-        pts.push([f64::from(km.last), last]);
+        let mut pts = vec![[0.0, 100.0]];
+        pts.extend(km_curve(&km.steps, km.last, |s| s.survival));
         pts
     };
     let (a, b) = (curve(&s.observed), curve(&s.simulated));
@@ -217,20 +211,20 @@ pub fn survival_check_plot(ui: &mut Ui, s: &SurvivalCheck) {
         .allow_scroll(false)
         .include_x(0.0)
         .include_y(0.0)
-        .include_y(1.0)
+        .include_y(100.0)
         .custom_x_axes(vec![
             AxisHints::new_x().label("rounds").label_spacing(24.0..=40.0),
         ])
         .custom_y_axes(vec![
             AxisHints::new_y()
-                .label("share of games still on")
+                .label("games still on, %")
                 .label_spacing(14.0..=20.0),
         ])
         .label_formatter(|pos: &HoverPosition<'_>| match pos {
             HoverPosition::NearDataPoint {
                 plot_name, position, ..
             } => Some(format!(
-                "{plot_name}\nround {:.0}: {:.2} still on",
+                "{plot_name}\nround {:.0}: {:.1} % still on",
                 position.x, position.y
             )),
             HoverPosition::Elsewhere { position } => {

@@ -92,7 +92,7 @@ fn steps(points: impl Iterator<Item = (f64, f64)>, last_x: f64) -> Vec<[f64; 2]>
 
 /// The curve of a step list, in percent: `pick` reads the estimate or an
 /// end of the band.
-fn km_curve(km: &[Step], last: u32, pick: fn(&Step) -> f64) -> Vec<[f64; 2]> {
+pub(crate) fn km_curve(km: &[Step], last: u32, pick: fn(&Step) -> f64) -> Vec<[f64; 2]> {
     steps(
         km.iter().map(|s| (f64::from(s.rounds), pick(s) * 100.0)),
         f64::from(last),
