@@ -573,6 +573,39 @@ impl Search<'_> {
         (self.terms.most(s.free - cells, surface, align), align)
     }
 
+    /// The part of the value that is cheap with the free cells (and maybe
+    /// the alignment) known, and the most the other criteria can add.
+    #[inline]
+    fn known(&self, board: Bits, free: u32, alignment: Option<u32>) -> (f64, f64) {
+        let w = &self.terms.weights;
+        let mut v = w[0] * f64::from(free);
+        if w[4] != 0.0 {
+            v += self.terms.surface(self.eval.surface(board));
+        }
+        let mut most = w[1] + w[2];
+        match alignment {
+            Some(a) if w[3] != 0.0 => v += self.terms.alignment(a),
+            _ => most += w[3],
+        }
+        (v, most)
+    }
+
+    /// The rest of `known`'s value: the large-piece room and, when it was
+    /// not carried down, the alignment.
+    #[inline]
+    fn rest(&self, board: Bits, alignment: Option<u32>) -> f64 {
+        let w = &self.terms.weights;
+        let mut v = 0.0;
+        if w[1] != 0.0 || w[2] != 0.0 {
+            let (square5, large) = self.eval.large_fits(board);
+            v += w[1] * f64::from(u8::from(square5)) + w[2] * f64::from(large) / 3.0;
+        }
+        if w[3] != 0.0 && alignment.is_none() {
+            v += self.terms.alignment(self.eval.alignment(board));
+        }
+        v
+    }
+
     #[inline]
     fn leaf(&mut self, board: Bits, free: u32, alignment: Option<u32>, points: u64, depth: usize) {
         debug_assert_eq!(depth, self.holder.len());
@@ -586,7 +619,7 @@ impl Search<'_> {
         // The cheap criteria next (surface is two popcounts, the alignment
         // often carried down): if the rest at their best still would not win,
         // skip before the table and the costly criteria.
-        let (known, unknown_max) = self.terms.known(self.eval, board, free, alignment);
+        let (known, unknown_max) = self.known(board, free, alignment);
         if known + unknown_max <= best {
             return;
         }
@@ -594,7 +627,7 @@ impl Search<'_> {
             return;
         }
         self.counts.evaluations += 1;
-        let value = known + self.terms.rest(self.eval, board, alignment);
+        let value = known + self.rest(board, alignment);
         if value > best {
             self.best = Some((value, board, points, self.path));
         }
@@ -807,7 +840,7 @@ pub struct CoelhoStrategy {
     /// to measure what the skipping saves).
     pub dedup: bool,
     eval: Option<Evaluator>,
-    terms: Option<Terms>,
+    terms: Option<(CoelhoWeights, BoardSize, Terms)>,
     seen: SeenBoards,
     /// Totals over every round played.
     pub counts: SearchCounts,
@@ -850,11 +883,13 @@ impl CoelhoStrategy {
         if self
             .terms
             .as_ref()
-            .is_none_or(|t| !t.made_for(self.weights, eval.size()))
+            .is_none_or(|t| (t.0, t.1) != (self.weights, eval.size()))
         {
-            self.terms = Some(Terms::new(eval, self.weights));
+            let w = self.weights.0.map(f64::from);
+            let terms = Terms::new(w, eval.max_surface.max(1), eval.max_alignment.max(1));
+            self.terms = Some((self.weights, eval.size(), terms));
         }
-        let terms = self.terms.as_ref()?;
+        let terms = &self.terms.as_ref()?.2;
         self.seen.clear();
         let pieces = piece_counts(shapes);
         let mut search = Search {
