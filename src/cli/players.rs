@@ -243,17 +243,8 @@ fn print_explanation(e: &explain::Explanation, out: &mut String) {
     }
     let margin = c.margin_se.map_or("none".to_owned(), |m| format!("{m:.2}"));
     let _ = writeln!(out, "best={} margin_se={margin}", e.best.name());
-    if !c.decided() {
-        let _ = writeln!(
-            out,
-            "undecided: {} games in {} folds cannot tell {} from {} apart (a margin under 2 standard errors); log more games",
-            c.games,
-            c.folds,
-            e.best.name(),
-            c.ranked
-                .get(1)
-                .map_or("another model".to_owned(), |s| s.model.name())
-        );
+    if let Some(why) = c.undecided() {
+        let _ = writeln!(out, "undecided: {why}");
     }
     match &e.fitted {
         Fitted::Rank(f, _) => {

@@ -119,6 +119,25 @@ impl Comparison {
     pub fn decided(&self) -> bool {
         self.margin_se.is_some_and(|m| m >= 2.0)
     }
+
+    /// Why the log cannot name a best model, when it cannot: the sentence
+    /// the CLI prints (after "undecided: ") and the Fit view shows.
+    pub fn undecided(&self) -> Option<String> {
+        let name = |i: usize| {
+            self.ranked
+                .get(i)
+                .map_or("another model".to_owned(), |s| s.model.name())
+        };
+        (!self.decided()).then(|| {
+            format!(
+                "{} games in {} folds cannot tell {} from {} apart (a margin under 2 standard errors); log more games",
+                self.games,
+                self.folds,
+                name(0),
+                name(1)
+            )
+        })
+    }
 }
 
 /// Σ over games of (ll - r·moves)², the spread of a per-move ratio.

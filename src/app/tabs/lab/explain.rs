@@ -54,22 +54,14 @@ impl LabTab {
                 ui.end_row();
             }
         });
-        let verdict = match c.margin_se {
-            Some(m) if c.decided() => format!(
+        let verdict = match (c.undecided(), c.margin_se) {
+            (None, Some(m)) => format!(
                 "{} explains the log best, by {m:.1} standard errors over the next ({} games in {} folds).",
                 e.best.name(),
                 c.games,
                 c.folds
             ),
-            _ => format!(
-                "Undecided: {} games in {} folds cannot tell {} from {} apart (a margin under 2 standard errors); log more games.",
-                c.games,
-                c.folds,
-                e.best.name(),
-                c.ranked
-                    .get(1)
-                    .map_or("another model".to_owned(), |s| s.model.name())
-            ),
+            (why, _) => format!("Undecided: {}.", why.unwrap_or_default()),
         };
         ui.label(RichText::new(verdict).strong());
         let m = &e.moves;
