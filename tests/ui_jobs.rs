@@ -330,6 +330,31 @@ fn fitting_a_holder_player_to_a_log_stops_on_cancel() {
 }
 
 #[test]
+fn comparing_models_on_a_log_stops_on_cancel() {
+    let mut h = harness();
+    open(&mut h, preset("logs/casual-playtest.ron"));
+    h.state_mut().push(Command::ExplainLog);
+    h.step();
+    assert!(h.state().live.explain.running(), "the comparison is running");
+    cancel_and_join(
+        &mut h,
+        "comparing four models on 200 deals",
+        Command::CancelExplain,
+    );
+    h.run();
+    assert!(!h.state().live.explain.running());
+    assert!(
+        h.state().live.explain.result.is_none(),
+        "a cancelled comparison leaves no result"
+    );
+    assert!(
+        h.state().live.status.contains("cancelled"),
+        "{}",
+        h.state().live.status
+    );
+}
+
+#[test]
 fn a_tune_stops_on_cancel() {
     let mut h = harness();
     let mut s = h.state().state.settings.lab.clone();

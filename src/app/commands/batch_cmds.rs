@@ -131,6 +131,16 @@ impl App {
             ));
             return;
         };
+        if tenten_engine::io::jsonl_log::is_jsonl(&b.source.text) {
+            // Its deals as RON would drop the records' player, session and
+            // game; written over the log, the telemetry itself.
+            self.live.error = Some(format!(
+                "{} is a JSON Lines playtest log: the window reads it but does not write logs, so nothing was written to {}. The Deals tab's \"Save the deals shown as…\" writes its deals (without the moves) as a RON batch.",
+                file_name(&b.source.path),
+                path.display()
+            ));
+            return;
+        }
         let folder = path;
         // Into another folder, every deal's relative `pieces:` would point
         // elsewhere: every deal is written again, its reference from there.

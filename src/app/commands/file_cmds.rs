@@ -34,7 +34,7 @@ impl App {
         if dialogs::native_available() {
             let path = match purpose.proposed_name() {
                 Some(name) => files::pick_save(purpose.title(), name, folder),
-                None => files::pick_open(purpose.title(), folder),
+                None => files::pick_open(purpose.title(), folder, matches!(purpose, Purpose::OpenDeal)),
             };
             self.chosen(purpose, path, ctx);
         } else {

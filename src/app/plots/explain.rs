@@ -13,7 +13,7 @@ use tenten_engine::study::fit_check::{Bin, SurvivalCheck};
 use tenten_engine::study::fit_value::ValueFit;
 
 use crate::app::plots::legend::{self, Entry};
-use crate::app::plots::survival::km_curve;
+use crate::app::plots::survival::{Rounds, by_rounds, km_curve, step_line};
 
 const BAR: Color32 = Color32::from_rgb(0x31, 0x7b, 0xd6);
 const WHISKER: Color32 = Color32::from_rgb(0x40, 0x40, 0x40);
@@ -206,46 +206,36 @@ pub fn survival_check_plot(ui: &mut Ui, s: &SurvivalCheck) {
         pts
     };
     let (a, b) = (curve(&s.observed), curve(&s.simulated));
-    Plot::new("explain_survival")
-        .height(200.0)
-        .allow_scroll(false)
-        .include_x(0.0)
-        .include_y(0.0)
-        .include_y(100.0)
-        .custom_x_axes(vec![
-            AxisHints::new_x().label("rounds").label_spacing(24.0..=40.0),
-        ])
-        .custom_y_axes(vec![
-            AxisHints::new_y()
-                .label("games still on, %")
-                .label_spacing(14.0..=20.0),
-        ])
-        .label_formatter(|pos: &HoverPosition<'_>| match pos {
-            HoverPosition::NearDataPoint {
-                plot_name, position, ..
-            } => Some(format!(
-                "{plot_name}\nround {:.0}: {:.1} % still on",
-                position.x, position.y
-            )),
-            HoverPosition::Elsewhere { position } => {
-                Some(format!("round {:.0}, {:.2}", position.x, position.y))
-            }
-        })
-        .show(ui, |plot| {
-            if !hidden.contains(&observed) {
-                plot.line(
-                    Line::new(observed.clone(), PlotPoints::from(a))
-                        .color(OBSERVED)
-                        .width(2.0),
-                );
-            }
-            if !hidden.contains(&model) {
-                plot.line(
-                    Line::new(model.clone(), PlotPoints::from(b))
-                        .color(MODEL)
-                        .width(2.0)
-                        .style(LineStyle::Dashed { length: 6.0 }),
-                );
-            }
-        });
+    // The Lab's survival axes: from 0 rounds and 0 %, ticks that never touch.
+    by_rounds(
+        "explain_survival",
+        200.0,
+        "games still on (%)",
+        100.0,
+        Rounds { log: false },
+    )
+    .label_formatter(|pos: &HoverPosition<'_>| match pos {
+        HoverPosition::NearDataPoint {
+            plot_name, position, ..
+        } => Some(format!(
+            "{plot_name}\nround {:.0}: {:.1} % still on",
+            position.x, position.y
+        )),
+        HoverPosition::Elsewhere { position } => {
+            Some(format!("round {:.0}, {:.1} %", position.x, position.y))
+        }
+    })
+    .show(ui, |plot| {
+        if !hidden.contains(&observed) {
+            plot.line(step_line(observed.clone(), a).color(OBSERVED).width(2.0));
+        }
+        if !hidden.contains(&model) {
+            plot.line(
+                step_line(model.clone(), b)
+                    .color(MODEL)
+                    .width(2.0)
+                    .style(LineStyle::Dashed { length: 6.0 }),
+            );
+        }
+    });
 }

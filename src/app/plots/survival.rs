@@ -49,7 +49,13 @@ fn series_name(r: &GeneratorResults) -> String {
 /// A plot over rounds survived, from 0 and from 0 % up to `top` %, its
 /// ticks spaced by the plot's size in pixels (labels never touch) and
 /// rounds grouped by thousands, on a log scale when `rounds.log`.
-fn by_rounds(id: &str, height: f32, y_label: &'static str, top: f64, rounds: Rounds) -> Plot<'static> {
+pub(crate) fn by_rounds(
+    id: &str,
+    height: f32,
+    y_label: &'static str,
+    top: f64,
+    rounds: Rounds,
+) -> Plot<'static> {
     let x_label = if rounds.log {
         "rounds survived (log scale)"
     } else {
@@ -88,6 +94,12 @@ fn steps(points: impl Iterator<Item = (f64, f64)>, last_x: f64) -> Vec<[f64; 2]>
         out.push([last_x, y]);
     }
     out
+}
+
+/// A step curve as a line. Its risers share an x with the treads, which
+/// egui_plot would otherwise fold into one thick band per pixel column.
+pub(crate) fn step_line(name: impl Into<String>, points: Vec<[f64; 2]>) -> Line<'static> {
+    Line::new(name.into(), PlotPoints::from(points)).allow_band(false)
 }
 
 /// The curve of a step list, in percent: `pick` reads the estimate or an
@@ -162,12 +174,10 @@ pub fn survival_plot(
                     .map(|[x, y]| [rounds.x(x), y])
                     .collect();
                 plot.line(
-                    Line::new(label.clone(), PlotPoints::from(curve))
+                    step_line(label.clone(), curve)
                         .color(color)
                         .style(*style)
-                        .width(if *band { 2.0 } else { 1.5 })
-                        // A step curve's risers are not noise to fold into a band.
-                        .allow_band(false),
+                        .width(if *band { 2.0 } else { 1.5 }),
                 );
             }
         });
@@ -245,12 +255,7 @@ pub fn hazard_plot(ui: &mut Ui, results: &[GeneratorResults], rounds: Rounds) {
                 p[0] = rounds.x(p[0]);
                 p[1] = p[1].min(ceiling);
             }
-            plot.line(
-                Line::new(label, PlotPoints::from(line))
-                    .color(color)
-                    .width(2.0)
-                    .allow_band(false),
-            );
+            plot.line(step_line(label, line).color(color).width(2.0));
         }
     });
 }

@@ -177,7 +177,14 @@ impl App {
         if self.live.explain.poll() {
             self.live.status = match (&self.live.explain.error, &self.live.explain.result) {
                 (Some(e), _) => format!("Comparing models failed: {e}"),
-                (None, Some(x)) => format!("{} explains {} best", x.e.best.name(), x.file),
+                (None, Some(x)) if x.e.comparison.decided() => {
+                    format!("{} explains {} best", x.e.best.name(), x.file)
+                }
+                (None, Some(x)) => format!(
+                    "{} cannot name a best model; {} scored highest (see the Lab's Players page)",
+                    x.file,
+                    x.e.best.name()
+                ),
                 (None, None) => "Comparing models cancelled".to_owned(),
             };
         }

@@ -45,6 +45,12 @@ pub fn load(path: &Path, current: &PieceSet) -> Result<Loaded, String> {
             .map(|r| Loaded::Result(Box::new(r)))
             .map_err(|e| e.to_string());
     }
+    if tenten_engine::io::jsonl_log::is_jsonl(&text) {
+        // Telemetry names no piece set: the classic one, as in the CLI.
+        let set = PieceSet::classic();
+        let batch = tenten_engine::io::batch::parse(&text, &name, &set).map_err(|e| e.to_string())?;
+        return Ok(batch_loaded(text, batch, Some(set), None));
+    }
     let looks_like_set = !text.contains("board") && text.contains("pieces");
     if looks_like_set {
         return formats::parse_piece_set(&text, &name)
@@ -70,22 +76,7 @@ pub fn load(path: &Path, current: &PieceSet) -> Result<Loaded, String> {
     if formats::is_batch(&text) {
         // Lenient: the deals that can be read open, the others are listed.
         let batch = tenten_engine::io::batch::parse(&text, &name, active).map_err(|e| e.to_string())?;
-        let first = batch.deals[0].deal.clone();
-        let bad = if batch.bad.is_empty() {
-            String::new()
-        } else {
-            format!("; {} could not be read, listed in the Deals tab", batch.bad.len())
-        };
-        let note = format!(" (deal 1 of {}{bad})", batch.deals.len());
-        return Ok(Loaded::Deal {
-            holder: (!first.holder.is_empty()).then_some(first.holder),
-            board: first.board,
-            set,
-            pieces_file,
-            seed: first.seed,
-            note,
-            batch: Some((text, batch)),
-        });
+        return Ok(batch_loaded(text, batch, set, pieces_file));
     }
     let raw = raws.into_iter().next().expect("a deal file holds one deal");
     let deal = raw
@@ -101,6 +92,31 @@ pub fn load(path: &Path, current: &PieceSet) -> Result<Loaded, String> {
         note: String::new(),
         batch: None,
     })
+}
+
+/// A batch (RON or a JSON Lines log) opened at its first deal.
+fn batch_loaded(
+    text: String,
+    batch: tenten_engine::io::batch::Batch,
+    set: Option<PieceSet>,
+    pieces_file: Option<PathBuf>,
+) -> Loaded {
+    let first = batch.deals[0].deal.clone();
+    let bad = if batch.bad.is_empty() {
+        String::new()
+    } else {
+        format!("; {} could not be read, listed in the Deals tab", batch.bad.len())
+    };
+    let note = format!(" (deal 1 of {}{bad})", batch.deals.len());
+    Loaded::Deal {
+        holder: (!first.holder.is_empty()).then_some(first.holder),
+        board: first.board,
+        set,
+        pieces_file,
+        seed: first.seed,
+        note,
+        batch: Some((text, batch)),
+    }
 }
 
 /// The hash of the file's text on disk now (`None` when it cannot be read).
@@ -120,7 +136,16 @@ pub fn unchanged(path: &Path, hash: Option<u64>) -> Option<bool> {
 pub fn save_deal(path: &Path, doc: &Doc, pieces: Option<&Path>, seed: u64) -> Result<SaveKind, String> {
     let pieces = pieces.map(|p| formats::pieces_reference(path, p));
     let text = formats::deal_to_ron(&doc.board, &doc.holder(), &doc.set, pieces.as_deref(), Some(seed));
-    if let Ok(old) = std::fs::read_to_string(path)
+    let old = std::fs::read_to_string(path);
+    if let Ok(old) = &old
+        && tenten_engine::io::jsonl_log::is_jsonl(old)
+    {
+        return Err(format!(
+            "{} is a JSON Lines playtest log, which this window does not write into; nothing was written. Use Save as.",
+            path.display()
+        ));
+    }
+    if let Ok(old) = old
         && formats::is_batch(&old)
     {
         let n = formats::parse_deals(&old, &path.display().to_string()).map_or(0, |d| d.len());
@@ -154,7 +179,7 @@ pub fn save_piece_set(path: &Path, set: &PieceSet) -> Result<(), String> {
 }
 
 /// Shown when a dialog returns nothing: cancelled, or no dialog could open.
-pub const NO_FILE_CHOSEN: &str = "No file chosen. (You can also drop a .ron file on the window.)";
+pub const NO_FILE_CHOSEN: &str = "No file chosen. (You can also drop a .ron or .jsonl file on the window.)";
 
 fn dialog(title: &str, folder: Option<PathBuf>) -> rfd::FileDialog {
     dialog_for(title, "ron", folder)
@@ -217,11 +242,17 @@ pub(crate) fn dialogs_off() -> bool {
     DIALOGS_OFF.load(std::sync::atomic::Ordering::Relaxed) || std::env::var_os(NO_DIALOGS_ENV).is_some()
 }
 
-pub fn pick_open(title: &str, folder: Option<PathBuf>) -> Option<PathBuf> {
+/// An open dialog; `logs` also offers JSON Lines playtest logs.
+pub fn pick_open(title: &str, folder: Option<PathBuf>, logs: bool) -> Option<PathBuf> {
     if dialogs_off() {
         return None;
     }
-    dialog(title, folder).pick_file()
+    let d = dialog(title, folder);
+    if logs {
+        d.add_filter("JSON Lines playtest log", &["jsonl"]).pick_file()
+    } else {
+        d.pick_file()
+    }
 }
 
 /// A save dialog filtered by the extension of the proposed `name`.

@@ -9,6 +9,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::io::formats::{self, Deal, FormatError};
+use crate::io::jsonl_log;
 use crate::model::generator::Generator;
 use crate::model::pieces::PieceSet;
 use crate::model::shapes::Shapes;
@@ -31,11 +32,19 @@ pub struct Entry {
     pub deal: Deal,
 }
 
-/// Reads every deal of `text` whose holder `set` knows. Fails only when the
-/// file is not a deal list at all, or when no deal can be read.
+/// Reads every deal of `text` (a RON batch, or a JSON Lines playtest log)
+/// whose holder `set` knows. Fails only when the file is not a deal list
+/// at all (a JSON Lines line that is no record, at its line and column), or
+/// when no deal can be read.
 pub fn parse(text: &str, file: &str, set: &PieceSet) -> Result<Batch, FormatError> {
     let mut batch = Batch::default();
-    for (index, raw) in formats::parse_deals_each(text, file)?.into_iter().enumerate() {
+    let raws = if jsonl_log::is_jsonl(text) {
+        let records = jsonl_log::records(text, file)?;
+        jsonl_log::deals_each(records, text, file)
+    } else {
+        formats::parse_deals_each(text, file)?
+    };
+    for (index, raw) in raws.into_iter().enumerate() {
         match raw.and_then(|r| r.resolve(set, text, file)) {
             Ok(deal) => batch.deals.push(Entry { index, deal }),
             Err(e) => batch.bad.push(if e.to_string().contains("deal ") {

@@ -77,8 +77,19 @@ pub fn parse_deals(text: &str, file: &str) -> Result<Vec<RawDeal>, FormatError> 
     deals_of(records(text, file)?, text, file)
 }
 
-/// The deals of records already read from `text`.
+/// The deals of records already read from `text`; the first bad deal
+/// fails them all.
 pub fn deals_of(records: Vec<(usize, Record)>, text: &str, file: &str) -> Result<Vec<RawDeal>, FormatError> {
+    deals_each(records, text, file).into_iter().collect()
+}
+
+/// The deals of records already read from `text`, each read on its own:
+/// a bad board or holder is an `Err` in its place (a batch lists it).
+pub fn deals_each(
+    records: Vec<(usize, Record)>,
+    text: &str,
+    file: &str,
+) -> Vec<Result<RawDeal, FormatError>> {
     records
         .into_iter()
         .enumerate()

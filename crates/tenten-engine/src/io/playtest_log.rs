@@ -52,6 +52,12 @@ impl Log {
     }
 }
 
+/// Whether `text` reads as a playtest log: JSON Lines telemetry, or a RON
+/// batch whose deals record the moves made.
+pub fn is_log(text: &str) -> bool {
+    jsonl_log::is_jsonl(text) || (formats::is_batch(text) && text.contains("moves:"))
+}
+
 /// Reads a playtest log written in `text` (`file` names it in messages).
 pub fn parse(text: &str, file: &str, set: &PieceSet) -> Result<Log, FormatError> {
     // A game team's telemetry as JSON Lines, or a RON batch.

@@ -7,6 +7,7 @@ use crate::model::shapes::Shapes;
 use crate::play::coelho::CoelhoWeights;
 use crate::play::player::Lookahead;
 use crate::progress::Progress;
+use crate::stats::inference::{MIN_PAIRED, t_975};
 use crate::study::fit::{self, Decision, Decisions};
 use crate::study::fit_value;
 
@@ -114,10 +115,17 @@ pub struct Comparison {
 }
 
 impl Comparison {
-    /// A margin under two standard errors (or no margin) cannot tell the
-    /// best from the next.
+    /// The margin a best model needs, in standard errors: Student's t at
+    /// 95 % with one degree of freedom fewer than the games.
+    pub fn needed_margin(&self) -> f64 {
+        t_975(self.games.saturating_sub(1))
+    }
+
+    /// A best model needs `MIN_PAIRED` games (below that a standard error
+    /// over games is itself a guess: two games can put a margin at 60 of
+    /// them) and a margin of Student's t at 95 % over the next.
     pub fn decided(&self) -> bool {
-        self.margin_se.is_some_and(|m| m >= 2.0)
+        self.games >= MIN_PAIRED && self.margin_se.is_some_and(|m| m >= self.needed_margin())
     }
 
     /// Why the log cannot name a best model, when it cannot: the sentence
@@ -128,13 +136,22 @@ impl Comparison {
                 .get(i)
                 .map_or("another model".to_owned(), |s| s.model.name())
         };
-        (!self.decided()).then(|| {
+        if self.decided() {
+            return None;
+        }
+        Some(if self.games < MIN_PAIRED {
             format!(
-                "{} games in {} folds cannot tell {} from {} apart (a margin under 2 standard errors); log more games",
+                "{} cannot tell models apart: a standard error over games needs at least {MIN_PAIRED}; log more games",
+                crate::text::count(self.games as u64, "game", "games")
+            )
+        } else {
+            format!(
+                "{} games in {} folds cannot tell {} from {} apart (a margin under {:.2} standard errors, Student's t at 95 %); log more games",
                 self.games,
                 self.folds,
                 name(0),
-                name(1)
+                name(1),
+                self.needed_margin()
             )
         })
     }
@@ -237,4 +254,42 @@ pub fn compare(
         games,
         margin_se,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn comparison(games: usize, margin_se: Option<f64>) -> Comparison {
+        Comparison {
+            ranked: Vec::new(),
+            folds: games.clamp(2, 5),
+            games,
+            margin_se,
+        }
+    }
+
+    #[test]
+    fn a_best_model_needs_ten_games_and_students_margin() {
+        // Two long games (the casual preset's log) can put a margin at 62
+        // standard errors: no verdict.
+        let two = comparison(2, Some(62.2));
+        assert!(!two.decided());
+        let why = two.undecided().unwrap();
+        assert!(why.starts_with("2 games cannot tell models apart"), "{why}");
+        assert!(why.contains("at least 10"), "{why}");
+        // Forty-nine games: t at 95 % with 48 degrees of freedom is 2.01.
+        assert!((comparison(49, None).needed_margin() - 2.0106).abs() < 1e-3);
+        assert!(comparison(49, Some(24.4)).decided());
+        assert!(comparison(49, Some(24.4)).undecided().is_none());
+        let close = comparison(49, Some(2.0));
+        assert!(!close.decided(), "2.0 is under 2.01");
+        assert!(close.undecided().unwrap().contains("under 2.01 standard errors"));
+        // Ten games: t with 9 degrees of freedom is 2.26.
+        assert!(!comparison(10, Some(2.2)).decided());
+        assert!(comparison(10, Some(2.3)).decided());
+        // No margin (fewer than two models), or none games at all.
+        assert!(!comparison(49, None).decided());
+        assert!(comparison(0, None).undecided().unwrap().starts_with("0 games"));
+    }
 }

@@ -65,6 +65,12 @@ impl LabTab {
         };
         ui.label(RichText::new(verdict).strong());
         let m = &e.moves;
+        if !c.decided() {
+            ui.label(format!(
+                "{} scored highest on held-out games; it is checked below, as the best guess the log allows.",
+                e.best.name()
+            ));
+        }
         ui.label(format!(
             "How well {} explains the moves: its most likely move was made {:.1} % of the time ({} moves); the moves made had a mean predicted chance of {:.3}.",
             e.best.name(),

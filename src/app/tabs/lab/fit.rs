@@ -16,7 +16,7 @@ use crate::app::widgets::paint;
 
 impl LabTab {
     pub(super) fn fit(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
-        let hint = "Open a playtest log (File > Open; presets/logs/casual-playtest.ron is one) to fit a player to its moves.";
+        let hint = "Open a playtest log (RON or JSON Lines, File > Open; presets/logs/casual-playtest.ron is one) to fit a player to its moves.";
         let Some(batch) = &state.doc.batch else {
             ui.weak(hint);
             return;
@@ -27,7 +27,7 @@ impl LabTab {
         let is_log = match self.log_seen {
             Some((seen, is_log)) if seen == id => is_log,
             _ => {
-                let is_log = batch.source.text.contains("moves:");
+                let is_log = tenten_engine::io::playtest_log::is_log(&batch.source.text);
                 self.log_seen = Some((id, is_log));
                 is_log
             }
