@@ -14,6 +14,10 @@ use crate::play::coelho::CoelhoWeights;
 use crate::play::player::{Choice, Lookahead, Player};
 use crate::study::fit::{Decision, Decisions, SlipLaw};
 
+/// How far a profile probes a scaled weight: e^FAR between options one
+/// standard deviation apart is a hard maximum.
+const FAR: f64 = 1e4;
+
 /// The normal quantile of a two-sided 95 % interval.
 const Z_95: f64 = 1.959_963_984_540_054;
 
@@ -47,6 +51,24 @@ struct Problem<'a> {
     /// One coordinate of the full θ held at a value (a profile), the rest
     /// fitted.
     fixed: Option<(usize, f64)>,
+    /// The last point's value and gradient: argmin asks for the cost and
+    /// the gradient of one point in two calls, and each is a pass over
+    /// every option of every move.
+    memo: Memo,
+}
+
+/// A point θ, its log-likelihood and gradient.
+type Evaluated = (Vec<f64>, f64, Vec<f64>);
+
+/// The last θ evaluated and its (log-likelihood, gradient); a clone starts
+/// empty.
+#[derive(Default)]
+struct Memo(std::sync::Mutex<Option<Evaluated>>);
+
+impl Clone for Memo {
+    fn clone(&self) -> Self {
+        Memo::default()
+    }
 }
 
 fn logistic(u: f64) -> f64 {
@@ -65,6 +87,18 @@ impl Problem<'_> {
     /// (log-likelihood, gradient) at θ = (scaled free β, logit slip), or
     /// at θ = scaled free β with the slip fixed.
     fn value_and_gradient(&self, theta: &[f64]) -> (f64, Vec<f64>) {
+        let mut memo = self.memo.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((at, ll, g)) = memo.as_ref()
+            && at.as_slice() == theta
+        {
+            return (*ll, g.clone());
+        }
+        let (ll, g) = self.fresh_value_and_gradient(theta);
+        *memo = Some((theta.to_vec(), ll, g.clone()));
+        (ll, g)
+    }
+
+    fn fresh_value_and_gradient(&self, theta: &[f64]) -> (f64, Vec<f64>) {
         if let Some((i, v)) = self.fixed {
             let mut full = theta.to_vec();
             full.insert(i, v);
@@ -80,31 +114,32 @@ impl Problem<'_> {
         let u = theta[self.free.len()];
         let slip = logistic(u);
         let k = self.free.len();
-        let zero = || (0.0, vec![0.0; k + 1]);
         // Summed in order, so a fit is the same on any number of cores.
-        let parts: Vec<(f64, Vec<f64>)> = self
+        let parts: Vec<(f64, [f64; 6])> = self
             .decisions
             .par_iter()
             .map(|d| self.one(d, &beta, slip, k))
             .collect();
-        parts.into_iter().fold(zero(), |(a, mut ga), (b, gb)| {
-            ga.iter_mut().zip(gb).for_each(|(x, y)| *x += y);
-            (a + b, ga)
-        })
+        let (mut ll, mut g) = (0.0, vec![0.0; k + 1]);
+        for (b, gb) in parts {
+            ll += b;
+            g.iter_mut().zip(gb).for_each(|(x, y)| *x += y);
+        }
+        (ll, g)
     }
 
-    /// One decision's log-chance and its gradient.
-    fn one(&self, d: &Decision, beta: &[f64; 5], slip: f64, k: usize) -> (f64, Vec<f64>) {
-        let scores: Vec<f64> = d
+    /// One decision's log-chance and its gradient (the first k + 1 of six).
+    fn one(&self, d: &Decision, beta: &[f64; 5], slip: f64, k: usize) -> (f64, [f64; 6]) {
+        use crate::play::player::dot;
+        let top = d
             .options
             .iter()
-            .map(|o| crate::play::player::dot(beta, &o.features))
-            .collect();
-        let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            .map(|o| dot(beta, &o.features))
+            .fold(f64::NEG_INFINITY, f64::max);
         let (mut z, mut a, mut b) = (0.0, 0.0, 0.0);
         let (mut sz, mut sa, mut sb) = ([0.0; 5], [0.0; 5], [0.0; 5]);
-        for (o, s) in d.options.iter().zip(&scores) {
-            let w = (s - top).exp();
+        for o in &d.options {
+            let w = (dot(beta, &o.features) - top).exp();
             z += o.all * w;
             a += o.chosen * w;
             b += o.piece * w;
@@ -120,7 +155,7 @@ impl Problem<'_> {
             SlipLaw::PlannedPiece(q) => (q * pp, q),
         };
         let p = d.slip.mix((c, pp), slip);
-        let mut g = vec![0.0; k + 1];
+        let mut g = [0.0; 6];
         for (gi, &j) in g.iter_mut().zip(&self.free) {
             let dc = (sa[j] - c * sz[j]) / z;
             let dpp = (sb[j] - pp * sz[j]) / z;
@@ -178,6 +213,7 @@ pub fn fit_value_point(all: &Decisions, free: [bool; 5]) -> ([f64; 5], f64) {
         free: (0..5).filter(|&j| free[j]).collect(),
         scale: scales(&all.list),
         fixed: None,
+        memo: Memo::default(),
     };
     let k = problem.free.len();
     let mut start = vec![0.0; k + 1];
@@ -195,6 +231,7 @@ pub fn fit_value(all: &Decisions, free: [bool; 5]) -> ValueFit {
         free: (0..5).filter(|&j| free[j]).collect(),
         scale: scales(decisions),
         fixed: None,
+        memo: Memo::default(),
     };
     let k = problem.free.len();
     let mut start = vec![0.0; k + 1];
@@ -213,10 +250,20 @@ pub fn fit_value(all: &Decisions, free: [bool; 5]) -> ValueFit {
     };
     let beta = problem.beta(&theta);
     let mut beta_ci = [(0.0, 0.0); 5];
-    let unbounded = (f64::NEG_INFINITY, f64::INFINITY);
     for (i, &j) in problem.free.iter().enumerate() {
-        let (lo, hi) = profile(&problem, &theta, loglik, i, first(i), unbounded);
-        beta_ci[j] = (lo / problem.scale[j], hi / problem.scale[j]);
+        // A scaled weight of FAR is a hard maximum on that criterion: a
+        // profile still inside the cut there never leaves it (and further
+        // out the other criteria drown in rounding).
+        let far = FAR.max(2.0 * theta[i].abs());
+        let (lo, hi) = profile(&problem, &theta, loglik, i, first(i), (-far, far));
+        let open = |x: f64| {
+            if x.abs() >= far {
+                x.signum() * f64::INFINITY
+            } else {
+                x
+            }
+        };
+        beta_ci[j] = (open(lo) / problem.scale[j], open(hi) / problem.scale[j]);
     }
     let u = theta[k];
     // Slips from 1e-5 to 1 - 1e-5; an end reaching one reads as 0 or 1.
@@ -248,7 +295,7 @@ pub fn fit_value(all: &Decisions, free: [bool; 5]) -> ValueFit {
 /// log-likelihood, maximised over the others with it held, stays within
 /// 1.92 of the maximum. Each end is bracketed by doubling steps from the
 /// estimate (infinite when 40 doublings never leave the cut: the data do
-/// not bound it), then found by bisection. Profiles, not the observed
+/// not bound it), then found by regula falsi. Profiles, not the observed
 /// information's Wald intervals: the slip trades off against how sharp the
 /// choice is, and the likelihood is far from quadratic there (the slip's
 /// information vanishes near 0).
@@ -261,51 +308,102 @@ fn profile(
     limits: (f64, f64),
 ) -> (f64, f64) {
     let cut = best - crate::study::fit::CHI2_95 / 2.0;
+    // Each point's inner fit starts where the last one ended: the profile
+    // moves a little at a time, so the others' optimum does too.
+    let warm = std::cell::RefCell::new({
+        let mut start = theta.to_vec();
+        start.remove(i);
+        start
+    });
     let at = |v: f64| -> f64 {
         let held = Problem {
             fixed: Some((i, v)),
             ..problem.clone()
         };
-        let mut start = theta.to_vec();
-        start.remove(i);
-        let b = if start.is_empty() {
-            Some(start.clone())
-        } else {
-            minimise(&held, start.clone())
+        let fit_from = |start: Vec<f64>| {
+            let b = if start.is_empty() {
+                start
+            } else {
+                minimise(&held, start.clone()).unwrap_or(start)
+            };
+            (held.value_and_gradient(&b).0, b)
         };
-        held.value_and_gradient(&b.unwrap_or(start)).0
+        let (mut ll, mut b) = fit_from(warm.borrow().clone());
+        if ll < cut {
+            // Outside, says the warm start. Any start gives a lower bound
+            // on the profile, so "inside" is certain and "outside" is
+            // checked from the estimate: a warm start can stall on a flat
+            // ridge (or where the softmax saturates), and an end placed
+            // there would narrow the interval. The profile is the higher.
+            let mut cold = theta.to_vec();
+            cold.remove(i);
+            let (ll_cold, b_cold) = fit_from(cold);
+            if ll_cold > ll {
+                (ll, b) = (ll_cold, b_cold);
+            }
+        }
+        *warm.borrow_mut() = b;
+        ll
     };
     let end = |sign: f64, limit: f64| -> f64 {
-        let (mut inside, mut outside) = (theta[i], None);
+        *warm.borrow_mut() = {
+            let mut start = theta.to_vec();
+            start.remove(i);
+            start
+        };
+        // (point, profile log-likelihood above the cut): inside >= 0 > outside.
+        let (mut inside, mut outside) = ((theta[i], best - cut), None);
         let mut d = step;
         for _ in 0..40 {
             let v = theta[i] + sign * d;
             if sign * (v - limit) >= 0.0 {
-                if at(limit) >= cut {
+                let g = at(limit) - cut;
+                if g >= 0.0 {
                     return limit;
                 }
-                outside = Some(limit);
+                outside = Some((limit, g));
                 break;
             }
-            if at(v) < cut {
-                outside = Some(v);
+            let g = at(v) - cut;
+            if g < 0.0 {
+                outside = Some((v, g));
                 break;
             }
-            inside = v;
+            inside = (v, g);
             d *= 2.0;
         }
         let Some(mut outside) = outside else {
             return sign * f64::INFINITY;
         };
-        for _ in 0..12 {
-            let mid = (inside + outside) / 2.0;
-            if at(mid) >= cut {
-                inside = mid;
+        // The crossing by regula falsi, Illinois' variant (the end kept
+        // twice running has its value halved): the profile is smooth, so
+        // a few steps find what bisection took twelve for, and closer.
+        let width = (outside.0 - inside.0).abs();
+        let mut kept = 0i8;
+        for _ in 0..24 {
+            if (outside.0 - inside.0).abs() <= width * 1e-6 {
+                break;
+            }
+            let x = inside.0 - inside.1 * (outside.0 - inside.0) / (outside.1 - inside.1);
+            let g = at(x) - cut;
+            if g.abs() < 1e-9 {
+                return x;
+            }
+            if g >= 0.0 {
+                inside = (x, g);
+                if kept == 1 {
+                    outside.1 /= 2.0;
+                }
+                kept = 1;
             } else {
-                outside = mid;
+                outside = (x, g);
+                if kept == -1 {
+                    inside.1 /= 2.0;
+                }
+                kept = -1;
             }
         }
-        (inside + outside) / 2.0
+        (inside.0 + outside.0) / 2.0
     };
     (end(-1.0, limits.0), end(1.0, limits.1))
 }
@@ -481,6 +579,7 @@ mod tests {
                 free: vec![0, 1, 2, 3, 4],
                 scale: scales(&d.list),
                 fixed: None,
+                memo: Memo::default(),
             };
             let theta = vec![0.3, -0.2, 0.5, 0.1, 0.4, -1.5];
             let (_, g) = problem.value_and_gradient(&theta);
@@ -498,5 +597,63 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Each finite end of a β's interval is where the profile crosses the
+    /// cut: refitted from a cold start (the estimate), the others' optimum
+    /// with that β held there is 1.92 below the maximum (the profile's
+    /// inner fits start warm, from the last point's).
+    #[test]
+    fn each_interval_end_is_on_the_profiles_cut() {
+        let (set, shapes) = classic();
+        // A value player's own log: the model is right, the profiles smooth.
+        let player = Player {
+            name: "v".to_owned(),
+            choice: Choice::Value,
+            evaluation: CoelhoWeights::BEST,
+            beta: [0.2, 1.0, 0.5, 2.0, 3.0],
+            lookahead: Lookahead::Piece,
+            temperature: 0.0,
+            slip: 0.05,
+        };
+        let log = crate::study::fit::record(&shapes, &set, 3, &player, 30, 120);
+        let d =
+            crate::study::fit::piece_decisions(&shapes, CoelhoWeights::BEST, &log, &[], &Progress::default())
+                .unwrap();
+        let fit = fit_value(&d, [true; 5]);
+        let problem = Problem {
+            decisions: &d.list,
+            free: vec![0, 1, 2, 3, 4],
+            scale: scales(&d.list),
+            fixed: None,
+            memo: Memo::default(),
+        };
+        let mut theta: Vec<f64> = (0..5).map(|j| fit.beta[j] * problem.scale[j]).collect();
+        theta.push((fit.slip / (1.0 - fit.slip)).ln());
+        let cut = fit.loglik - crate::study::fit::CHI2_95 / 2.0;
+        let mut ends = 0;
+        for j in 0..5 {
+            for end in [fit.beta_ci[j].0, fit.beta_ci[j].1] {
+                if !end.is_finite() {
+                    continue;
+                }
+                let held = Problem {
+                    fixed: Some((j, end * problem.scale[j])),
+                    ..problem.clone()
+                };
+                let mut start = theta.clone();
+                start.remove(j);
+                let b = minimise(&held, start.clone()).unwrap_or(start);
+                let ll = held.value_and_gradient(&b).0;
+                // Within 0.1 % of the cut's depth: the inner fits stop at
+                // L-BFGS's tolerance, from different starts.
+                assert!(
+                    (ll - cut).abs() < 1e-3,
+                    "β{j} end {end}: {ll} against the cut {cut}"
+                );
+                ends += 1;
+            }
+        }
+        assert!(ends >= 6, "only {ends} finite ends");
     }
 }
