@@ -159,8 +159,9 @@ pub fn jobs_end(h: &mut Harness<'static, App>, watches: Vec<Watch>) -> Duration 
     slowest
 }
 
-/// Hides every time on screen from a snapshot: times change from run to run,
-/// and read "µs" or "ms" depending on the machine's speed.
+/// Hides every time on screen from a snapshot, to the end of its row:
+/// times change from run to run, and read "µs" or "ms" depending on the
+/// machine's speed.
 pub fn mask_times(h: &mut Harness<'static, App>) {
     let timed: Vec<egui::Rect> = ["µs", " ms"]
         .iter()
@@ -170,7 +171,17 @@ pub fn mask_times(h: &mut Harness<'static, App>) {
                 .collect::<Vec<_>>()
         })
         .collect();
+    // A time's label grows and shrinks with its digits, so a mask as wide
+    // as the label would differ too: from its left edge to the window's
+    // right, or for a right-aligned label (the status bar's) the last
+    // 560 points of its row.
+    let width = h.ctx.content_rect().width();
     for r in timed {
-        h.mask(r);
+        let left = if r.max.x > width - 24.0 {
+            width - 560.0
+        } else {
+            r.min.x
+        };
+        h.mask(egui::Rect::from_x_y_ranges(left..=width, r.y_range()));
     }
 }
