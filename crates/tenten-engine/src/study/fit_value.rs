@@ -75,7 +75,18 @@ fn logistic(u: f64) -> f64 {
     1.0 / (1.0 + (-u).exp())
 }
 
-impl Problem<'_> {
+impl<'a> Problem<'a> {
+    /// The log-likelihood of `decisions` with the criteria `free` fitted.
+    fn new(decisions: &'a [Decision], free: [bool; 5]) -> Self {
+        Problem {
+            decisions,
+            free: (0..5).filter(|&j| free[j]).collect(),
+            scale: scales(decisions),
+            fixed: None,
+            memo: Memo::default(),
+        }
+    }
+
     fn beta(&self, theta: &[f64]) -> [f64; 5] {
         let mut b = [0.0; 5];
         for (k, &j) in self.free.iter().enumerate() {
@@ -208,13 +219,7 @@ fn scales(decisions: &[Decision]) -> [f64; 5] {
 /// The maximum-likelihood β and slip alone, without intervals (a fold
 /// of a comparison needs only the point).
 pub fn fit_value_point(all: &Decisions, free: [bool; 5]) -> ([f64; 5], f64) {
-    let problem = Problem {
-        decisions: &all.list,
-        free: (0..5).filter(|&j| free[j]).collect(),
-        scale: scales(&all.list),
-        fixed: None,
-        memo: Memo::default(),
-    };
+    let problem = Problem::new(&all.list, free);
     let k = problem.free.len();
     let mut start = vec![0.0; k + 1];
     start[k] = (0.05f64 / 0.95).ln();
@@ -226,13 +231,7 @@ pub fn fit_value_point(all: &Decisions, free: [bool; 5]) -> ([f64; 5], f64) {
 /// the others held at zero.
 pub fn fit_value(all: &Decisions, free: [bool; 5]) -> ValueFit {
     let decisions = all.list.as_slice();
-    let problem = Problem {
-        decisions,
-        free: (0..5).filter(|&j| free[j]).collect(),
-        scale: scales(decisions),
-        fixed: None,
-        memo: Memo::default(),
-    };
+    let problem = Problem::new(decisions, free);
     let k = problem.free.len();
     let mut start = vec![0.0; k + 1];
     start[k] = (0.05f64 / 0.95).ln();
@@ -574,13 +573,7 @@ mod tests {
         )
         .unwrap();
         for (d, look) in [(&piece, Lookahead::Piece), (&holder, Lookahead::Holder)] {
-            let problem = Problem {
-                decisions: &d.list,
-                free: vec![0, 1, 2, 3, 4],
-                scale: scales(&d.list),
-                fixed: None,
-                memo: Memo::default(),
-            };
+            let problem = Problem::new(&d.list, [true; 5]);
             let theta = vec![0.3, -0.2, 0.5, 0.1, 0.4, -1.5];
             let (_, g) = problem.value_and_gradient(&theta);
             for j in 0..theta.len() {
@@ -621,13 +614,7 @@ mod tests {
             crate::study::fit::piece_decisions(&shapes, CoelhoWeights::BEST, &log, &[], &Progress::default())
                 .unwrap();
         let fit = fit_value(&d, [true; 5]);
-        let problem = Problem {
-            decisions: &d.list,
-            free: vec![0, 1, 2, 3, 4],
-            scale: scales(&d.list),
-            fixed: None,
-            memo: Memo::default(),
-        };
+        let problem = Problem::new(&d.list, [true; 5]);
         let mut theta: Vec<f64> = (0..5).map(|j| fit.beta[j] * problem.scale[j]).collect();
         theta.push((fit.slip / (1.0 - fit.slip)).ln());
         let cut = fit.loglik - crate::study::fit::CHI2_95 / 2.0;
