@@ -93,19 +93,6 @@ impl PlayerFit {
 
     /// Takes the answer when it comes; true in the frame the job ends.
     pub fn poll(&mut self) -> bool {
-        let Some(job) = self.job.as_mut() else {
-            return false;
-        };
-        for answer in job.drain() {
-            match answer {
-                Ok(f) => self.result = Some(f),
-                Err(e) => self.error = Some(e),
-            }
-        }
-        if !job.ended() {
-            return false;
-        }
-        self.job = None;
-        true
+        crate::app::jobs::job::poll_answer(&mut self.job, &mut self.result, &mut self.error)
     }
 }

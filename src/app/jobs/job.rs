@@ -188,6 +188,30 @@ pub trait Background {
 /// A job nobody holds any more (superseded, or its window closed) is
 /// cancelled: its worker returns at its next check, and a `Watch` taken
 /// before can still see that it did.
+/// Polls a job whose answer is a result or an error: keeps the last of
+/// each that arrived, and drops the job once it has ended. True in the
+/// frame it ends.
+pub fn poll_answer<T: Send + 'static>(
+    job: &mut Option<Job<Result<T, String>>>,
+    result: &mut Option<T>,
+    error: &mut Option<String>,
+) -> bool {
+    let Some(j) = job.as_mut() else {
+        return false;
+    };
+    for answer in j.drain() {
+        match answer {
+            Ok(r) => *result = Some(r),
+            Err(e) => *error = Some(e),
+        }
+    }
+    if !j.ended() {
+        return false;
+    }
+    *job = None;
+    true
+}
+
 impl<M> Drop for Job<M> {
     fn drop(&mut self) {
         self.progress.cancel();
