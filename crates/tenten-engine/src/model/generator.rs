@@ -47,6 +47,13 @@ impl Generator {
         self.rng.random::<f64>()
     }
 
+    /// A standard normal draw (Box-Muller): a population's players.
+    pub fn normal(&mut self) -> f64 {
+        let u = 1.0 - self.unit();
+        let v = self.unit();
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+    }
+
     /// A uniform index below `n` (for random spots in self-play).
     pub fn below(&mut self, n: usize) -> usize {
         self.rng.random_range(0..n.max(1))

@@ -242,18 +242,26 @@ pub fn play_game(
                 game.rounds += 1;
             }
             None => {
-                game.end = if validate(shapes, board, &dealt.holder).solvable {
-                    End::Stuck
-                } else if dealt.dead || is_dead(shapes, set, board, &dealt.holder) {
-                    End::Dead
-                } else {
-                    End::Unfair
-                };
+                game.end = lost_to(shapes, set, board, &dealt.holder, dealt.dead);
                 return Some(game);
             }
         }
     }
     Some(game)
+}
+
+/// Whose fault a lost round was: the player's (`Stuck`: the holder could be
+/// placed), nobody's (`Dead`: no holder of this size fits; `dead` when the
+/// dealer knows it already) or the generator's (`Unfair`). A game played
+/// here and a game read from a log are judged alike.
+pub fn lost_to(shapes: &Shapes, set: &PieceSet, board: Bits, holder: &[PieceIdx], dead: bool) -> End {
+    if validate(shapes, board, holder).solvable {
+        End::Stuck
+    } else if dead || is_dead(shapes, set, board, holder) {
+        End::Dead
+    } else {
+        End::Unfair
+    }
 }
 
 /// No holder of this size can be placed (the changer's exact fallback

@@ -21,23 +21,34 @@ pub fn log_rank(a: &[(u32, bool)], b: &[(u32, bool)]) -> Option<LogRank> {
     if a.is_empty() || b.is_empty() {
         return None;
     }
-    let mut times: Vec<u32> = a.iter().chain(b).filter(|g| !g.1).map(|g| g.0).collect();
-    times.sort_unstable();
-    times.dedup();
+    // Counts per round: ends and games (ended or censored) at each, so the
+    // risk sets are running sums (a forecast's many games stay quick).
+    let top = a.iter().chain(b).map(|g| g.0).max().unwrap_or(0) as usize;
+    let tally = |g: &[(u32, bool)]| {
+        let (mut ends, mut leave) = (vec![0.0f64; top + 1], vec![0.0f64; top + 1]);
+        for x in g {
+            leave[x.0 as usize] += 1.0;
+            if !x.1 {
+                ends[x.0 as usize] += 1.0;
+            }
+        }
+        (ends, leave)
+    };
+    let ((ea, la), (eb, lb)) = (tally(a), tally(b));
+    let (mut n1, mut n2) = (a.len() as f64, b.len() as f64);
     let (mut observed, mut expected, mut variance) = (0.0, 0.0, 0.0);
-    for &t in &times {
-        let at_risk = |g: &[(u32, bool)]| g.iter().filter(|x| x.0 >= t).count() as f64;
-        let ends = |g: &[(u32, bool)]| g.iter().filter(|x| x.0 == t && !x.1).count() as f64;
-        let (n1, n2, d1, d2) = (at_risk(a), at_risk(b), ends(a), ends(b));
+    for t in 0..=top {
+        let (d1, d2) = (ea[t], eb[t]);
         let (n, d) = (n1 + n2, d1 + d2);
-        if n < 1.0 {
-            continue;
+        if d > 0.0 && n >= 1.0 {
+            observed += d1;
+            expected += d * n1 / n;
+            if n > 1.0 {
+                variance += n1 * n2 * d * (n - d) / (n * n * (n - 1.0));
+            }
         }
-        observed += d1;
-        expected += d * n1 / n;
-        if n > 1.0 {
-            variance += n1 * n2 * d * (n - d) / (n * n * (n - 1.0));
-        }
+        n1 -= la[t];
+        n2 -= lb[t];
     }
     if variance <= 0.0 {
         return None;

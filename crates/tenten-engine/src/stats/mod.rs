@@ -4,5 +4,7 @@
 pub mod divergence;
 pub mod histogram;
 pub mod inference;
+pub mod logistic;
 pub mod logrank;
+pub mod meta;
 pub mod survival;

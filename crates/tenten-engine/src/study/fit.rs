@@ -288,13 +288,13 @@ pub fn decisions(
 }
 
 /// A decision reduced for rank choice: per rank, (options, chosen, piece).
-struct Ranked {
+pub(crate) struct Ranked {
     slip: SlipLaw,
     by_rank: Vec<[f64; 3]>,
 }
 
 impl Ranked {
-    fn new(d: &Decision) -> Self {
+    pub(crate) fn new(d: &Decision) -> Self {
         let top = d.options.iter().map(|o| o.rank as usize + 1).max().unwrap_or(0);
         let mut by_rank = vec![[0.0; 3]; top];
         for o in &d.options {
@@ -309,7 +309,7 @@ impl Ranked {
         }
     }
 
-    fn chances(&self, temperature: f64) -> (f64, f64) {
+    pub(crate) fn chances(&self, temperature: f64) -> (f64, f64) {
         let (mut all, mut chosen, mut piece) = (0.0, 0.0, 0.0);
         for (k, r) in self.by_rank.iter().enumerate() {
             let w = if temperature > 0.0 {
@@ -330,7 +330,7 @@ impl Ranked {
         }
     }
 
-    fn with_slip(&self, chances: (f64, f64), slip: f64) -> f64 {
+    pub(crate) fn with_slip(&self, chances: (f64, f64), slip: f64) -> f64 {
         self.slip.mix(chances, slip)
     }
 }
@@ -391,23 +391,33 @@ pub fn record_places(
             Some(&mut rounds),
             &Progress::default(),
         );
-        out.extend(rounds.into_iter().enumerate().map(|(round, r)| {
-            let place = crate::io::jsonl_log::Place {
-                game: g,
-                round: round as u64,
-                ended: r.after.is_none(),
-            };
-            let deal = Logged {
-                board: r.board,
-                holder: r.holder,
-                moves: if r.after.is_some() { r.moves } else { r.stuck_after },
-            };
-            (deal, place)
-        }));
+        out.extend(
+            rounds
+                .into_iter()
+                .enumerate()
+                .map(|(round, r)| logged(r, g, round)),
+        );
         g += 1;
     }
     out.truncate(deals);
     out
+}
+
+/// A round played as a log records it: the deal met, the moves made (in
+/// the round that ended the game, those made before the player was stuck),
+/// and its place: game `game`, round `round`, ended or not.
+pub fn logged(r: crate::play::game::Round, game: u64, round: usize) -> (Logged, crate::io::jsonl_log::Place) {
+    let place = crate::io::jsonl_log::Place {
+        game,
+        round: round as u64,
+        ended: r.after.is_none(),
+    };
+    let deal = Logged {
+        board: r.board,
+        holder: r.holder,
+        moves: if r.after.is_some() { r.moves } else { r.stuck_after },
+    };
+    (deal, place)
 }
 
 /// The fitted player and how sure the fit is.

@@ -227,6 +227,18 @@ pub fn fit_value_point(all: &Decisions, free: [bool; 5]) -> ([f64; 5], f64) {
     (problem.beta(&theta), logistic(theta[k]))
 }
 
+/// The maximum-likelihood θ (the free β, then the slip's logit) with each
+/// one's standard error: a tester's fit in a population (`population::fit`).
+pub fn fit_value_working(all: &Decisions, free: [bool; 5]) -> (Vec<f64>, Vec<f64>) {
+    let problem = Problem::new(&all.list, free);
+    let k = problem.free.len();
+    let mut start = vec![0.0; k + 1];
+    start[k] = (0.05f64 / 0.95).ln();
+    let theta = minimise(&problem, start.clone()).unwrap_or(start);
+    let se = standard_errors(&problem, &theta);
+    (theta, se)
+}
+
 /// Fits value choice to `decisions` with the criteria `free` fitted and
 /// the others held at zero.
 pub fn fit_value(all: &Decisions, free: [bool; 5]) -> ValueFit {

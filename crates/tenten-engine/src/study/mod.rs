@@ -11,6 +11,7 @@ pub mod fit;
 pub mod fit_check;
 pub mod fit_value;
 pub mod plan;
+pub mod population;
 pub mod results;
 pub mod runner;
 pub mod tune;

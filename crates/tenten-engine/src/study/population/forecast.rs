@@ -1,0 +1,251 @@
+//! A forecast of an audience: N players drawn from a population, each
+//! playing one session under its quit model, under each generator (player
+//! i is the same player under every generator: paired).
+//!
+//! Every figure's 95 % interval holds the population fit's uncertainty and
+//! the simulation's noise: the players are split into `REPLICATES`
+//! replicates, and each replicate draws the population's parameters once
+//! from the fit's sampling distribution (`Population::sampled`). The
+//! spread of a figure across replicates is then the fit's uncertainty plus
+//! one replicate's noise, and the interval is the pooled figure ± t(B-1)
+//! times that spread times √(1 + 1/B) (a prediction interval for the
+//! figure of the true population; conservative, since it counts a
+//! replicate's noise, not the pooled run's). A population that was not
+//! fitted is known exactly: its interval is the pooled figure's standard
+//! error from the replicates, simulation noise alone.
+
+use rayon::prelude::*;
+
+use crate::model::generator::Generator;
+use crate::play::game::End;
+use crate::progress::Progress;
+use crate::stats::inference::t_975;
+use crate::study::population::file::Population;
+use crate::study::population::session::{Session, Table, mix, play_session, player_seed, session_seed};
+
+/// Replicates a forecast's players are split into.
+pub const REPLICATES: usize = 20;
+/// The rounds `reach_r` is told at.
+pub const REACH: [u32; 4] = [10, 25, 50, 100];
+/// The games after which `players_returning_after_k` is told.
+pub const RETURNING: [usize; 3] = [1, 3, 10];
+
+const REPLICATE_STREAM: u64 = 0x00FE_CA57_0000_0001;
+
+/// One player's session in a forecast.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub player: usize,
+    pub replicate: usize,
+    pub skill: f64,
+    pub session: Session,
+}
+
+/// The replicate of player `i` among `players`.
+pub fn replicate_of(i: usize, players: usize) -> usize {
+    i % replicates(players)
+}
+
+/// How many replicates `players` players make: 20, or one per player
+/// below that.
+pub fn replicates(players: usize) -> usize {
+    players.clamp(1, REPLICATES)
+}
+
+/// Replicate b's population.
+pub fn replicate(population: &Population, seed: u64, b: usize) -> Population {
+    population.sampled(&mut Generator::new(mix(seed ^ REPLICATE_STREAM ^ mix(b as u64))))
+}
+
+/// Plays players `range` of `players` (a shard plays a part): each drawn
+/// from its replicate's population, one session each; `None` when
+/// cancelled. `progress` advances by one per player.
+pub fn play_players(
+    population: &Population,
+    table: &Table,
+    players: usize,
+    range: impl IntoParallelIterator<Item = usize>,
+    seed: u64,
+    progress: &Progress,
+) -> Option<Vec<Outcome>> {
+    let b = replicates(players);
+    let populations: Vec<Population> = (0..b).map(|r| replicate(population, seed, r)).collect();
+    range
+        .into_par_iter()
+        .map(|i| {
+            let r = replicate_of(i, players);
+            let who = player_seed(seed, i as u64);
+            let drawn = populations[r].draw(&format!("p{i}"), &mut Generator::new(who));
+            let session = play_session(
+                table,
+                &drawn.player,
+                &populations[r].quit,
+                session_seed(who, 0),
+                None,
+                progress,
+            )?;
+            progress.advance(1);
+            Some(Outcome {
+                player: i,
+                replicate: r,
+                skill: drawn.skill,
+                session,
+            })
+        })
+        .collect()
+}
+
+/// The figures of a forecast, in the order printed.
+pub const NAMES: [&str; 10] = [
+    "reach_10",
+    "reach_25",
+    "reach_50",
+    "reach_100",
+    "games_per_session",
+    "players_returning_after_1",
+    "players_returning_after_3",
+    "players_returning_after_10",
+    "unfair_share",
+    "sessions_ended_by_unfair",
+];
+
+/// Each figure as a ratio of two sums over sessions (so a cohort's figure
+/// and its standard error are read the same way): (numerator,
+/// denominator) per figure.
+pub fn ratio_parts(session: &Session) -> [(f64, f64); 10] {
+    let games = session.games.len() as f64;
+    let reach = |r: u32| {
+        (
+            session.games.iter().filter(|g| g.rounds >= r).count() as f64,
+            games,
+        )
+    };
+    let losses = session.games.iter().filter(|g| g.end != End::Censored).count() as f64;
+    let unfair = session.games.iter().filter(|g| g.end == End::Unfair).count() as f64;
+    let returning = |k: usize| (f64::from(u8::from(session.games.len() > k)), 1.0);
+    [
+        reach(REACH[0]),
+        reach(REACH[1]),
+        reach(REACH[2]),
+        reach(REACH[3]),
+        (games, 1.0),
+        returning(RETURNING[0]),
+        returning(RETURNING[1]),
+        returning(RETURNING[2]),
+        (unfair, losses),
+        (f64::from(u8::from(session.ended_by_unfair())), 1.0),
+    ]
+}
+
+/// The figures of some sessions; NaN where a ratio has nothing to divide
+/// by (no losses: no unfair share).
+pub fn figures<'a>(sessions: impl Iterator<Item = &'a Session>) -> [f64; 10] {
+    let mut sums = [(0.0, 0.0); 10];
+    for s in sessions {
+        for (sum, part) in sums.iter_mut().zip(ratio_parts(s)) {
+            sum.0 += part.0;
+            sum.1 += part.1;
+        }
+    }
+    sums.map(|(a, b)| if b > 0.0 { a / b } else { f64::NAN })
+}
+
+/// A figure and its 95 % interval (`None`: too few replicates for one).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Figure {
+    pub value: f64,
+    pub ci: Option<(f64, f64)>,
+}
+
+/// The forecast of one generator.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Forecast {
+    pub generator: String,
+    pub players: usize,
+    pub games: usize,
+    pub figures: Vec<Figure>,
+    /// Whether the intervals hold the fit's uncertainty (a fitted
+    /// population) or the simulation's noise alone.
+    pub with_fit: bool,
+}
+
+/// The figures of `outcomes` (any subset of a forecast's players: all, a
+/// skill decile) with their intervals.
+pub fn summarize(generator: &str, outcomes: &[&Outcome], players: usize, with_fit: bool) -> Forecast {
+    let pooled = figures(outcomes.iter().map(|o| &o.session));
+    let b = replicates(players);
+    let per: Vec<[f64; 10]> = (0..b)
+        .map(|r| figures(outcomes.iter().filter(|o| o.replicate == r).map(|o| &o.session)))
+        .collect();
+    let figures = (0..10)
+        .map(|j| {
+            let xs: Vec<f64> = per.iter().map(|f| f[j]).filter(|x| x.is_finite()).collect();
+            let n = xs.len();
+            let ci = (n >= 2 && pooled[j].is_finite()).then(|| {
+                let mean = xs.iter().sum::<f64>() / n as f64;
+                let sd = (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt();
+                let half = t_975(n - 1)
+                    * if with_fit {
+                        sd * (1.0 + 1.0 / n as f64).sqrt()
+                    } else {
+                        sd / (n as f64).sqrt()
+                    };
+                let (lo, hi) = (pooled[j] - half, pooled[j] + half);
+                // Shares stay shares; a mean of games stays at least 1.
+                if j == 4 {
+                    (lo.max(1.0), hi)
+                } else {
+                    (lo.max(0.0), hi.min(1.0))
+                }
+            });
+            Figure { value: pooled[j], ci }
+        })
+        .collect();
+    Forecast {
+        generator: generator.to_owned(),
+        players: outcomes.len(),
+        games: outcomes.iter().map(|o| o.session.games.len()).sum(),
+        figures,
+        with_fit,
+    }
+}
+
+/// The players of each skill decile, least skilled first.
+pub fn deciles(outcomes: &[Outcome]) -> Vec<Vec<&Outcome>> {
+    let mut sorted: Vec<&Outcome> = outcomes.iter().collect();
+    sorted.sort_by(|a, b| a.skill.total_cmp(&b.skill).then(a.player.cmp(&b.player)));
+    let n = sorted.len();
+    (0..10)
+        .map(|d| sorted[d * n / 10..(d + 1) * n / 10].to_vec())
+        .collect()
+}
+
+fn show(x: f64) -> String {
+    if x.is_finite() {
+        format!("{:.4}", x + 0.0)
+    } else {
+        "none".to_owned()
+    }
+}
+
+impl Forecast {
+    /// The CLI's line: `generator=G players=N games=M reach_10=.. reach_10_ci=lo,hi ...`.
+    pub fn line(&self) -> String {
+        let mut out = format!(
+            "generator={} players={} games={}",
+            self.generator, self.players, self.games
+        );
+        for (name, f) in NAMES.iter().zip(&self.figures) {
+            out.push_str(&format!(" {name}={}", show(f.value)));
+            match f.ci {
+                Some((lo, hi)) => out.push_str(&format!(" {name}_ci={},{}", show(lo), show(hi))),
+                None => out.push_str(&format!(" {name}_ci=none")),
+            }
+        }
+        out
+    }
+
+    pub fn figure(&self, name: &str) -> Option<Figure> {
+        NAMES.iter().position(|n| *n == name).map(|j| self.figures[j])
+    }
+}
