@@ -207,6 +207,107 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
+    /// Draw testers from a population (a file in presets/populations, or `demo`) and play whole
+    /// sessions of whole games under one generator; write one JSON Lines log per tester
+    /// (DIR/t00.jsonl, ...), with player and session ids: the ground truth a population fit and
+    /// a forecast's check are tested against.
+    Cohort {
+        /// A population file, or a preset's name (demo).
+        #[arg(long, value_name = "POP.ron")]
+        population: String,
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        testers: u32,
+        /// Sessions each tester plays (each ends when the quit model says so, or at 100 games).
+        #[arg(long, value_name = "S", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000))]
+        sessions: u32,
+        /// The generator: a built-in one (random, repair, reject, bag), a preset generator file's
+        /// name (block-blast-like) or a generator file.
+        #[arg(long, value_name = "G")]
+        generator: String,
+        /// Tester i is player i of this seed (as in `forecast --seed`).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, value_name = "SET.ron")]
+        pieces: Option<PathBuf>,
+        #[arg(long, value_name = "WxH", default_value = "10x10", value_parser = simulate::parse_size)]
+        size: BoardSize,
+        #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=MAX_HOLDER as i64))]
+        holder_size: u8,
+        /// Rounds a game lasts at most.
+        #[arg(long, value_name = "R", default_value_t = 1_000, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        max_rounds: u32,
+        /// The folder the logs go in (made if missing; each log written atomically).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// Fit a population to many testers' JSON Lines logs: every tester fitted (in parallel), the
+    /// mean and spread of each parameter across testers by a random-effects model (REML, each
+    /// tester's standard error its measurement error, so a spread below the noise comes out near
+    /// 0), each tester's shrunken estimate, and the quit model by logistic regression over game
+    /// ends. Prints `testers=.. moves=.. games=.. temperature_median=.. temperature_median_ci=lo,hi
+    /// temperature_log_sd=.. .. slip_median=.. .. quit_base=.. quit_unfair_odds=.. ..` (95 %
+    /// intervals; for the value model each beta's mean and sd) and writes the population file.
+    FitPopulation {
+        /// Logs (JSON Lines), or folders of them (every .jsonl file inside).
+        #[arg(required = true, value_name = "LOG")]
+        logs: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "rank")]
+        model: players::ModelArg,
+        #[arg(long, value_enum, default_value = "piece")]
+        lookahead: players::LookaheadArg,
+        /// The five criteria weights rank players judge boards with.
+        #[arg(long, value_name = "DIGITS", default_value = "10025", value_parser = simulate::parse_weights)]
+        evaluation: CoelhoWeights,
+        /// Value choice: the criteria to fit, numbered 1 to 5.
+        #[arg(long, value_name = "LIST", default_value = "1,2,3,4,5", value_parser = players::parse_criteria)]
+        criteria: [bool; 5],
+        #[arg(long, value_name = "SET.ron")]
+        pieces: Option<PathBuf>,
+        /// The population's name (default: the output file's stem).
+        #[arg(long)]
+        name: Option<String>,
+        /// Write the fitted population here (atomically).
+        #[arg(long, value_name = "POP.ron")]
+        out: PathBuf,
+    },
+    /// Forecast an audience: N players drawn from a population each play one session under its
+    /// quit model, under each generator (player i is the same under every generator). One line per
+    /// generator: reach_10/25/50/100 (the share of games reaching each round), games_per_session,
+    /// players_returning_after_1/3/10 (the share still playing after k games), unfair_share
+    /// (unfair losses over losses) and sessions_ended_by_unfair, each with a 95 % interval. The
+    /// intervals hold the fit's uncertainty and the simulation's noise: the players are split into
+    /// 20 replicates, each drawing the population's parameters once from the fit's sampling
+    /// distribution (the standard errors its file holds), and the interval is the pooled figure
+    /// ± t(19) times the replicates' spread times √(1 + 1/20). A population that was not fitted
+    /// has the simulation's noise alone (± t(19) times the spread / √20).
+    Forecast {
+        /// A population file (fit-population writes one), or a preset's name (demo).
+        #[arg(long, value_name = "POP.ron")]
+        population: String,
+        #[arg(long, value_name = "G,G,...", default_value = "random,block-blast-like", value_parser = simulate::parse_generators)]
+        generator: simulate::Generators,
+        #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+        players: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Also a line per skill decile (1: the least skilled tenth; skill is read off each player's
+        /// draws: cooler and steadier is higher).
+        #[arg(long)]
+        by_skill: bool,
+        /// Compare the forecast of the generator these logs were played under with them (logs or
+        /// folders): each reach_r and games per session against its interval widened by the
+        /// cohort's own noise, survival by the log-rank test, and a verdict line.
+        #[arg(long, value_name = "LOG")]
+        check: Vec<PathBuf>,
+        #[arg(long, value_name = "SET.ron")]
+        pieces: Option<PathBuf>,
+        #[arg(long, value_name = "WxH", default_value = "10x10", value_parser = simulate::parse_size)]
+        size: BoardSize,
+        #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=MAX_HOLDER as i64))]
+        holder_size: u8,
+        #[arg(long, value_name = "R", default_value_t = 1_000, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        max_rounds: u32,
+    },
     /// The exact chance that a fresh deal cannot be placed, per board (holders ignored):
     /// `<index> danger=<probability> killers=<unsolvable deals>`.
     Danger {
@@ -496,6 +597,87 @@ pub fn main(args: Vec<OsString>) -> i32 {
                 name,
             },
             file.as_deref(),
+            &mut out,
+        ),
+        Command::Cohort {
+            population,
+            testers,
+            sessions,
+            generator,
+            seed,
+            pieces,
+            size,
+            holder_size,
+            max_rounds,
+            out: dir,
+        } => population::cmd_cohort(
+            &population::CohortArgs {
+                population,
+                testers: testers as usize,
+                sessions: sessions as usize,
+                generator,
+                seed,
+                out: dir,
+            },
+            &population::Rules {
+                pieces,
+                size,
+                k: usize::from(holder_size),
+                max_rounds,
+            },
+            &mut out,
+        ),
+        Command::FitPopulation {
+            logs,
+            model,
+            lookahead,
+            evaluation,
+            criteria,
+            pieces,
+            name,
+            out: file,
+        } => population::cmd_fit_population(
+            &population::FitArgs {
+                logs,
+                choice: match model {
+                    players::ModelArg::Rank => tenten_engine::play::player::Choice::Rank,
+                    players::ModelArg::Value => tenten_engine::play::player::Choice::Value,
+                },
+                lookahead: lookahead.into(),
+                evaluation,
+                criteria,
+                name,
+                out: file,
+            },
+            pieces.as_deref(),
+            &mut out,
+        ),
+        Command::Forecast {
+            population,
+            generator,
+            players,
+            seed,
+            by_skill,
+            check,
+            pieces,
+            size,
+            holder_size,
+            max_rounds,
+        } => population::cmd_forecast(
+            &population::ForecastArgs {
+                population,
+                generators: generator.0,
+                players: players as usize,
+                seed,
+                by_skill,
+                check,
+            },
+            &population::Rules {
+                pieces,
+                size,
+                k: usize::from(holder_size),
+                max_rounds,
+            },
             &mut out,
         ),
         Command::Deal {
@@ -922,6 +1104,7 @@ fn cmd_sweep(
 mod explain;
 mod manual;
 mod players;
+mod population;
 mod simulate;
 mod tune;
 use explain::{explain_danger, explain_repair, explain_validation};

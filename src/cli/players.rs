@@ -33,7 +33,7 @@ pub(super) fn parse_model(s: &str) -> Result<Model, String> {
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub(super) enum LookaheadArg {
+pub(crate) enum LookaheadArg {
     Piece,
     Holder,
 }
@@ -115,7 +115,7 @@ pub(super) fn cmd_player_log(
 
 /// `--model`: the choice law fitted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub(super) enum ModelArg {
+pub(crate) enum ModelArg {
     Rank,
     Value,
 }

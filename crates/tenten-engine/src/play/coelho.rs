@@ -100,7 +100,7 @@ pub struct Criteria {
 /// Filled cells of every row and of every column, and the alignment. Four
 /// entries past the largest side, always 0, so that a piece's five rows or
 /// columns can be added from any of its anchors without a bound to check.
-type LineCounts = ([u8; LINES], [u8; LINES], u32);
+pub(crate) type LineCounts = ([u8; LINES], [u8; LINES], u32);
 const LINES: usize = crate::model::board::MAX_SIDE as usize;
 
 /// The criteria of boards of one size, with the masks and tables they use.
@@ -202,7 +202,7 @@ impl Evaluator {
 
     /// Filled cells of every row and column, and the alignment they give.
     #[inline]
-    fn line_counts(&self, board: Bits) -> LineCounts {
+    pub(crate) fn line_counts(&self, board: Bits) -> LineCounts {
         let (w, h) = (self.size.w(), self.size.h());
         let (mut rows, mut cols) = ([0u8; LINES], [0u8; LINES]);
         if self.spread.is_empty() {
@@ -269,6 +269,30 @@ impl Evaluator {
             + w[4] * (1.0 - f64::from(c.surface) / f64::from(self.max_surface.max(1)))
     }
 
+    /// `value`'s five terms tabulated for `weights`: the same sum, to the
+    /// bit, by five lookups (a piece player values every placement).
+    pub fn table(&self, weights: CoelhoWeights) -> ValueTable {
+        let w = weights.0.map(f64::from);
+        let free = (0..=self.size.cells() as u32)
+            .map(|f| w[0] * f64::from(f))
+            .collect();
+        let large = (0..=3u32).map(|l| w[2] * f64::from(l) / 3.0).collect();
+        let alignment = (0..=self.max_alignment)
+            .map(|a| w[3] * f64::from(a) / f64::from(self.max_alignment.max(1)))
+            .collect();
+        let surface = (0..=self.max_surface)
+            .map(|s| w[4] * (1.0 - f64::from(s) / f64::from(self.max_surface.max(1))))
+            .collect();
+        ValueTable {
+            weights,
+            free,
+            square5: [w[1] * 0.0, w[1] * 1.0],
+            large,
+            alignment,
+            surface,
+        }
+    }
+
     /// The five criteria on their natural scales, the ones the analysis's
     /// weights multiply: free cells (a count), a 5x5 square fits (0 or 1),
     /// the share of the large pieces that fit, alignment over its largest
@@ -282,6 +306,30 @@ impl Evaluator {
             f64::from(c.alignment) / f64::from(self.max_alignment.max(1)),
             1.0 - f64::from(c.surface) / f64::from(self.max_surface.max(1)),
         ]
+    }
+}
+
+/// The terms of `Evaluator::value` for one set of weights, by criterion
+/// value (`Evaluator::table`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueTable {
+    pub weights: CoelhoWeights,
+    free: Vec<f64>,
+    square5: [f64; 2],
+    large: Vec<f64>,
+    alignment: Vec<f64>,
+    surface: Vec<f64>,
+}
+
+impl ValueTable {
+    /// `Evaluator::value` of `c`, summed in its order.
+    #[inline]
+    pub fn value(&self, c: &Criteria) -> f64 {
+        self.free[c.free as usize]
+            + self.square5[usize::from(c.square5_fits)]
+            + self.large[c.large_fit as usize]
+            + self.alignment[c.alignment as usize]
+            + self.surface[c.surface as usize]
     }
 }
 

@@ -183,6 +183,7 @@ pub fn piece_decisions(
     progress: &Progress,
 ) -> Option<Decisions> {
     let eval = Evaluator::new(shapes.size());
+    let table = eval.table(evaluation);
     let per_deal: Option<Vec<Vec<Decision>>> = log
         .par_iter()
         .enumerate()
@@ -195,7 +196,7 @@ pub fn piece_decisions(
             let (mut board, mut left) = (deal.board, deal.holder.clone());
             let mut out = Vec::new();
             for &(piece, anchor) in &deal.moves {
-                candidates(shapes, &eval, evaluation, board, &left, &mut found);
+                candidates(shapes, &eval, &table, board, &left, true, &mut found);
                 let raw = found
                     .iter()
                     .map(|c| {

@@ -33,6 +33,7 @@ pub fn predictions(
     progress: &Progress,
 ) -> Option<Vec<Prediction>> {
     let eval = Evaluator::new(shapes.size());
+    let table = eval.table(player.evaluation);
     let per_deal: Option<Vec<Vec<Prediction>>> = log
         .par_iter()
         .map(|deal| {
@@ -43,7 +44,7 @@ pub fn predictions(
                 if progress.cancelled() {
                     return None;
                 }
-                player::candidates(shapes, &eval, player.evaluation, board, &left, &mut found);
+                player::candidates(shapes, &eval, &table, board, &left, true, &mut found);
                 let moves: Vec<Move> = found.iter().map(|c| (left[c.slot], c.anchor)).collect();
                 let chances = match player.lookahead {
                     Lookahead::Piece => Some(match player.choice {
