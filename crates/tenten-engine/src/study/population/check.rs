@@ -2,13 +2,16 @@
 //! under one of the forecast's generators. Observed against predicted
 //! survival (Kaplan-Meier, the log-rank test), and each `reach_r` and
 //! games per session observed against the forecast's interval widened by
-//! the cohort's own sampling noise (a cohort of 60 testers is not the
-//! whole audience): the observed figure's standard error comes from the
-//! spread between testers (each figure is a ratio of sums over sessions,
-//! its variance the cluster ratio estimator's, by tester).
+//! a cohort's sampling noise (a cohort of 60 testers is not the whole
+//! audience): how much the figure varies between cohorts of that many
+//! testers, read off the forecast's own players (each figure is a ratio of
+//! sums over sessions, its variance the ratio estimator's, each player a
+//! cluster). The log-rank test takes games as independent; games of one
+//! tester share its skill, so its p-value is optimistic, and the verdict
+//! counts the figures.
 
 use crate::stats::logrank::{LogRank, log_rank};
-use crate::study::population::forecast::{Forecast, NAMES, Outcome, ratio_parts};
+use crate::study::population::forecast::{Forecast, NAMES, Outcome, clustered_ratio, ratio_parts};
 use crate::study::population::session::Session;
 
 /// The figures a check compares: the reach at each round and games per
@@ -41,6 +44,9 @@ pub struct Check {
     pub games: usize,
     pub rows: Vec<Row>,
     pub survival: Option<LogRank>,
+    /// The log-rank statistic's p-value among cohorts of as many testers
+    /// drawn from the forecast (`calibrated_p`), with how many were drawn.
+    pub calibrated: Option<(f64, usize)>,
     /// Observed and predicted games as (rounds, censored).
     pub observed_games: Vec<(u32, bool)>,
     pub predicted_games: Vec<(u32, bool)>,
@@ -57,8 +63,8 @@ pub fn games_of<'a>(sessions: impl Iterator<Item = &'a Session>) -> Vec<(u32, bo
         .collect()
 }
 
-/// Figure `j` of the testers' sessions and its standard error (the ratio
-/// estimator's, clustered by tester); NaN with nothing to divide by.
+/// Figure `j` of the testers' sessions and its standard error, each
+/// tester a cluster; NaN with nothing to divide by.
 fn observed(testers: &[(String, Vec<Session>)], j: usize) -> (f64, f64) {
     let sums: Vec<(f64, f64)> = testers
         .iter()
@@ -68,18 +74,55 @@ fn observed(testers: &[(String, Vec<Session>)], j: usize) -> (f64, f64) {
                 .fold((0.0, 0.0), |a, p| (a.0 + p.0, a.1 + p.1))
         })
         .collect();
-    let (a, n): (f64, f64) = sums.iter().fold((0.0, 0.0), |s, p| (s.0 + p.0, s.1 + p.1));
-    if n <= 0.0 {
-        return (f64::NAN, f64::NAN);
-    }
-    let r = a / n;
-    let m = sums.len() as f64;
-    let se = if m > 1.0 {
-        (m / (m - 1.0) * sums.iter().map(|(ai, ni)| (ai - r * ni).powi(2)).sum::<f64>()).sqrt() / n
-    } else {
+    let (r, var) = clustered_ratio(&sums);
+    (r, var.sqrt())
+}
+
+/// The variance of figure `j` over cohorts of `m` testers drawn from the
+/// forecast's players: within each replicate (one draw of the fit), the
+/// ratio's clustered variance scaled from its players to `m`, averaged over
+/// replicates. The forecast's thousands of players measure it far better
+/// than a cohort's few testers measure their own.
+fn cohort_variance(predicted: &[Outcome], j: usize, m: usize) -> f64 {
+    let replicates = predicted.iter().map(|o| o.replicate + 1).max().unwrap_or(0);
+    let scaled: Vec<f64> = (0..replicates)
+        .filter_map(|r| {
+            let parts: Vec<(f64, f64)> = predicted
+                .iter()
+                .filter(|o| o.replicate == r)
+                .map(|o| ratio_parts(&o.session)[j])
+                .collect();
+            let (_, var) = clustered_ratio(&parts);
+            var.is_finite()
+                .then(|| var * parts.len() as f64 / m.max(1) as f64)
+        })
+        .collect();
+    if scaled.is_empty() {
         f64::INFINITY
-    };
-    (r, se)
+    } else {
+        scaled.iter().sum::<f64>() / scaled.len() as f64
+    }
+}
+
+/// Where `chi2` falls among the log-rank statistics of cohorts of `m`
+/// testers drawn from the forecast itself (each replicate's players in
+/// groups of `m`, each group against every predicted game): the share at
+/// least as large, (1 + k) / (1 + K). Games of one tester share its skill,
+/// which the plain test ignores; cohorts of testers carry it.
+fn calibrated_p(chi2: f64, predicted: &[Outcome], all: &[(u32, bool)], m: usize) -> (f64, usize) {
+    let replicates = predicted.iter().map(|o| o.replicate + 1).max().unwrap_or(0);
+    let mut stats = Vec::new();
+    for r in 0..replicates {
+        let mine: Vec<&Outcome> = predicted.iter().filter(|o| o.replicate == r).collect();
+        for group in mine.chunks_exact(m.max(1)) {
+            let games = games_of(group.iter().map(|o| &o.session));
+            if let Some(t) = log_rank(&games, all) {
+                stats.push(t.chi2);
+            }
+        }
+    }
+    let k = stats.iter().filter(|&&x| x >= chi2).count();
+    ((1 + k) as f64 / (1 + stats.len()) as f64, stats.len())
 }
 
 /// Checks `forecast` (of the generator the testers played, its players'
@@ -92,7 +135,8 @@ pub fn check(forecast: &Forecast, predicted: &[Outcome], testers: &[(String, Vec
             let (obs, se) = observed(testers, j);
             let f = forecast.figures[j];
             let forecast_half = f.ci.map_or(0.0, |(lo, hi)| (hi - lo) / 2.0);
-            let half = (forecast_half.powi(2) + (1.96 * se).powi(2)).sqrt();
+            let cohort = cohort_variance(predicted, j, testers.len());
+            let half = (forecast_half.powi(2) + 1.96f64.powi(2) * cohort).sqrt();
             let interval = (f.value - half, f.value + half);
             Row {
                 name,
@@ -106,12 +150,15 @@ pub fn check(forecast: &Forecast, predicted: &[Outcome], testers: &[(String, Vec
         .collect();
     let observed_games = games_of(testers.iter().flat_map(|t| &t.1));
     let predicted_games = games_of(predicted.iter().map(|o| &o.session));
+    let survival = log_rank(&observed_games, &predicted_games);
+    let calibrated = survival.map(|s| calibrated_p(s.chi2, predicted, &predicted_games, testers.len()));
     Check {
         generator: forecast.generator.clone(),
         testers: testers.len(),
         sessions: testers.iter().map(|t| t.1.len()).sum(),
         games: observed_games.len(),
-        survival: log_rank(&observed_games, &predicted_games),
+        survival,
+        calibrated,
         rows,
         observed_games,
         predicted_games,
@@ -141,29 +188,21 @@ impl Check {
                 )
             })
             .collect();
-        out.push(match &self.survival {
-            Some(s) => format!(
-                "check generator={} survival: log-rank chi2={:.3} p={:.4} observed_ends={:.0} expected_ends={:.1} ({})",
-                self.generator,
-                s.chi2,
-                s.p,
-                s.observed,
-                s.expected,
-                if s.p < 0.05 {
-                    "the observed games differ from the forecast's"
-                } else {
-                    "no difference shown"
-                }
+        out.push(match (&self.survival, self.calibrated) {
+            (Some(s), Some((p, cohorts))) => format!(
+                "check generator={} survival: log-rank chi2={:.3} p={:.4} (games as independent) p_cohorts={:.3} \
+                 (among {cohorts} cohorts of {} testers drawn from the forecast) observed_ends={:.0} expected_ends={:.1}",
+                self.generator, s.chi2, s.p, p, self.testers, s.observed, s.expected,
             ),
-            None => format!("check generator={} survival: nothing to test (no ended games)", self.generator),
+            _ => format!("check generator={} survival: nothing to test (no ended games)", self.generator),
         });
         out.push(format!(
             "verdict: {} of {} figures inside their intervals; survival {} (testers={} sessions={} games={})",
             self.inside(),
             self.rows.len(),
-            match &self.survival {
-                Some(s) if s.p >= 0.05 => format!("agrees (log-rank p={:.3})", s.p),
-                Some(s) => format!("differs (log-rank p={:.3})", s.p),
+            match self.calibrated {
+                Some((p, _)) if p >= 0.05 => format!("agrees with the forecast's cohorts (p={p:.3})"),
+                Some((p, _)) => format!("differs from the forecast's cohorts (p={p:.3})"),
                 None => "untested".to_owned(),
             },
             self.testers,

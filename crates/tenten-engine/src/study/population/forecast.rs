@@ -6,13 +6,12 @@
 //! the simulation's noise: the players are split into `REPLICATES`
 //! replicates, and each replicate draws the population's parameters once
 //! from the fit's sampling distribution (`Population::sampled`). The
-//! spread of a figure across replicates is then the fit's uncertainty plus
-//! one replicate's noise, and the interval is the pooled figure ± t(B-1)
-//! times that spread times √(1 + 1/B) (a prediction interval for the
-//! figure of the true population; conservative, since it counts a
-//! replicate's noise, not the pooled run's). A population that was not
-//! fitted is known exactly: its interval is the pooled figure's standard
-//! error from the replicates, simulation noise alone.
+//! variance of a figure across replicates is the fit's uncertainty plus a
+//! replicate's simulation noise, which the spread between its players
+//! measures (`summarize`); the interval is a prediction interval for the
+//! figure of the true population. A population that was not fitted is
+//! known exactly: its interval is the pooled figure's standard error from
+//! the replicates, simulation noise alone.
 
 use rayon::prelude::*;
 
@@ -150,6 +149,25 @@ pub fn figures<'a>(sessions: impl Iterator<Item = &'a Session>) -> [f64; 10] {
     sums.map(|(a, b)| if b > 0.0 { a / b } else { f64::NAN })
 }
 
+/// A ratio of sums over clusters (players, or testers), Σa / Σn, and its
+/// variance by the ratio estimator's formula, m/(m-1) Σ (a_i - R n_i)² /
+/// (Σn)²: the clusters are independent, the sessions within one are not.
+/// NaN with nothing to divide by; an infinite variance with one cluster.
+pub fn clustered_ratio(clusters: &[(f64, f64)]) -> (f64, f64) {
+    let (a, n) = clusters.iter().fold((0.0, 0.0), |s, c| (s.0 + c.0, s.1 + c.1));
+    if n <= 0.0 {
+        return (f64::NAN, f64::NAN);
+    }
+    let r = a / n;
+    let m = clusters.len() as f64;
+    let var = if m > 1.0 {
+        m / (m - 1.0) * clusters.iter().map(|(ai, ni)| (ai - r * ni).powi(2)).sum::<f64>() / (n * n)
+    } else {
+        f64::INFINITY
+    };
+    (r, var)
+}
+
 /// A figure and its 95 % interval (`None`: too few replicates for one).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Figure {
@@ -170,26 +188,49 @@ pub struct Forecast {
 }
 
 /// The figures of `outcomes` (any subset of a forecast's players: all, a
-/// skill decile) with their intervals.
+/// skill decile) with their intervals. With the fit's uncertainty: the
+/// variance of a figure across replicates, less the simulation's variance
+/// within one (each player a cluster, `clustered_ratio`), is the fit's;
+/// the interval is the pooled figure ± t(B-1) √(fit (1 + 1/B) + the
+/// pooled run's simulation variance). Without: ± t(B-1) times the
+/// replicates' standard error.
 pub fn summarize(generator: &str, outcomes: &[&Outcome], players: usize, with_fit: bool) -> Forecast {
     let pooled = figures(outcomes.iter().map(|o| &o.session));
     let b = replicates(players);
-    let per: Vec<[f64; 10]> = (0..b)
-        .map(|r| figures(outcomes.iter().filter(|o| o.replicate == r).map(|o| &o.session)))
+    let parts: Vec<[(f64, f64); 10]> = outcomes.iter().map(|o| ratio_parts(&o.session)).collect();
+    let per: Vec<Vec<(f64, f64)>> = (0..b)
+        .map(|r| {
+            let mine: Vec<&[(f64, f64); 10]> = outcomes
+                .iter()
+                .zip(&parts)
+                .filter(|(o, _)| o.replicate == r)
+                .map(|(_, p)| p)
+                .collect();
+            (0..10)
+                .map(|j| clustered_ratio(&mine.iter().map(|p| p[j]).collect::<Vec<_>>()))
+                .collect()
+        })
         .collect();
     let figures = (0..10)
         .map(|j| {
-            let xs: Vec<f64> = per.iter().map(|f| f[j]).filter(|x| x.is_finite()).collect();
-            let n = xs.len();
+            let reps: Vec<(f64, f64)> = per.iter().map(|f| f[j]).filter(|x| x.0.is_finite()).collect();
+            let n = reps.len();
             let ci = (n >= 2 && pooled[j].is_finite()).then(|| {
-                let mean = xs.iter().sum::<f64>() / n as f64;
-                let sd = (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt();
-                let half = t_975(n - 1)
-                    * if with_fit {
-                        sd * (1.0 + 1.0 / n as f64).sqrt()
+                let nf = n as f64;
+                let mean = reps.iter().map(|x| x.0).sum::<f64>() / nf;
+                let between = reps.iter().map(|x| (x.0 - mean).powi(2)).sum::<f64>() / (nf - 1.0);
+                let half = if with_fit {
+                    let noise: Vec<f64> = reps.iter().map(|x| x.1).filter(|v| v.is_finite()).collect();
+                    let within = if noise.is_empty() {
+                        0.0
                     } else {
-                        sd / (n as f64).sqrt()
+                        noise.iter().sum::<f64>() / noise.len() as f64
                     };
+                    let fit = (between - within).max(0.0);
+                    t_975(n - 1) * (fit * (1.0 + 1.0 / nf) + within / nf).sqrt()
+                } else {
+                    t_975(n - 1) * (between / nf).sqrt()
+                };
                 let (lo, hi) = (pooled[j] - half, pooled[j] + half);
                 // Shares stay shares; a mean of games stays at least 1.
                 if j == 4 {

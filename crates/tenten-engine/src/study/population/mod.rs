@@ -12,3 +12,6 @@ pub mod fit;
 pub mod forecast;
 pub mod quit;
 pub mod session;
+
+#[cfg(test)]
+mod recovery_tests;

@@ -1,0 +1,220 @@
+//! The population commands on the shipped demo: the demo cohort is what
+//! its README command makes, a population fits back from it, and a
+//! forecast checked against the cohort played under block-blast-like gives
+//! its verdict. Bad input names its place.
+
+mod common;
+use common::cli::{run_bad, run_ok};
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tenten-population-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn the_shipped_demo_cohort_is_what_its_command_makes() {
+    let dir = scratch("cohort");
+    for (generator, seed) in [("random", "1"), ("block-blast-like", "2")] {
+        let out = dir.join(generator);
+        let line = run_ok(&[
+            "cohort",
+            "--population",
+            "demo",
+            "--testers",
+            "60",
+            "--sessions",
+            "1",
+            "--generator",
+            generator,
+            "--seed",
+            seed,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(
+            line.starts_with(&format!(
+                "cohort population=demo generator={generator} testers=60 "
+            )),
+            "{line}"
+        );
+        let shipped = std::path::Path::new("presets/cohorts/demo").join(generator);
+        let mut names: Vec<_> = std::fs::read_dir(&shipped)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        assert_eq!(names.len(), 60);
+        for n in names {
+            assert_eq!(
+                std::fs::read(shipped.join(&n)).unwrap(),
+                std::fs::read(out.join(&n)).unwrap(),
+                "{generator}/{n:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_fitted_population_forecasts_and_checks_against_the_demo_cohort() {
+    let dir = scratch("fit");
+    let pop = dir.join("demo-fit.ron");
+    let line = run_ok(&[
+        "fit-population",
+        "presets/cohorts/demo/random",
+        "--out",
+        pop.to_str().unwrap(),
+    ]);
+    let keys: Vec<&str> = line
+        .split_whitespace()
+        .map(|kv| kv.split('=').next().unwrap())
+        .collect();
+    assert_eq!(
+        keys[..15],
+        [
+            "testers",
+            "moves",
+            "games",
+            "temperature_median",
+            "temperature_median_ci",
+            "temperature_log_sd",
+            "temperature_log_sd_ci",
+            "slip_median",
+            "slip_median_ci",
+            "quit_base",
+            "quit_unfair_odds",
+            "quit_unfair_odds_ci",
+            "slip_logit_sd",
+            "slip_logit_sd_ci",
+            "quit_per_log_round"
+        ],
+        "{line}"
+    );
+    assert!(line.starts_with("testers=60 "), "{line}");
+    let text = std::fs::read_to_string(&pop).unwrap();
+    assert!(text.contains("fitted:") && text.contains("per_tester:"), "{text}");
+    let out = run_ok(&[
+        "forecast",
+        "--population",
+        pop.to_str().unwrap(),
+        "--generator",
+        "random,block-blast-like",
+        "--players",
+        "2000",
+        "--seed",
+        "3",
+        "--check",
+        "presets/cohorts/demo/block-blast-like",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("generator=random players=2000 "), "{out}");
+    assert!(
+        lines[1].starts_with("generator=block-blast-like players=2000 "),
+        "{out}"
+    );
+    for name in [
+        "reach_10",
+        "reach_25",
+        "reach_50",
+        "reach_100",
+        "games_per_session",
+        "unfair_share",
+        "sessions_ended_by_unfair",
+    ] {
+        assert!(lines[1].contains(&format!(" {name}_ci=")), "{name}: {out}");
+    }
+    let verdict = lines.last().unwrap();
+    assert!(
+        verdict.starts_with("verdict: 5 of 5 figures inside their intervals; survival agrees"),
+        "{out}"
+    );
+    // The same seed, the same lines.
+    let again = run_ok(&[
+        "forecast",
+        "--population",
+        pop.to_str().unwrap(),
+        "--generator",
+        "random",
+        "--players",
+        "300",
+        "--seed",
+        "3",
+        "--by-skill",
+    ]);
+    assert_eq!(again.lines().count(), 11, "{again}");
+    assert!(
+        again
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("skill_decile=1 generator=random players=30 "),
+        "{again}"
+    );
+    let twice = run_ok(&[
+        "forecast",
+        "--population",
+        pop.to_str().unwrap(),
+        "--generator",
+        "random",
+        "--players",
+        "300",
+        "--seed",
+        "3",
+        "--by-skill",
+    ]);
+    assert_eq!(again, twice);
+}
+
+#[test]
+fn bad_populations_and_logs_are_refused_with_their_place() {
+    let dir = scratch("bad");
+    let bad = dir.join("bad.ron");
+    std::fs::write(
+        &bad,
+        include_str!("../presets/populations/demo.ron").replace("base: 0.2", "base: 1.5"),
+    )
+    .unwrap();
+    let err = run_bad(&[
+        "forecast",
+        "--population",
+        bad.to_str().unwrap(),
+        "--players",
+        "10",
+    ]);
+    assert!(err.contains("bad.ron:") && err.contains("quit base 1.5"), "{err}");
+    let err = run_bad(&["forecast", "--population", "demo", "--players", "0"]);
+    assert!(err.contains("--players"), "{err}");
+    let err = run_bad(&[
+        "fit-population",
+        "presets/logs/casual-playtest.ron",
+        "--out",
+        dir.join("x.ron").to_str().unwrap(),
+    ]);
+    assert!(err.contains("JSON Lines"), "{err}");
+    assert!(!dir.join("x.ron").exists());
+    let err = run_bad(&[
+        "cohort",
+        "--population",
+        "nobody.ron",
+        "--testers",
+        "2",
+        "--generator",
+        "random",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(err.contains("nobody.ron"), "{err}");
+    let err = run_bad(&[
+        "cohort",
+        "--population",
+        "demo",
+        "--testers",
+        "2",
+        "--generator",
+        "fair",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(err.contains("unknown generator"), "{err}");
+}
