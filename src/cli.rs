@@ -121,9 +121,15 @@ enum Command {
         /// target holds for each of them (their misses summed).
         #[arg(long, default_value = "casual", value_parser = simulate::parse_players)]
         player: simulate::Players,
-        /// KEY=VALUE: median_rounds=N, unfair_share=S (at most), small_share=BAND:S; repeat the
-        /// option for several. Each is met within a tolerance, 5 % of a median (at least a
-        /// round) or 0.02 of a share, or as given after @ (median_rounds=35@2).
+        /// Tune for an audience instead: this population's players (a file, or demo), --games of
+        /// them one session each, every candidate on the same players; the targets are then
+        /// reach=ROUND:SHARE (ROUND 10, 25, 50 or 100), games_per_session=N and unfair_share=S.
+        #[arg(long, value_name = "POP.ron", conflicts_with = "player")]
+        population: Option<String>,
+        /// KEY=VALUE: median_rounds=N, unfair_share=S (at most), small_share=BAND:S, and with
+        /// --population reach=ROUND:S and games_per_session=N; repeat the option for several.
+        /// Each is met within a tolerance, 5 % of a median or of games per session (at least a
+        /// round, or 0.1 game) or 0.02 of a share, or as given after @ (median_rounds=35@2).
         #[arg(long, required = true, value_name = "KEY=VALUE[@TOL]")]
         target: Vec<String>,
         /// Keep the mix near the base's: the strength of a penalty on the divergence (KL,
@@ -538,6 +544,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
         Command::Tune {
             generator,
             player,
+            population,
             target,
             keep_mix,
             allow_miss,
@@ -553,6 +560,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             tune::Args {
                 generator,
                 players: player.0,
+                population,
                 targets: target,
                 keep_mix,
                 free,

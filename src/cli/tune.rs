@@ -11,6 +11,7 @@ use tenten_engine::study::tune::{self, Goal, TuneRequest};
 pub(super) struct Args {
     pub generator: String,
     pub players: Vec<String>,
+    pub population: Option<String>,
     pub targets: Vec<String>,
     pub keep_mix: f64,
     pub free: Option<String>,
@@ -78,18 +79,24 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<bool, FormatError> {
             a.budget
         )));
     }
+    let audience = a
+        .population
+        .as_deref()
+        .map(tenten_engine::study::population::file::by_name)
+        .transpose()?;
+    let players: Vec<&str> = if audience.is_some() {
+        Vec::new()
+    } else {
+        a.players.iter().map(String::as_str).collect()
+    };
     let req = TuneRequest {
         plan: Plan {
             games: a.games,
             seed: a.seed,
             max_rounds: a.max_rounds,
-            ..Plan::named(
-                base.set.clone(),
-                &a.players.iter().map(String::as_str).collect::<Vec<_>>(),
-                &[],
-                CoelhoWeights::BEST,
-            )?
+            ..Plan::named(base.set.clone(), &players, &[], CoelhoWeights::BEST)?
         },
+        audience,
         base,
         goals,
         free,
@@ -100,13 +107,21 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<bool, FormatError> {
         holdout_games: a.holdout,
     };
     req.check().map_err(arg_error)?;
-    let who = a.players.join(", ");
+    let who = match &req.audience {
+        Some(p) => format!("the audience of population {}", p.name),
+        None => a.players.join(", "),
+    };
     eprintln!(
-        "tuning {} weights of {} for {} ({} games a candidate, {:.0} s)...",
+        "tuning {} weights of {} for {} ({} {} a candidate, {:.0} s)...",
         req.free.len(),
         req.base.file.name,
         who,
         a.games,
+        if req.audience.is_some() {
+            "players"
+        } else {
+            "games"
+        },
         a.budget
     );
     let count = std::sync::atomic::AtomicUsize::new(0);
@@ -149,6 +164,11 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<bool, FormatError> {
     }
     let set = &req.plan.set;
     let cap = req.plan.max_rounds;
+    let unit = if req.audience.is_some() {
+        "players"
+    } else {
+        "games"
+    };
     for c in &report.holdout {
         let ci = |m: &tune::Measured| {
             m.ci.map_or("none".to_owned(), |(lo, hi)| {
@@ -165,7 +185,7 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<bool, FormatError> {
         };
         let _ = writeln!(
             out,
-            "target={} player={} goal={} tolerance={} verdict={} holdout={} holdout_ci={} start={} start_ci={} holdout_games={}",
+            "target={} player={} goal={} tolerance={} verdict={} holdout={} holdout_ci={} start={} start_ci={} holdout_{unit}={}",
             c.goal.target.name(),
             c.player,
             c.goal.target.goal(),
@@ -179,7 +199,7 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<bool, FormatError> {
         );
         if !c.met {
             eprintln!(
-                "MISSED: {} for {}: {} on {} fresh games, goal {} within {}",
+                "MISSED: {} for {}: {} on {} fresh {unit}, goal {} within {}",
                 c.goal.target.name(),
                 c.player,
                 c.holdout.show(cap),
@@ -237,9 +257,10 @@ pub(super) fn cmd_tune(a: Args, out: &mut String) -> Result<bool, FormatError> {
         })
         .collect();
     let note = format!(
-        "{} evaluations of {} games (seeds {}..), {} finalists validated, hold-out {} games: {}.",
+        "{} evaluations of {} {} (seeds {}..), {} finalists validated, hold-out {}: {}.",
         report.evaluations.len(),
         a.games,
+        unit,
         a.seed,
         report.finalists.len(),
         a.holdout,

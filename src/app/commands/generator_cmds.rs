@@ -241,6 +241,7 @@ impl App {
             keep_mix: t.keep_mix.max(0.0),
             budget_seconds: t.budget_seconds.max(1.0),
             max_evaluations: None,
+            audience: None,
             holdout_games: t.holdout.max(1),
         };
         // A median past the round cap, say, is refused before anything runs.

@@ -27,10 +27,16 @@ use argmin::core::{CostFunction, Error, Executor};
 use argmin::solver::neldermead::NelderMead;
 
 use crate::model::pieces::{MAX_WEIGHT, PieceIdx, PieceSet};
+use crate::model::shapes::Shapes;
+use crate::play::dealing::Dealing;
 use crate::play::game::{BANDS, Game};
 use crate::play::generator_file::GeneratorSpec;
 use crate::progress::Progress;
 use crate::stats::{divergence, survival};
+use crate::study::population::file::Population;
+use crate::study::population::forecast::{Forecast, Outcome, REACH, play_players, summarize};
+use crate::study::population::quit::MAX_GAMES;
+use crate::study::population::session::Table;
 use crate::study::runner::{self, Plan, Summary};
 
 /// The weights are tuned at this many steps per base weight, at most.
@@ -60,6 +66,10 @@ pub enum Target {
     /// This share of pieces of 1-3 cells dealt on boards in fill band `band`
     /// (0: 0-20 %, ... 4: 80-100 %).
     SmallShare { band: usize, share: f64 },
+    /// An audience's share of games reaching round `round` (a population's).
+    Reach { round: u32, share: f64 },
+    /// An audience's games per session (a population's).
+    GamesPerSession(f64),
 }
 
 impl Target {
@@ -68,12 +78,50 @@ impl Target {
             Target::MedianRounds(_) => "median_rounds".to_owned(),
             Target::UnfairShare(_) => "unfair_share".to_owned(),
             Target::SmallShare { band, .. } => format!("small_share_band{band}"),
+            Target::Reach { round, .. } => format!("reach_{round}"),
+            Target::GamesPerSession(_) => "games_per_session".to_owned(),
+        }
+    }
+
+    /// Whether it is measured on an audience (a population's players in
+    /// sessions) rather than on each player's games.
+    pub fn of_audience(&self) -> bool {
+        matches!(self, Target::Reach { .. } | Target::GamesPerSession(_))
+    }
+
+    /// The audience's figure, from a forecast's players, and its 95 %
+    /// interval (`forecast::summarize`).
+    pub fn audience_interval(&self, f: &Forecast) -> Measured {
+        let name = match *self {
+            Target::Reach { round, .. } => format!("reach_{round}"),
+            Target::GamesPerSession(_) => "games_per_session".to_owned(),
+            Target::UnfairShare(_) => "unfair_share".to_owned(),
+            _ => String::new(),
+        };
+        match f.figure(&name) {
+            // No losses at all: no unfair ones.
+            Some(x) if !x.value.is_finite() && name == "unfair_share" => Measured {
+                value: Some(0.0),
+                ci: None,
+            },
+            Some(x) => Measured {
+                value: x.value.is_finite().then_some(x.value),
+                ci: x.ci,
+            },
+            None => Measured {
+                value: None,
+                ci: None,
+            },
         }
     }
 
     pub fn goal(&self) -> f64 {
         match *self {
-            Target::MedianRounds(v) | Target::UnfairShare(v) | Target::SmallShare { share: v, .. } => v,
+            Target::MedianRounds(v)
+            | Target::UnfairShare(v)
+            | Target::SmallShare { share: v, .. }
+            | Target::Reach { share: v, .. }
+            | Target::GamesPerSession(v) => v,
         }
     }
 
@@ -127,8 +175,33 @@ impl Target {
                     Err(format!("small_share is a share, 0 to 1; got {share}"))
                 }
             }
+            "reach" => {
+                let (round, share) = value
+                    .split_once(':')
+                    .ok_or_else(|| format!("reach is ROUND:SHARE, like reach=50:0.6; got {s:?}"))?;
+                let round = round
+                    .trim()
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|r| REACH.contains(r))
+                    .ok_or_else(|| format!("the round of reach is one of 10, 25, 50, 100; got {round:?}"))?;
+                let share = number(share)?;
+                if (0.0..=1.0).contains(&share) {
+                    Ok(Target::Reach { round, share })
+                } else {
+                    Err(format!("reach is a share, 0 to 1; got {share}"))
+                }
+            }
+            "games_per_session" => {
+                let v = number(value)?;
+                if (1.0..=f64::from(MAX_GAMES as u32)).contains(&v) {
+                    Ok(Target::GamesPerSession(v))
+                } else {
+                    Err(format!("games_per_session is 1 to {MAX_GAMES}; got {v}"))
+                }
+            }
             other => Err(format!(
-                "unknown target {other:?}; choose median_rounds, unfair_share or small_share"
+                "unknown target {other:?}; choose median_rounds, unfair_share, small_share, or for a population reach or games_per_session"
             )),
         }
     }
@@ -139,6 +212,7 @@ impl Target {
             Target::MedianRounds(_) => s.km.median.map_or(s.rounds_median, f64::from),
             Target::UnfairShare(_) => s.unfair_share.map_or(0.0, |x| x.0),
             Target::SmallShare { band, .. } => small_share(s, set, band).map_or(0.0, |x| x.0),
+            Target::Reach { .. } | Target::GamesPerSession(_) => f64::NAN,
         }
     }
 
@@ -146,8 +220,10 @@ impl Target {
     /// least one round), two points of a share.
     pub fn default_tolerance(&self) -> f64 {
         match *self {
-            Target::MedianRounds(t) => (0.05 * t).max(1.0),
-            Target::UnfairShare(_) | Target::SmallShare { .. } => 0.02,
+            // Rounded to a millionth, so 5 % of 7 prints as 0.35.
+            Target::MedianRounds(t) => ((0.05 * t).max(1.0) * 1e6).round() / 1e6,
+            Target::GamesPerSession(t) => ((0.05 * t).max(0.1) * 1e6).round() / 1e6,
+            Target::UnfairShare(_) | Target::SmallShare { .. } | Target::Reach { .. } => 0.02,
         }
     }
 
@@ -155,9 +231,9 @@ impl Target {
     /// it: it is a ceiling).
     pub fn miss(&self, measured: f64) -> f64 {
         match *self {
-            Target::MedianRounds(t) => (measured - t).abs(),
+            Target::MedianRounds(t) | Target::GamesPerSession(t) => (measured - t).abs(),
             Target::UnfairShare(t) => (measured - t).max(0.0),
-            Target::SmallShare { share, .. } => (measured - share).abs(),
+            Target::SmallShare { share, .. } | Target::Reach { share, .. } => (measured - share).abs(),
         }
     }
 
@@ -184,6 +260,10 @@ impl Target {
                     ci: x.map(|(_, lo, hi)| (lo, hi)),
                 }
             }
+            Target::Reach { .. } | Target::GamesPerSession(_) => Measured {
+                value: None,
+                ci: None,
+            },
         }
     }
 }
@@ -308,18 +388,38 @@ pub struct TuneRequest {
     /// repeatable).
     pub max_evaluations: Option<usize>,
     pub holdout_games: usize,
+    /// Tune for an audience instead of players: each candidate's figures
+    /// are those of this population's players, `plan.games` of them, one
+    /// session each (its point estimate: a fit's uncertainty is the
+    /// forecast's to show).
+    pub audience: Option<Population>,
 }
+
+/// The label of an audience in the hold-out's verdicts.
+pub const AUDIENCE: &str = "audience";
 
 impl TuneRequest {
     /// What a tune cannot mean, refused before it starts: no player or no
     /// goal, a median goal past the round cap (it could never be
     /// measured), bounds outside 0 to `MAX_WEIGHT`.
     pub fn check(&self) -> Result<(), String> {
-        if self.plan.players.is_empty() {
+        if self.plan.players.is_empty() && self.audience.is_none() {
             return Err("a tune needs a player".to_owned());
         }
         if self.goals.is_empty() {
             return Err("a tune needs a target".to_owned());
+        }
+        for g in &self.goals {
+            let t = g.target;
+            if self.audience.is_some() && !(t.of_audience() || matches!(t, Target::UnfairShare(_))) {
+                return Err(format!(
+                    "{} is a player's target; for a population the targets are reach, games_per_session and unfair_share",
+                    t.name()
+                ));
+            }
+            if self.audience.is_none() && t.of_audience() {
+                return Err(format!("{} is an audience's target: give a population", t.name()));
+            }
         }
         for g in &self.goals {
             if let Target::MedianRounds(m) = g.target
@@ -494,6 +594,37 @@ fn summaries(
         .collect()
 }
 
+/// The audience's figures under `spec`: the population's players `games`
+/// (player i of the plan's seed), one session each.
+fn audience_forecast(
+    req: &TuneRequest,
+    spec: &GeneratorSpec,
+    games: std::ops::Range<usize>,
+    progress: &Progress,
+) -> Option<Forecast> {
+    let mut point = req.audience.clone()?;
+    point.fitted = None;
+    let set = &req.plan.set;
+    let shapes = Shapes::new(set, req.plan.shapes_size);
+    let dealing = Dealing::file(spec.clone(), set).ok()?;
+    let table = Table {
+        shapes: &shapes,
+        set,
+        k: req.plan.k,
+        dealing: &dealing,
+        options: req.plan.options,
+        max_rounds: req.plan.max_rounds,
+    };
+    let n = games.len();
+    let outcomes: Vec<Outcome> = play_players(&point, &table, n, games, req.plan.seed, progress)?;
+    Some(summarize(
+        AUDIENCE,
+        &outcomes.iter().collect::<Vec<_>>(),
+        n,
+        false,
+    ))
+}
+
 /// The loss of `spec` on `games`: the squared misses in tolerances, summed
 /// over players and goals, the divergence penalty, and the measures.
 fn loss_on(
@@ -502,11 +633,19 @@ fn loss_on(
     games: std::ops::Range<usize>,
     progress: &Progress,
 ) -> Option<(f64, Vec<f64>, f64)> {
-    let summaries = summaries(req, spec, games, progress)?;
-    let measures: Vec<f64> = summaries
-        .iter()
-        .flat_map(|s| req.goals.iter().map(move |g| g.target.measure(s, &req.plan.set)))
-        .collect();
+    let measures: Vec<f64> = if req.audience.is_some() {
+        let f = audience_forecast(req, spec, games, progress)?;
+        req.goals
+            .iter()
+            .map(|g| g.target.audience_interval(&f).value.unwrap_or(f64::INFINITY))
+            .collect()
+    } else {
+        let summaries = summaries(req, spec, games, progress)?;
+        summaries
+            .iter()
+            .flat_map(|s| req.goals.iter().map(move |g| g.target.measure(s, &req.plan.set)))
+            .collect()
+    };
     let goals = req.goals.iter().cycle();
     let misses: f64 = goals.zip(&measures).map(|(g, &m)| g.misses_by(m).powi(2)).sum();
     let kl = divergence(req, spec);
@@ -701,29 +840,52 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
     // The hold-out: the start and the winner on the same fresh seeds.
     let fresh = HOLDOUT_SEEDS..HOLDOUT_SEEDS + req.holdout_games;
     let base = candidate(req, &x0);
-    let holdout = match (
-        summaries(req, &base, fresh.clone(), progress),
-        summaries(req, &tuned, fresh, progress),
-    ) {
-        (Some(before), Some(after)) => req
-            .plan
-            .player_names()
-            .into_iter()
-            .zip(before.iter().zip(&after))
-            .flat_map(|(player, (b, a))| {
-                req.goals.iter().map(move |g| {
-                    let holdout = g.target.interval(a, &req.plan.set);
+    let holdout = if req.audience.is_some() {
+        match (
+            audience_forecast(req, &base, fresh.clone(), progress),
+            audience_forecast(req, &tuned, fresh, progress),
+        ) {
+            (Some(before), Some(after)) => req
+                .goals
+                .iter()
+                .map(|g| {
+                    let holdout = g.target.audience_interval(&after);
                     Checked {
-                        player: player.to_owned(),
+                        player: AUDIENCE.to_owned(),
                         goal: *g,
-                        start: g.target.interval(b, &req.plan.set),
+                        start: g.target.audience_interval(&before),
                         met: g.met(&holdout),
                         holdout,
                     }
                 })
-            })
-            .collect(),
-        _ => Vec::new(),
+                .collect(),
+            _ => Vec::new(),
+        }
+    } else {
+        match (
+            summaries(req, &base, fresh.clone(), progress),
+            summaries(req, &tuned, fresh, progress),
+        ) {
+            (Some(before), Some(after)) => req
+                .plan
+                .player_names()
+                .into_iter()
+                .zip(before.iter().zip(&after))
+                .flat_map(|(player, (b, a))| {
+                    req.goals.iter().map(move |g| {
+                        let holdout = g.target.interval(a, &req.plan.set);
+                        Checked {
+                            player: player.to_owned(),
+                            goal: *g,
+                            start: g.target.interval(b, &req.plan.set),
+                            met: g.met(&holdout),
+                            holdout,
+                        }
+                    })
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
     };
     Some(TuneReport {
         weights_before: start_weights(&req.base.set),

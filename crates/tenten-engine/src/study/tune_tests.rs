@@ -25,6 +25,7 @@ fn request_for(players: &[&str], goals: Vec<Goal>, evaluations: usize) -> TuneRe
         keep_mix: 0.0,
         budget_seconds: 600.0,
         max_evaluations: Some(evaluations),
+        audience: None,
         holdout_games: 80,
     }
 }
@@ -262,4 +263,46 @@ fn weights_never_pass_1000_whatever_the_base() {
     let spec = candidate(&req, &[5_000.0; 19]);
     assert!(spec.set.pieces.iter().all(|p| p.weight <= 1000));
     assert!(generator_file::parse(&spec.to_ron(), "t.ron", &PieceSet::classic()).is_ok());
+}
+
+/// A tune for an audience: the demo population's players under candidate
+/// generators from block-blast-like, every target met on the hold-out's
+/// fresh players, each with its verdict. Player targets are refused for a
+/// population and audience targets without one.
+#[test]
+fn a_population_tune_meets_its_targets_on_the_holdout() {
+    let set = PieceSet::classic();
+    let mut req = request_for(&[], Vec::new(), 40);
+    req.base = generator_file::preset("block-blast-like", &set).unwrap();
+    req.plan.games = 150;
+    req.plan.max_rounds = 1_000;
+    req.holdout_games = 600;
+    req.audience = Some(crate::study::population::file::by_name("demo").unwrap());
+    req.goals = vec![
+        Goal::parse("reach=50:0.6@0.03").unwrap(),
+        Goal::parse("unfair_share=0.02").unwrap(),
+    ];
+    req.check().unwrap();
+    let report = tune(&req, &Progress::default(), |_| {}).unwrap();
+    assert_eq!(report.holdout.len(), 2);
+    for c in &report.holdout {
+        assert_eq!(c.player, AUDIENCE);
+        assert!(
+            c.met,
+            "{} missed: {:?} (start {:?})",
+            c.goal.target.name(),
+            c.holdout,
+            c.start
+        );
+    }
+    // The start missed the reach: the tune moved it.
+    let reach = &report.holdout[0];
+    assert!(reach.start.value.unwrap() < 0.57, "{:?}", reach.start);
+    let mut wrong = req.clone();
+    wrong.goals = vec![Goal::parse("median_rounds=30").unwrap()];
+    assert!(wrong.check().unwrap_err().contains("player's target"));
+    let none = request_for(&["novice"], vec![Goal::parse("games_per_session=4").unwrap()], 1);
+    assert!(none.check().unwrap_err().contains("give a population"));
+    assert!(Goal::parse("reach=30:0.5").is_err());
+    assert!(Goal::parse("games_per_session=0").is_err());
 }
