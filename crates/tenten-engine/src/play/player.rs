@@ -350,19 +350,36 @@ pub fn move_probabilities_into(
     scratch: &mut RankScratch,
     out: &mut Vec<f64>,
 ) {
-    // Descending values as ascending keys (total_cmp's order, reversed),
-    // each with its index below it: one sort orders them, a walk ranks them.
-    let key = |v: f64| {
-        let b = v.to_bits() as i64;
-        !((b ^ (((b >> 63) as u64) >> 1) as i64) as u64 ^ (1 << 63))
-    };
-    let RankScratch {
-        keys,
-        table,
-        at,
-        slots,
-        stamp,
-    } = scratch;
+    rank_weights_into(values, temperature, scratch, out);
+    let n = values.len();
+    let total: f64 = out.iter().sum();
+    for w in out.iter_mut() {
+        *w = slip / n as f64 + (1.0 - slip) * *w / total;
+    }
+}
+
+/// Draws an option as `draw` does from `move_probabilities`, given the
+/// rank weights (`rank_weights_into`): each chance is made as the walk
+/// reaches it, the same numbers in the same order, so the draw is the
+/// same, and the options past the one drawn cost nothing.
+fn draw_ranked(weights: &[f64], slip: f64, rng: &mut Generator) -> usize {
+    let n = weights.len();
+    let total: f64 = weights.iter().sum();
+    let mut r = rng.unit();
+    for (i, w) in weights.iter().enumerate() {
+        let p = slip / n as f64 + (1.0 - slip) * w / total;
+        if r < p {
+            return i;
+        }
+        r -= p;
+    }
+    n - 1
+}
+
+/// Each option's rank weight, e^(-rank / temperature) (as `rank_weights`),
+/// into `out`.
+pub fn rank_weights_into(values: &[f64], temperature: f64, scratch: &mut RankScratch, out: &mut Vec<f64>) {
+    let RankScratch { keys, table, at } = scratch;
     if at.to_bits() != temperature.to_bits() {
         table.clear();
         *at = temperature;
@@ -382,55 +399,29 @@ pub fn move_probabilities_into(
     };
     keys.clear();
     out.clear();
-    if values.len() <= SLOTS / 2 {
-        // The distinct values found by an open-addressed table (stamped per
-        // call, so never cleared), then only those sorted: their ranks go
-        // back in the table, and each option reads its own.
-        *stamp = stamp.wrapping_add(1);
-        if slots.len() != SLOTS || *stamp == 0 {
-            *stamp = 1;
-            *slots = vec![(0, 0, 0); SLOTS];
-        }
-        let home = |k: u64| (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize;
-        let find = |slots: &[(u64, u32, u32)], k: u64| {
-            let mut i = home(k);
-            while slots[i].2 == *stamp && slots[i].0 != k {
-                i = (i + 1) % SLOTS;
-            }
-            i
-        };
-        for &v in values {
-            let k = key(v);
-            let i = find(slots, k);
-            if slots[i].2 != *stamp {
-                slots[i] = (k, 0, *stamp);
-                keys.push(k);
-            }
-            // The slot, until the ranks are known.
-            out.push(f64::from_bits(i as u64));
-        }
+    if values.len() <= 512 {
+        // Each option's order key with its index in the low 9 bits: one
+        // sort orders them, a walk ranks them.
+        keys.extend(values.iter().enumerate().map(|(i, &v)| rank_key(v) | i as u64));
         keys.sort_unstable();
-        for (rank, &k) in keys.iter().enumerate() {
-            let i = find(slots, k);
-            slots[i].1 = rank as u32;
-        }
-        for o in out.iter_mut() {
-            let rank = slots[o.to_bits() as usize].1 as usize;
-            *o = weight(table, rank);
+        out.resize(values.len(), 0.0);
+        let mut rank = 0;
+        let mut last = keys.first().map_or(0, |k| k >> 9);
+        for &k in keys.iter() {
+            if k >> 9 != last {
+                rank += 1;
+                last = k >> 9;
+            }
+            out[(k & 0x1FF) as usize] = weight(table, rank);
         }
     } else {
-        keys.extend(values.iter().map(|&v| key(v)));
+        keys.extend(values.iter().map(|&v| rank_key(v)));
         keys.sort_unstable();
         keys.dedup();
         for &v in values {
-            let rank = keys.partition_point(|&k| k < key(v));
+            let rank = keys.partition_point(|&k| k < rank_key(v));
             out.push(weight(table, rank));
         }
-    }
-    let n = values.len();
-    let total: f64 = out.iter().sum();
-    for w in out.iter_mut() {
-        *w = slip / n as f64 + (1.0 - slip) * *w / total;
     }
 }
 
@@ -441,22 +432,28 @@ pub struct RankScratch {
     keys: Vec<u64>,
     table: Vec<f64>,
     at: f64,
-    /// (key, rank, stamp) by the key's hash.
-    slots: Vec<(u64, u32, u32)>,
-    stamp: u32,
 }
 
-/// The rank table's size: 1024 slots hold up to 512 distinct values at
-/// half load (a holder's placements on an empty board are about 300).
-const SLOTS: usize = 1024;
+/// A value's place in rank order: larger values get smaller keys (the
+/// order of `f64::total_cmp`, reversed), and values within 512 units in
+/// the last place of each other share a key. Values that differ at all
+/// differ far more (the criteria are counts over a few fixed scales: on a
+/// 10x10 board by at least 1/18000), so what this merges are equal sums
+/// rounded differently, which are one rank. The low 9 bits are left 0 for
+/// an option's index.
+pub fn rank_key(v: f64) -> u64 {
+    let b = v.to_bits() as i64;
+    !((b ^ (((b >> 63) as u64) >> 1) as i64) as u64 ^ (1 << 63)) & !0x1FF
+}
 
 /// Each option's weight under rank choice: e^(-rank / temperature) over
-/// the distinct values (at temperature 0, 1 for the best and 0 else).
+/// the distinct values (`rank_key`; at temperature 0, 1 for the best and
+/// 0 else).
 pub fn rank_weights(values: &[f64], temperature: f64) -> Vec<f64> {
-    let mut distinct: Vec<f64> = values.to_vec();
-    distinct.sort_by(|a, b| b.total_cmp(a));
+    let mut distinct: Vec<u64> = values.iter().map(|&v| rank_key(v)).collect();
+    distinct.sort_unstable();
     distinct.dedup();
-    let rank = |v: f64| distinct.partition_point(|&d| d > v) as f64;
+    let rank = |v: f64| distinct.partition_point(|&d| d < rank_key(v)) as f64;
     values
         .iter()
         .map(|&v| {
@@ -733,8 +730,8 @@ impl PlayerStrategy {
                 if values.is_empty() {
                     return None;
                 }
-                move_probabilities_into(values, player.temperature, player.slip, scratch, chances);
-                let (slot, anchor) = lean[draw(chances, rng)];
+                rank_weights_into(values, player.temperature, scratch, chances);
+                let (slot, anchor) = lean[draw_ranked(chances, player.slip, rng)];
                 let piece = left[usize::from(slot)];
                 points += play_move(shapes, &mut board, &mut left, (piece, u32::from(anchor)))?;
                 moves.push((piece, u32::from(anchor)));

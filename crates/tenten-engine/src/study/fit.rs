@@ -160,14 +160,18 @@ fn grouped(eval: &Evaluator, evaluation: CoelhoWeights, mut raw: Vec<(Criteria, 
             )),
         }
     }
-    let values: Vec<f64> = out.iter().map(|(c, _)| eval.value(c, evaluation)).collect();
-    let mut distinct = values.clone();
-    distinct.sort_by(|a, b| b.total_cmp(a));
+    // Ranked as a player ranks them (`player::rank_key`).
+    let keys: Vec<u64> = out
+        .iter()
+        .map(|(c, _)| crate::play::player::rank_key(eval.value(c, evaluation)))
+        .collect();
+    let mut distinct = keys.clone();
+    distinct.sort_unstable();
     distinct.dedup();
     out.into_iter()
-        .zip(values)
-        .map(|((_, mut o), v)| {
-            o.rank = distinct.partition_point(|&d| d > v) as u32;
+        .zip(keys)
+        .map(|((_, mut o), k)| {
+            o.rank = distinct.partition_point(|&d| d < k) as u32;
             o
         })
         .collect()
