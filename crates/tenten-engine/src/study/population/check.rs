@@ -137,7 +137,12 @@ pub fn check(forecast: &Forecast, predicted: &[Outcome], testers: &[(String, Vec
             let forecast_half = f.ci.map_or(0.0, |(lo, hi)| (hi - lo) / 2.0);
             let cohort = cohort_variance(predicted, j, testers.len());
             let half = (forecast_half.powi(2) + 1.96f64.powi(2) * cohort).sqrt();
-            let interval = (f.value - half, f.value + half);
+            // Shares stay shares; a mean of games stays at least 1.
+            let interval = if *name == "games_per_session" {
+                ((f.value - half).max(1.0), f.value + half)
+            } else {
+                ((f.value - half).max(0.0), (f.value + half).min(1.0))
+            };
             Row {
                 name,
                 observed: obs,
