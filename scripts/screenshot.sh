@@ -49,10 +49,13 @@ if [ -n "${DRAG:-}" ]; then
     sleep 1
 fi
 # CLICKS="x,y x,y" clicks there first, in order (menus, collapsed sections);
-# an item "type=TEXT" types TEXT and presses Return instead (a file name in
+# an item "sleep=S" waits S seconds; an item "type=TEXT" types TEXT and presses Return instead (a file name in
 # the window's own file dialog).
 for click in ${CLICKS:-}; do
-    if [ "${click#type=}" != "$click" ]; then
+    if [ "${click#sleep=}" != "$click" ]; then
+        # "sleep=S" waits S seconds between clicks (a job to end first).
+        sleep "${click#sleep=}"
+    elif [ "${click#type=}" != "$click" ]; then
         DISPLAY=$display xdotool type --delay 20 "${click#type=}"
         DISPLAY=$display xdotool key Return
     else

@@ -369,3 +369,49 @@ fn a_tune_stops_on_cancel() {
     assert!(!h.state().live.tune.running());
     assert!(h.state().live.status.contains("cancelled") || h.state().live.tune.report.is_some());
 }
+
+#[test]
+fn fitting_a_population_stops_on_cancel() {
+    let mut h = harness();
+    h.state_mut().push(Command::FitPopulation(
+        "presets/cohorts/demo/block-blast-like".into(),
+    ));
+    h.step();
+    assert!(h.state().live.population_fit.running(), "the fit is running");
+    cancel_and_join(&mut h, "fitting 60 testers", Command::CancelPopulationFit);
+    h.run();
+    assert!(!h.state().live.population_fit.running());
+    assert!(
+        h.state().live.population_fit.result.is_none(),
+        "a cancelled fit leaves no result"
+    );
+    assert!(
+        h.state().live.status.contains("cancelled"),
+        "{}",
+        h.state().live.status
+    );
+}
+
+#[test]
+fn a_forecast_stops_on_cancel() {
+    let mut h = harness();
+    h.state_mut().push(Command::ForecastPopulation {
+        players: 100_000,
+        fitted: false,
+        check: None,
+    });
+    h.step();
+    assert!(h.state().live.forecast.running(), "the forecast is running");
+    cancel_and_join(&mut h, "forecasting 100,000 players", Command::CancelForecast);
+    h.run();
+    assert!(!h.state().live.forecast.running());
+    assert!(
+        h.state().live.forecast.result.is_none(),
+        "a cancelled forecast leaves no result"
+    );
+    assert!(
+        h.state().live.status.contains("cancelled"),
+        "{}",
+        h.state().live.status
+    );
+}

@@ -182,6 +182,62 @@ impl App {
         }
     }
 
+    /// Fits a population (rank choice, piece lookahead, the Lab's criteria)
+    /// to every log of `folder`.
+    pub(crate) fn start_population_fit(&mut self, folder: std::path::PathBuf, ctx: &egui::Context) {
+        let (set, weights) = (self.state.doc.set.clone(), self.state.settings.lab.weights);
+        match self.live.population_fit.start(folder, set, weights, ctx) {
+            Ok(()) => self.live.status = "Fitting a population to the testers' logs…".to_owned(),
+            Err(e) => self.live.error = Some(format!("Could not start the fit: {e}")),
+        }
+    }
+
+    /// Forecasts the Lab's generators for the fitted population (or the
+    /// demo), on the Lab's board, holder, cap and seed.
+    pub(crate) fn start_forecast(
+        &mut self,
+        players: usize,
+        fitted: bool,
+        check: Option<std::path::PathBuf>,
+        ctx: &egui::Context,
+    ) {
+        let population = match (&self.live.population_fit.result, fitted) {
+            (Some(f), true) => f.fit.population.clone(),
+            (None, true) => {
+                self.live.forecast.error = Some("Fit a population to a folder of logs first.".to_owned());
+                return;
+            }
+            (_, false) => match tenten_engine::study::population::file::by_name("demo") {
+                Ok(p) => p,
+                Err(e) => {
+                    self.live.forecast.error = Some(e.to_string());
+                    return;
+                }
+            },
+        };
+        let lab = &self.state.settings.lab;
+        if lab.generators.is_empty() {
+            self.live.forecast.error =
+                Some("Choose the generators to compare on the Lab's Setup page.".to_owned());
+            return;
+        }
+        let ask = crate::app::jobs::population::ForecastAsk {
+            population,
+            generators: lab.generators.clone(),
+            set: self.state.doc.set.clone(),
+            size: crate::app::jobs::lab::board_of(lab, self.state.doc.board.size()),
+            k: lab.holder_size.clamp(1, tenten_engine::model::pieces::MAX_HOLDER),
+            players: players.clamp(1, crate::app::tabs::population::MAX_PLAYERS),
+            seed: lab.seed,
+            max_rounds: lab.max_rounds.min(10_000),
+            check,
+        };
+        match self.live.forecast.start(ask, ctx) {
+            Ok(()) => self.live.status = "Forecasting the audience…".to_owned(),
+            Err(e) => self.live.error = Some(format!("Could not start the forecast: {e}")),
+        }
+    }
+
     /// Fits a player to the open batch, a playtest log with moves.
     pub(crate) fn start_fit(
         &mut self,

@@ -472,7 +472,7 @@ pub fn stale(
     what
 }
 
-fn board_of(settings: &LabSettings, on_screen: BoardSize) -> BoardSize {
+pub(crate) fn board_of(settings: &LabSettings, on_screen: BoardSize) -> BoardSize {
     match settings.size {
         LabSize::OnScreen => on_screen,
         LabSize::Fixed(s) => s,

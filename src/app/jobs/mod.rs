@@ -9,6 +9,7 @@ pub mod fit;
 pub mod job;
 pub mod judge;
 pub mod lab;
+pub mod population;
 pub mod repair;
 pub mod timing;
 pub mod tune;

@@ -4,6 +4,7 @@ pub mod explain;
 pub mod fit;
 pub mod lab;
 pub mod legend;
+pub mod population;
 pub mod survival;
 pub mod ticks;
 pub mod timing;

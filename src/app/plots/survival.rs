@@ -263,7 +263,7 @@ pub fn hazard_plot(ui: &mut Ui, results: &[GeneratorResults], rounds: Rounds) {
 /// The hover text of a plot over rounds: `near` words a series' point (its
 /// name, the rounds, the value in percent); elsewhere, the rounds and the
 /// value with `decimals`.
-fn hover(
+pub(crate) fn hover(
     rounds: Rounds,
     decimals: usize,
     near: impl Fn(&str, String, f64) -> String,

@@ -73,6 +73,8 @@ impl App {
                 fit: Default::default(),
                 explain: Default::default(),
                 tune: Default::default(),
+                population_fit: Default::default(),
+                forecast: Default::default(),
                 deals: Default::default(),
                 loading: None,
                 file_dialog: None,
@@ -115,6 +117,8 @@ impl App {
         w.extend(self.live.fit.watches());
         w.extend(self.live.explain.watches());
         w.extend(self.live.tune.watches());
+        w.extend(self.live.population_fit.watches());
+        w.extend(self.live.forecast.watches());
         w.extend(self.live.timing.watches());
         w.extend(self.live.deals.watch());
         w.extend(self.live.loading.as_ref().map(|(_, j)| j.watch()));
@@ -186,6 +190,31 @@ impl App {
                     x.e.best.name()
                 ),
                 (None, None) => "Comparing models cancelled".to_owned(),
+            };
+        }
+        if self.live.population_fit.poll() {
+            let p = &self.live.population_fit;
+            self.live.status = match (&p.error, &p.result) {
+                (Some(e), _) => format!("Fitting a population failed: {e}"),
+                (None, Some(f)) => format!(
+                    "Fitted a population to {} testers of {}",
+                    f.fit.testers.len(),
+                    f.folder.display()
+                ),
+                (None, None) => "Fitting a population cancelled".to_owned(),
+            };
+        }
+        if self.live.forecast.poll() {
+            let f = &self.live.forecast;
+            self.live.status = match (&f.error, &f.result) {
+                (Some(e), _) => format!("The forecast failed: {e}"),
+                (None, Some(r)) => format!(
+                    "Forecast {} players of {} under {} generators",
+                    r.players,
+                    r.population,
+                    r.generators.len()
+                ),
+                (None, None) => "The forecast was cancelled".to_owned(),
             };
         }
         if self.live.fit.poll() {

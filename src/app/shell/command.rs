@@ -175,6 +175,21 @@ pub enum Command {
     /// Compare every model on the open playtest log, fit the best and check it.
     ExplainLog,
     CancelExplain,
+    /// Fit a population to every tester's log in a folder (the Population view).
+    FitPopulation(std::path::PathBuf),
+    CancelPopulationFit,
+    /// Forecast the Lab's generators for the fitted population (or the demo
+    /// when `fitted` is false), `players` players; check the generator a
+    /// folder's logs were played under against them.
+    ForecastPopulation {
+        players: usize,
+        fitted: bool,
+        check: Option<std::path::PathBuf>,
+    },
+    CancelForecast,
+    /// Keep the forecast to compare the next with; drop the kept one.
+    PinForecast,
+    UnpinForecast,
     /// Keep the Lab's results to compare the next runs with; drop the kept ones.
     PinLabRun,
     UnpinLabRun,
@@ -221,7 +236,7 @@ const fn ctrl_shift(key: Key) -> KeyboardShortcut {
 impl Command {
     /// Commands reachable by a keyboard shortcut, checked in this order (the
     /// shifted ones first, so Ctrl+Shift+S is not taken for Ctrl+S).
-    pub fn with_shortcuts() -> [Command; 27] {
+    pub fn with_shortcuts() -> [Command; 28] {
         [
             Command::SetInspectorTab(0),
             Command::SetInspectorTab(1),
@@ -229,6 +244,7 @@ impl Command {
             Command::SetInspectorTab(3),
             Command::SetInspectorTab(4),
             Command::SetInspectorTab(5),
+            Command::SetInspectorTab(6),
             Command::NextDeal,
             Command::PrevDeal,
             Command::AddToBatch,
@@ -276,6 +292,7 @@ impl Command {
             Command::SetInspectorTab(3) => alt(Key::Num4),
             Command::SetInspectorTab(4) => alt(Key::Num5),
             Command::SetInspectorTab(5) => alt(Key::Num6),
+            Command::SetInspectorTab(6) => alt(Key::Num7),
             Command::NextDeal => ctrl(Key::PageDown),
             Command::PrevDeal => ctrl(Key::PageUp),
             Command::AddToBatch => ctrl(Key::B),
@@ -318,6 +335,7 @@ impl Command {
             Command::SetInspectorTab(3) => "Timing tab",
             Command::SetInspectorTab(4) => "Deals tab",
             Command::SetInspectorTab(5) => "Lab tab",
+            Command::SetInspectorTab(6) => "Population tab",
             Command::NextDeal => "Next deal in the list",
             Command::PrevDeal => "Previous deal in the list",
             Command::AddToBatch => "Add to batch",

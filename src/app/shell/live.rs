@@ -74,6 +74,10 @@ pub struct Live {
     pub explain: crate::app::jobs::explain::LogCheck,
     /// The Lab's last tune of the generator, and the job running it.
     pub tune: crate::app::jobs::tune::TuneJob,
+    /// The Population view: a population fitted to a folder of logs, and a
+    /// forecast of the Lab's generators for it.
+    pub population_fit: crate::app::jobs::population::PopulationFitJob,
+    pub forecast: crate::app::jobs::population::ForecastJob,
     /// The open batch's deal list: verdicts, filter, order.
     pub deals: crate::app::shell::deals_view::DealsView,
     /// A large file being read on a thread.

@@ -12,6 +12,7 @@ mod deals;
 mod generator;
 pub mod heuristic;
 mod lab;
+pub mod population;
 pub mod timing;
 mod tree;
 
@@ -29,6 +30,7 @@ pub fn all() -> Vec<Box<dyn Tab>> {
         Box::new(timing::TimingTab::default()),
         Box::new(deals::DealsTab),
         Box::new(lab::LabTab::default()),
+        Box::new(population::PopulationTab::default()),
         Box::new(generator::GeneratorTab),
     ]
 }
@@ -42,5 +44,8 @@ pub const DEALS_TAB: usize = 4;
 /// Where `all` puts the Lab (opening a result file shows it).
 pub const LAB_TAB: usize = 5;
 
+/// Where `all` puts the Population view.
+pub const POPULATION_TAB: usize = 6;
+
 /// Where `all` puts the Generator tab (opening a generator file shows it).
-pub const GENERATOR_TAB: usize = 6;
+pub const GENERATOR_TAB: usize = 7;

@@ -213,25 +213,8 @@ pub fn summarize(generator: &str, outcomes: &[&Outcome], players: usize, with_fi
         .collect();
     let figures = (0..10)
         .map(|j| {
-            let reps: Vec<(f64, f64)> = per.iter().map(|f| f[j]).filter(|x| x.0.is_finite()).collect();
-            let n = reps.len();
-            let ci = (n >= 2 && pooled[j].is_finite()).then(|| {
-                let nf = n as f64;
-                let mean = reps.iter().map(|x| x.0).sum::<f64>() / nf;
-                let between = reps.iter().map(|x| (x.0 - mean).powi(2)).sum::<f64>() / (nf - 1.0);
-                let half = if with_fit {
-                    let noise: Vec<f64> = reps.iter().map(|x| x.1).filter(|v| v.is_finite()).collect();
-                    let within = if noise.is_empty() {
-                        0.0
-                    } else {
-                        noise.iter().sum::<f64>() / noise.len() as f64
-                    };
-                    let fit = (between - within).max(0.0);
-                    t_975(n - 1) * (fit * (1.0 + 1.0 / nf) + within / nf).sqrt()
-                } else {
-                    t_975(n - 1) * (between / nf).sqrt()
-                };
-                let (lo, hi) = (pooled[j] - half, pooled[j] + half);
+            let reps: Vec<(f64, f64)> = per.iter().map(|f| f[j]).collect();
+            let ci = interval(&reps, pooled[j], with_fit).map(|(lo, hi)| {
                 // Shares stay shares; a mean of games stays at least 1.
                 if j == 4 {
                     (lo.max(1.0), hi)
@@ -249,6 +232,87 @@ pub fn summarize(generator: &str, outcomes: &[&Outcome], players: usize, with_fi
         figures,
         with_fit,
     }
+}
+
+/// A figure's 95 % interval from each replicate's (figure, simulation
+/// variance) and the pooled figure (see `summarize`); `None` with fewer
+/// than two replicates that measured it.
+fn interval(reps: &[(f64, f64)], pooled: f64, with_fit: bool) -> Option<(f64, f64)> {
+    let reps: Vec<(f64, f64)> = reps.iter().copied().filter(|x| x.0.is_finite()).collect();
+    let n = reps.len();
+    if n < 2 || !pooled.is_finite() {
+        return None;
+    }
+    let nf = n as f64;
+    let mean = reps.iter().map(|x| x.0).sum::<f64>() / nf;
+    let between = reps.iter().map(|x| (x.0 - mean).powi(2)).sum::<f64>() / (nf - 1.0);
+    let half = if with_fit {
+        let noise: Vec<f64> = reps.iter().map(|x| x.1).filter(|v| v.is_finite()).collect();
+        let within = if noise.is_empty() {
+            0.0
+        } else {
+            noise.iter().sum::<f64>() / noise.len() as f64
+        };
+        let fit = (between - within).max(0.0);
+        t_975(n - 1) * (fit * (1.0 + 1.0 / nf) + within / nf).sqrt()
+    } else {
+        t_975(n - 1) * (between / nf).sqrt()
+    };
+    Some((pooled - half, pooled + half))
+}
+
+/// The rounds a reach curve is told at, to `last`: every round to 50, then
+/// about a hundred steps.
+pub fn curve_rounds(last: u32) -> Vec<u32> {
+    let step = (last / 100).max(1);
+    (0..=last.min(50))
+        .chain((51..=last).filter(|r| r % step == 0))
+        .collect()
+}
+
+/// The share of games reaching each round of `curve_rounds(last)`, with
+/// its interval as `summarize` gives a reach: a forecast's reach curve.
+pub fn reach_curve(outcomes: &[&Outcome], players: usize, with_fit: bool, last: u32) -> Vec<(u32, Figure)> {
+    let b = replicates(players);
+    curve_rounds(last)
+        .into_iter()
+        .map(|r| {
+            let part = |o: &Outcome| {
+                let games = &o.session.games;
+                (
+                    games.iter().filter(|g| g.rounds >= r).count() as f64,
+                    games.len() as f64,
+                )
+            };
+            let all: Vec<(f64, f64)> = outcomes.iter().map(|o| part(o)).collect();
+            let pooled = clustered_ratio(&all).0;
+            let reps: Vec<(f64, f64)> = (0..b)
+                .map(|k| {
+                    let mine: Vec<(f64, f64)> = outcomes
+                        .iter()
+                        .filter(|o| o.replicate == k)
+                        .map(|o| part(o))
+                        .collect();
+                    clustered_ratio(&mine)
+                })
+                .collect();
+            let ci = interval(&reps, pooled, with_fit).map(|(lo, hi)| (lo.max(0.0), hi.min(1.0)));
+            (r, Figure { value: pooled, ci })
+        })
+        .collect()
+}
+
+/// The share of a log's games reaching each round of `curve_rounds(last)`.
+pub fn observed_reach(sessions: &[Session], last: u32) -> Vec<(u32, f64)> {
+    let games: Vec<u32> = sessions
+        .iter()
+        .flat_map(|s| s.games.iter().map(|g| g.rounds))
+        .collect();
+    let n = games.len().max(1) as f64;
+    curve_rounds(last)
+        .into_iter()
+        .map(|r| (r, games.iter().filter(|&&g| g >= r).count() as f64 / n))
+        .collect()
 }
 
 /// The players of each skill decile, least skilled first.

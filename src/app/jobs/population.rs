@@ -1,0 +1,272 @@
+//! The Population view's work, on jobs: a folder of testers' logs fitted to
+//! a population, and a population forecast under the Lab's generators
+//! (reach curves with bands, and a check against a folder of logs).
+
+use std::path::{Path, PathBuf};
+
+use tenten_engine::model::board::BoardSize;
+use tenten_engine::model::pieces::PieceSet;
+use tenten_engine::model::shapes::Shapes;
+use tenten_engine::play::dealing::Dealing;
+use tenten_engine::play::player::{Choice, Lookahead};
+use tenten_engine::search::changer::ChangeOptions;
+use tenten_engine::study::population::check::{Check, check};
+use tenten_engine::study::population::file::Population;
+use tenten_engine::study::population::fit::{Model, PopulationFit, fit_population, gather};
+use tenten_engine::study::population::forecast::{
+    Figure, Forecast, Outcome, observed_reach, play_players, reach_curve, summarize,
+};
+use tenten_engine::study::population::session::{Session, Table};
+
+use crate::app::jobs::job::{Background, Job};
+
+/// Every `.jsonl` log of a folder, read (sorted, as the CLI reads them).
+pub fn read_folder(folder: &Path) -> Result<Vec<(String, String)>, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
+        .map_err(|e| format!("{}: cannot read the folder: {e}", folder.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|f| f.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("{}: the folder holds no .jsonl logs", folder.display()));
+    }
+    files
+        .iter()
+        .map(|f| {
+            tenten_engine::io::formats::read_text(f)
+                .map(|t| (f.display().to_string(), t))
+                .map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+/// A fitted population and the folder it came from.
+#[derive(Clone, Debug)]
+pub struct FittedPopulation {
+    pub folder: PathBuf,
+    pub fit: PopulationFit,
+}
+
+#[derive(Default)]
+pub struct PopulationFitJob {
+    pub result: Option<FittedPopulation>,
+    pub error: Option<String>,
+    job: Option<Job<Result<FittedPopulation, String>>>,
+}
+
+impl Background for PopulationFitJob {
+    type Message = Result<FittedPopulation, String>;
+    fn job(&self) -> Option<&Job<Self::Message>> {
+        self.job.as_ref()
+    }
+}
+
+impl PopulationFitJob {
+    /// Fits rank choice with piece lookahead under `evaluation` to every
+    /// tester of `folder`.
+    pub fn start(
+        &mut self,
+        folder: PathBuf,
+        set: PieceSet,
+        evaluation: tenten_engine::play::coelho::CoelhoWeights,
+        ctx: &egui::Context,
+    ) -> std::io::Result<()> {
+        self.cancel();
+        let job = Job::spawn("fit-population", ctx, move |send, progress| {
+            let logs = match read_folder(&folder) {
+                Ok(l) => l,
+                Err(e) => return send(Err(e)),
+            };
+            let model = Model {
+                choice: Choice::Rank,
+                lookahead: Lookahead::Piece,
+                evaluation,
+                free: [true; 5],
+            };
+            let name = folder
+                .file_name()
+                .map_or("fitted".into(), |s| s.to_string_lossy().into_owned());
+            match fit_population(&format!("fitted to {name}"), &model, &logs, &set, progress) {
+                Ok(Some(fit)) => send(Ok(FittedPopulation { folder, fit })),
+                Ok(None) => {}
+                Err(e) => send(Err(e.to_string())),
+            }
+        })?;
+        self.job = Some(job);
+        self.error = None;
+        Ok(())
+    }
+
+    pub fn poll(&mut self) -> bool {
+        crate::app::jobs::job::poll_answer(&mut self.job, &mut self.result, &mut self.error)
+    }
+}
+
+/// What to forecast.
+#[derive(Clone, Debug)]
+pub struct ForecastAsk {
+    pub population: Population,
+    pub generators: Vec<String>,
+    pub set: PieceSet,
+    pub size: BoardSize,
+    pub k: usize,
+    pub players: usize,
+    pub seed: u64,
+    pub max_rounds: u32,
+    /// A folder of logs played under one of the generators, to check.
+    pub check: Option<PathBuf>,
+}
+
+/// One generator's forecast: its figures, its reach curve, and the check
+/// when its logs were given.
+#[derive(Clone, Debug)]
+pub struct GeneratorForecast {
+    pub forecast: Forecast,
+    pub curve: Vec<(u32, Figure)>,
+    pub check: Option<(Check, Vec<(u32, f64)>)>,
+}
+
+/// A finished forecast, with everything that decided it.
+#[derive(Clone, Debug)]
+pub struct ForecastResult {
+    pub population: String,
+    pub players: usize,
+    pub seed: u64,
+    pub max_rounds: u32,
+    pub generators: Vec<GeneratorForecast>,
+    /// The checked folder, and the generator its logs name.
+    pub checked: Option<(PathBuf, String)>,
+}
+
+/// The rounds the reach curves run to: where the longest curve falls below
+/// 1 %, or the cap.
+pub const CURVE_ROUNDS: u32 = 400;
+
+#[derive(Default)]
+pub struct ForecastJob {
+    pub result: Option<ForecastResult>,
+    /// A forecast kept to compare the next with.
+    pub pinned: Option<ForecastResult>,
+    pub error: Option<String>,
+    job: Option<Job<Result<ForecastResult, String>>>,
+}
+
+impl Background for ForecastJob {
+    type Message = Result<ForecastResult, String>;
+    fn job(&self) -> Option<&Job<Self::Message>> {
+        self.job.as_ref()
+    }
+}
+
+/// The testers' sessions of a folder, and the generator their logs name.
+fn checked_sessions(
+    folder: &Path,
+    set: &PieceSet,
+) -> Result<(Vec<(String, Vec<Session>)>, Option<String>), String> {
+    let logs = read_folder(folder)?;
+    let named = logs.iter().find_map(|(_, text)| {
+        tenten_engine::io::jsonl_log::records(text, "")
+            .ok()?
+            .into_iter()
+            .find_map(|(_, r)| r.generator)
+    });
+    let (size, testers) = gather(&logs, set).map_err(|e| e.to_string())?;
+    let shapes = Shapes::new(set, size);
+    Ok((
+        testers
+            .iter()
+            .map(|t| (t.id.clone(), t.sessions(&shapes, set)))
+            .collect(),
+        named,
+    ))
+}
+
+impl ForecastJob {
+    pub fn start(&mut self, ask: ForecastAsk, ctx: &egui::Context) -> std::io::Result<()> {
+        self.cancel();
+        let job = Job::spawn("forecast", ctx, move |send, progress| {
+            let checked = match &ask.check {
+                None => None,
+                // The generator the logs were played under is forecast too.
+                Some(folder) => match checked_sessions(folder, &ask.set) {
+                    Ok((sessions, Some(g))) => Some((folder.clone(), g, sessions)),
+                    Ok((_, None)) => {
+                        return send(Err(format!(
+                            "the logs of {} do not name their generator",
+                            folder.display()
+                        )));
+                    }
+                    Err(e) => return send(Err(e)),
+                },
+            };
+            let mut generators = ask.generators.clone();
+            if let Some((_, g, _)) = &checked
+                && !generators.contains(g)
+            {
+                generators.push(g.clone());
+            }
+            progress.set_total(ask.players * generators.len());
+            let shapes = Shapes::new(&ask.set, ask.size);
+            let with_fit = ask.population.fitted.is_some();
+            let mut out = Vec::new();
+            for g in &generators {
+                let dealing = match Dealing::by_name(g, &ask.set) {
+                    Ok(d) => d,
+                    Err(e) => return send(Err(e.to_string())),
+                };
+                let table = Table {
+                    shapes: &shapes,
+                    set: &ask.set,
+                    k: ask.k,
+                    dealing: &dealing,
+                    options: ChangeOptions::default(),
+                    max_rounds: ask.max_rounds,
+                };
+                let Some(outcomes) = play_players(
+                    &ask.population,
+                    &table,
+                    ask.players,
+                    0..ask.players,
+                    ask.seed,
+                    progress,
+                ) else {
+                    return;
+                };
+                let all: Vec<&Outcome> = outcomes.iter().collect();
+                let forecast = summarize(g, &all, ask.players, with_fit);
+                let last = CURVE_ROUNDS.min(ask.max_rounds);
+                let check = checked
+                    .as_ref()
+                    .filter(|(_, name, _)| name == g)
+                    .map(|(_, _, testers)| {
+                        let sessions: Vec<Session> = testers.iter().flat_map(|t| t.1.clone()).collect();
+                        (
+                            check(&forecast, &outcomes, testers),
+                            observed_reach(&sessions, last),
+                        )
+                    });
+                out.push(GeneratorForecast {
+                    curve: reach_curve(&all, ask.players, with_fit, last),
+                    forecast,
+                    check,
+                });
+            }
+            send(Ok(ForecastResult {
+                population: ask.population.name.clone(),
+                players: ask.players,
+                seed: ask.seed,
+                max_rounds: ask.max_rounds,
+                generators: out,
+                checked: checked.map(|(f, g, _)| (f, g)),
+            }));
+        })?;
+        self.job = Some(job);
+        self.error = None;
+        Ok(())
+    }
+
+    pub fn poll(&mut self) -> bool {
+        crate::app::jobs::job::poll_answer(&mut self.job, &mut self.result, &mut self.error)
+    }
+}

@@ -1,0 +1,262 @@
+//! The Population view, beside the Lab: a folder of testers' logs fitted
+//! to a population (the testers as points, their shrunken estimates, the
+//! population's ellipse), and a forecast of the Lab's generators for it:
+//! reach curves with bands, games per session and unfair shares with their
+//! intervals, pinned to compare, and checked against a folder of logs.
+
+use std::path::PathBuf;
+
+use egui::{RichText, Ui};
+
+use tenten_engine::study::population::forecast::{Figure, NAMES};
+
+use super::Tab;
+use crate::app::jobs::job::{Background as _, progress_bar};
+use crate::app::plots::population::{reach_plot, testers_plot};
+use crate::app::shell::command::Command;
+use crate::app::shell::live::Live;
+use crate::app::shell::state::State;
+
+/// The most players a forecast from the window plays.
+pub const MAX_PLAYERS: usize = 100_000;
+
+pub struct PopulationTab {
+    folder: String,
+    check_folder: String,
+    check: bool,
+    players: usize,
+    fitted: bool,
+}
+
+impl Default for PopulationTab {
+    fn default() -> Self {
+        Self {
+            folder: "presets/cohorts/demo/random".to_owned(),
+            check_folder: "presets/cohorts/demo/block-blast-like".to_owned(),
+            check: false,
+            players: 2_000,
+            fitted: true,
+        }
+    }
+}
+
+/// "53.7 (48.6-58.6)" (a share scaled by 100), or "none" where nothing
+/// was measured.
+fn shown(f: &Figure, scale: f64) -> String {
+    if !f.value.is_finite() {
+        return "none".to_owned();
+    }
+    let v = f.value * scale;
+    match f.ci {
+        Some((lo, hi)) => format!("{v:.1} ({:.1}-{:.1})", lo * scale, hi * scale),
+        None => format!("{v:.1}"),
+    }
+}
+
+impl Tab for PopulationTab {
+    fn title(&self) -> &'static str {
+        "Population"
+    }
+
+    fn ui(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
+        ui.label(RichText::new("Population: what a generator does to an audience").strong());
+        ui.collapsing("What is measured", |ui| {
+            ui.label(
+                "A population is a model of an audience, anchored on the testers' logs it was fitted \
+                 to, not measured people. Each tester is fitted on its own (rank choice, piece \
+                 lookahead, the Lab's criteria); the population's median and spread of temperature \
+                 and slip come from a random-effects model that counts each tester's own \
+                 uncertainty, and the quit model (the chance to stop after a game, higher after an \
+                 unfair loss) from a logistic regression over game ends. A forecast draws players \
+                 from it, each playing one session under the Lab's generators; its 95 % intervals \
+                 hold the fit's uncertainty (20 replicates, each with the population's parameters \
+                 drawn from the fit's sampling distribution) and the simulation's noise.",
+            );
+        });
+        ui.separator();
+        self.fit_section(ui, live, cmds);
+        ui.separator();
+        self.forecast_section(ui, state, live, cmds);
+    }
+}
+
+impl PopulationTab {
+    fn fit_section(&mut self, ui: &mut Ui, live: &Live, cmds: &mut Vec<Command>) {
+        ui.label(RichText::new("Fit a population").strong());
+        ui.horizontal_wrapped(|ui| {
+            let l = ui.label("Testers' logs (a folder of .jsonl):");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.folder)
+                    .desired_width(260.0_f32.min(ui.available_width())),
+            )
+            .labelled_by(l.id);
+        });
+        let job = &live.population_fit;
+        ui.horizontal(|ui| {
+            if job.running() {
+                if ui.button("Cancel").clicked() {
+                    cmds.push(Command::CancelPopulationFit);
+                }
+                if let Some(p) = job.progress() {
+                    progress_bar(ui, p);
+                }
+            } else if ui
+                .button("Fit the testers")
+                .on_hover_text("Every tester fitted, then the population across them")
+                .clicked()
+            {
+                cmds.push(Command::FitPopulation(PathBuf::from(self.folder.trim())));
+            }
+        });
+        if let Some(e) = &job.error {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+        }
+        let Some(f) = &job.result else {
+            return;
+        };
+        let fit = &f.fit;
+        let p = &fit.population;
+        let e = |j: usize| &fit.parameters[j].effects;
+        ui.label(format!(
+            "{} testers, {} moves, {} games ({})",
+            fit.testers.len(),
+            fit.moves,
+            fit.games,
+            f.folder.display()
+        ));
+        if let Some(t) = p.temperature {
+            let (lo, hi) = e(0).mean_ci;
+            ui.label(format!(
+                "temperature: median {:.3} [{:.3}-{:.3}], spread (log sd) {:.3} [{:.3}-{}]",
+                t.median,
+                lo.exp(),
+                hi.exp(),
+                t.log_sd,
+                e(0).sd_ci.0,
+                if e(0).sd_ci.1.is_finite() {
+                    format!("{:.3}", e(0).sd_ci.1)
+                } else {
+                    "inf".to_owned()
+                }
+            ));
+        }
+        let s = e(fit.parameters.len() - 1);
+        let l = tenten_engine::study::population::quit::logistic;
+        ui.label(format!(
+            "slip: median {:.4} [{:.4}-{:.4}], spread (logit sd) {:.3} [{:.3}-{:.3}]",
+            p.slip.median,
+            l(s.mean_ci.0),
+            l(s.mean_ci.1),
+            p.slip.logit_sd,
+            s.sd_ci.0,
+            s.sd_ci.1
+        ));
+        let (lo, hi) = fit.unfair_odds_ci();
+        ui.label(format!(
+            "quit: {:.1} % after a fair loss of one round; an unfair loss multiplies the odds by {:.2} [{:.2}-{:.2}] ({} game ends, {} unfair)",
+            100.0 * p.quit.base,
+            p.quit.unfair_odds,
+            lo,
+            hi,
+            fit.ends,
+            fit.unfair_ends
+        ));
+        testers_plot(ui, fit);
+    }
+
+    fn forecast_section(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
+        ui.label(RichText::new("Forecast the Lab's generators").strong());
+        ui.label(
+            RichText::new(format!(
+                "{} (and the generator checked logs were played under), on the Lab's board, holder, round cap and seed",
+                state.settings.lab.generators.join(", ")
+            ))
+            .small()
+            .weak(),
+        );
+        ui.horizontal_wrapped(|ui| {
+            ui.radio_value(&mut self.fitted, true, "the fitted population");
+            ui.radio_value(&mut self.fitted, false, "the demo population");
+            let l = ui.label("players:");
+            ui.add(
+                egui::DragValue::new(&mut self.players)
+                    .range(20..=MAX_PLAYERS)
+                    .speed(50),
+            )
+            .labelled_by(l.id);
+        });
+        ui.horizontal_wrapped(|ui| {
+            let l = ui.checkbox(&mut self.check, "Check against logs:");
+            ui.add_enabled(
+                self.check,
+                egui::TextEdit::singleline(&mut self.check_folder)
+                    .desired_width(260.0_f32.min(ui.available_width())),
+            )
+            .labelled_by(l.id);
+        });
+        let job = &live.forecast;
+        ui.horizontal(|ui| {
+            if job.running() {
+                if ui.button("Cancel").clicked() {
+                    cmds.push(Command::CancelForecast);
+                }
+                if let Some(p) = job.progress() {
+                    progress_bar(ui, p);
+                }
+            } else {
+                if ui.button("Forecast").clicked() {
+                    cmds.push(Command::ForecastPopulation {
+                        players: self.players,
+                        fitted: self.fitted,
+                        check: self.check.then(|| PathBuf::from(self.check_folder.trim())),
+                    });
+                }
+                if job.result.is_some() && ui.button("Pin to compare").clicked() {
+                    cmds.push(Command::PinForecast);
+                }
+                if job.pinned.is_some() && ui.button("Unpin").clicked() {
+                    cmds.push(Command::UnpinForecast);
+                }
+            }
+        });
+        if let Some(e) = &job.error {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+        }
+        let Some(r) = &job.result else {
+            return;
+        };
+        ui.label(
+            RichText::new(format!(
+                "{} players of {} (seed {}, round cap {}); 95 % intervals",
+                r.players, r.population, r.seed, r.max_rounds
+            ))
+            .small(),
+        );
+        // A row per figure, a column per generator: shares in %, games
+        // per session as counted, each with its interval.
+        egui::Grid::new("forecast_table").striped(true).show(ui, |ui| {
+            ui.label("");
+            for g in &r.generators {
+                ui.label(RichText::new(&g.forecast.generator).small().strong());
+            }
+            ui.end_row();
+            for j in [0usize, 1, 2, 3, 4, 5, 6, 7, 8, 9] {
+                let unit = if j == 4 { "" } else { " (%)" };
+                ui.label(RichText::new(format!("{}{unit}", NAMES[j].replace('_', " "))).small());
+                for g in &r.generators {
+                    let cell = shown(&g.forecast.figures[j], if j == 4 { 1.0 } else { 100.0 });
+                    ui.label(RichText::new(cell).small().monospace());
+                }
+                ui.end_row();
+            }
+        });
+        reach_plot(ui, r, job.pinned.as_ref());
+        for g in &r.generators {
+            if let Some((check, _)) = &g.check {
+                for line in check.lines() {
+                    ui.label(RichText::new(line).small().monospace());
+                }
+            }
+        }
+    }
+}

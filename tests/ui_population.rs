@@ -1,0 +1,110 @@
+//! The Population view: a folder of testers' logs fits to a population
+//! (the testers' points and the population's figures shown), a forecast of
+//! the Lab's generators shows its table, its reach curves and, against the
+//! demo cohort played under block-blast-like, the check's verdict; a pin
+//! keeps it to compare. (Its cancel tests are in `ui_jobs.rs`.)
+
+mod common;
+
+use egui_kittest::kittest::Queryable;
+use tenten::app::jobs::job::Background as _;
+use tenten::app::shell::command::Command;
+
+use common::ui::{harness_on_tab, press, step_until};
+
+#[test]
+fn a_folder_of_logs_fits_then_forecasts_and_checks() {
+    let mut h = harness_on_tab("Population");
+    assert!(h.query_by_label("Fit the testers").is_some());
+    press(&mut h, "Fit the testers");
+    step_until(&mut h, "the population fit's end", |a| {
+        !a.live.population_fit.running()
+            && (a.live.population_fit.result.is_some() || a.live.population_fit.error.is_some())
+    });
+    let fit = h.state().live.population_fit.result.clone().expect("a fit");
+    assert_eq!(fit.fit.testers.len(), 60);
+    assert!(
+        h.state().live.status.contains("60 testers"),
+        "{}",
+        h.state().live.status
+    );
+    assert!(
+        h.query_all_by_label_contains("60 testers, 64117 moves, 308 games")
+            .next()
+            .is_some(),
+        "the fit's summary is shown"
+    );
+    assert!(
+        h.query_by_label("each tester's own fit (60)").is_some(),
+        "the testers' legend"
+    );
+    // A forecast of the Lab's generators and of block-blast-like, which the
+    // checked logs were played under.
+    h.state_mut().push(Command::ForecastPopulation {
+        players: 400,
+        fitted: true,
+        check: Some("presets/cohorts/demo/block-blast-like".into()),
+    });
+    step_until(&mut h, "the forecast's end", |a| {
+        !a.live.forecast.running() && (a.live.forecast.result.is_some() || a.live.forecast.error.is_some())
+    });
+    let r = h.state().live.forecast.result.clone().expect("a forecast");
+    let names: Vec<&str> = r
+        .generators
+        .iter()
+        .map(|g| g.forecast.generator.as_str())
+        .collect();
+    assert!(
+        names.contains(&"random") && names.last() == Some(&"block-blast-like"),
+        "{names:?}"
+    );
+    let checked = r.generators.last().unwrap().check.as_ref().expect("the check");
+    assert_eq!(checked.0.testers, 60);
+    assert!(
+        h.query_all_by_label_contains("verdict: ").next().is_some(),
+        "the check's verdict is shown"
+    );
+    assert!(
+        h.query_by_label("block-blast-like: observed (60 testers)")
+            .is_some()
+    );
+    // Pin, forecast the demo population, and both are on the plot.
+    press(&mut h, "Pin to compare");
+    assert!(h.state().live.forecast.pinned.is_some());
+    h.state_mut().push(Command::ForecastPopulation {
+        players: 200,
+        fitted: false,
+        check: None,
+    });
+    step_until(&mut h, "the second forecast's end", |a| {
+        !a.live.forecast.running()
+            && a.live
+                .forecast
+                .result
+                .as_ref()
+                .is_some_and(|r| r.population == "demo")
+    });
+    assert!(h.query_by_label("pinned random (fitted to random)").is_some());
+    press(&mut h, "Unpin");
+    assert!(h.state().live.forecast.pinned.is_none());
+}
+
+#[test]
+fn a_bad_folder_says_so_and_a_forecast_needs_a_fit() {
+    let mut h = harness_on_tab("Population");
+    h.state_mut()
+        .push(Command::FitPopulation("presets/no-such-folder".into()));
+    step_until(&mut h, "the fit's error", |a| {
+        !a.live.population_fit.running() && a.live.population_fit.error.is_some()
+    });
+    let e = h.state().live.population_fit.error.clone().unwrap();
+    assert!(e.contains("presets/no-such-folder"), "{e}");
+    h.state_mut().push(Command::ForecastPopulation {
+        players: 100,
+        fitted: true,
+        check: None,
+    });
+    h.run();
+    let e = h.state().live.forecast.error.clone().unwrap();
+    assert!(e.contains("Fit a population"), "{e}");
+}
