@@ -313,6 +313,13 @@ enum Command {
         holder_size: u8,
         #[arg(long, value_name = "R", default_value_t = 1_000, value_parser = clap::value_parser!(u32).range(1..=100_000))]
         max_rounds: u32,
+        /// Play only shard I of N: the players i with i mod N = I, as one process would play
+        /// them; needs --out. `tenten merge` prints the lines one process would have printed.
+        #[arg(long, value_name = "I/N", value_parser = simulate::parse_shard, requires = "out", conflicts_with_all = ["check", "by_skill"])]
+        shard: Option<Shard>,
+        /// Write the shard's players (and everything that decided them) to this file, atomically.
+        #[arg(long, value_name = "FILE", requires = "shard")]
+        out: Option<PathBuf>,
     },
     /// The exact chance that a fresh deal cannot be placed, per board (holders ignored):
     /// `<index> danger=<probability> killers=<unsolvable deals>`.
@@ -398,8 +405,8 @@ enum Command {
         #[arg(long, value_name = "T", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
         checkpoint_seconds: u32,
     },
-    /// Merge the result files of a sharded run (simulate --shard I/N --out FILE):
-    /// prints exactly the lines one process would have printed.
+    /// Merge the result files of a sharded run (simulate --shard I/N --out FILE, or
+    /// forecast --shard I/N --out FILE): prints exactly the lines one process would have printed.
     Merge {
         /// Every shard's result file.
         #[arg(required = true, value_name = "FILE")]
@@ -671,6 +678,8 @@ pub fn main(args: Vec<OsString>) -> i32 {
             size,
             holder_size,
             max_rounds,
+            shard,
+            out: shard_file,
         } => population::cmd_forecast(
             &population::ForecastArgs {
                 population,
@@ -679,6 +688,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
                 seed,
                 by_skill,
                 check,
+                shard: shard.zip(shard_file),
             },
             &population::Rules {
                 pieces,
@@ -797,7 +807,10 @@ pub fn main(args: Vec<OsString>) -> i32 {
             files,
             csv,
             out: merged,
-        } => simulate::cmd_merge(&files, csv.as_deref(), merged.as_deref(), &mut out),
+        } => match population::forecast_shards(&files) {
+            Some(shards) => shards.and_then(|s| population::cmd_merge_forecast(&s, &mut out)),
+            None => simulate::cmd_merge(&files, csv.as_deref(), merged.as_deref(), &mut out),
+        },
         Command::Completions { shell } => {
             out.push_str(&manual::completions(Cli::command(), shell));
             Ok(())

@@ -218,3 +218,52 @@ fn bad_populations_and_logs_are_refused_with_their_place() {
     ]);
     assert!(err.contains("unknown generator"), "{err}");
 }
+
+#[test]
+fn forecast_shards_merge_to_the_lines_of_one_process() {
+    let dir = scratch("shards");
+    let shard = |i: usize, seed: &str| {
+        let file = dir.join(format!("s{i}-{seed}.ron"));
+        let line = run_ok(&[
+            "forecast",
+            "--population",
+            "demo",
+            "--generator",
+            "random,bag",
+            "--players",
+            "90",
+            "--seed",
+            seed,
+            "--shard",
+            &format!("{i}/3"),
+            "--out",
+            file.to_str().unwrap(),
+        ]);
+        assert!(
+            line.starts_with(&format!("forecast shard={i}/3 players=30 of 90 ")),
+            "{line}"
+        );
+        file.to_str().unwrap().to_owned()
+    };
+    let files: Vec<String> = (0..3).map(|i| shard(i, "4")).collect();
+    let merged = run_ok(&["merge", &files[2], &files[0], &files[1]]);
+    let one = run_ok(&[
+        "forecast",
+        "--population",
+        "demo",
+        "--generator",
+        "random,bag",
+        "--players",
+        "90",
+        "--seed",
+        "4",
+    ]);
+    assert_eq!(merged, one);
+    let err = run_bad(&["merge", &files[0], &files[1]]);
+    assert!(err.contains("shard 2/3 is missing"), "{err}");
+    let other = shard(2, "5");
+    let err = run_bad(&["merge", &files[0], &files[1], &other]);
+    assert!(err.contains("another forecast"), "{err}");
+    let err = run_bad(&["merge", &files[0], &files[1], &files[1]]);
+    assert!(err.contains("again"), "{err}");
+}

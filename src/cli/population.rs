@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use tenten_engine::io::formats::{self, FormatError};
+use tenten_engine::io::jsonl_log;
 use tenten_engine::model::board::BoardSize;
 use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::model::shapes::Shapes;
@@ -14,12 +15,13 @@ use tenten_engine::play::dealing::Dealing;
 use tenten_engine::play::player::{Choice, Lookahead};
 use tenten_engine::progress::Progress;
 use tenten_engine::search::changer::ChangeOptions;
-use tenten_engine::study::population::check::check;
+use tenten_engine::study::population::check::{check, testers_of};
 use tenten_engine::study::population::cohort::cohort;
 use tenten_engine::study::population::file;
-use tenten_engine::study::population::fit::{self, Model, fit_population};
+use tenten_engine::study::population::fit::{Model, fit_population};
 use tenten_engine::study::population::forecast::{Outcome, deciles, play_players, summarize};
 use tenten_engine::study::population::session::Table;
+use tenten_engine::study::population::shard::{ForecastPlan, ForecastShard, merge};
 
 fn piece_set(pieces: Option<&Path>) -> Result<PieceSet, FormatError> {
     match pieces {
@@ -99,33 +101,6 @@ pub(super) fn cmd_cohort(a: &CohortArgs, rules: &Rules, out: &mut String) -> Res
     Ok(())
 }
 
-/// The logs given: files, and every `.jsonl` file of a folder given
-/// (sorted, so the testers' order is the same on every machine).
-fn read_logs(paths: &[PathBuf]) -> Result<Vec<(String, String)>, FormatError> {
-    let mut files = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let name = p.display().to_string();
-            let mut inside: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| FormatError::new(&name, None, format!("cannot read the folder: {e}")))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.extension().is_some_and(|x| x == "jsonl"))
-                .collect();
-            inside.sort();
-            if inside.is_empty() {
-                return Err(FormatError::new(&name, None, "the folder holds no .jsonl logs"));
-            }
-            files.extend(inside);
-        } else {
-            files.push(p.clone());
-        }
-    }
-    files
-        .iter()
-        .map(|f| Ok((f.display().to_string(), formats::read_text(f)?)))
-        .collect()
-}
-
 pub(super) struct FitArgs {
     pub logs: Vec<PathBuf>,
     pub choice: Choice,
@@ -143,7 +118,7 @@ pub(super) fn cmd_fit_population(
     out: &mut String,
 ) -> Result<(), FormatError> {
     let set = piece_set(pieces)?;
-    let logs = read_logs(&a.logs)?;
+    let logs = jsonl_log::read_logs(&a.logs)?;
     eprintln!(
         "fitting every tester of {} log{}...",
         logs.len(),
@@ -180,6 +155,8 @@ pub(super) struct ForecastArgs {
     pub seed: u64,
     pub by_skill: bool,
     pub check: Vec<PathBuf>,
+    /// Play one shard and write it here.
+    pub shard: Option<(tenten_engine::study::results::Shard, PathBuf)>,
 }
 
 /// Forecasts each generator; with `--check`, compares the one the logs
@@ -196,13 +173,8 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
     let checked = if a.check.is_empty() {
         None
     } else {
-        let logs = read_logs(&a.check)?;
-        let named = logs.iter().find_map(|(_, text)| {
-            tenten_engine::io::jsonl_log::records(text, "")
-                .ok()?
-                .into_iter()
-                .find_map(|(_, r)| r.generator)
-        });
+        let logs = jsonl_log::read_logs(&a.check)?;
+        let (sessions, named) = testers_of(&logs, &set)?;
         let generator = match named {
             Some(g) if a.generators.contains(&g) => g,
             Some(g) => {
@@ -221,12 +193,6 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
                 ));
             }
         };
-        let (size, testers) = fit::gather(&logs, &set)?;
-        let shapes = Shapes::new(&set, size);
-        let sessions: Vec<(String, Vec<_>)> = testers
-            .iter()
-            .map(|t| (t.id.clone(), t.sessions(&shapes, &set)))
-            .collect();
         Some((generator, sessions))
     };
     let with_fit = population.fitted.is_some();
@@ -241,6 +207,45 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
             "intervals: the simulation's noise alone (the population was not fitted)"
         }
     );
+    if let Some((shard, file)) = &a.shard {
+        let mut per = Vec::new();
+        for dealing in &dealings {
+            let table = Table {
+                shapes: &shapes,
+                set: &set,
+                k: rules.k,
+                dealing,
+                options: ChangeOptions::default(),
+                max_rounds: rules.max_rounds,
+            };
+            let mine: Vec<usize> = (0..a.players).filter(|i| i % shard.of == shard.index).collect();
+            per.push(
+                play_players(&population, &table, a.players, mine, a.seed, &Progress::default())
+                    .unwrap_or_else(|| unreachable!("not cancelled")),
+            );
+        }
+        let named: Vec<(String, Dealing)> = a.generators.iter().cloned().zip(dealings).collect();
+        let plan = ForecastPlan::new(
+            &population,
+            &set,
+            rules.size,
+            rules.k,
+            rules.max_rounds,
+            a.players,
+            a.seed,
+            &named,
+        );
+        let played: usize = per.first().map_or(0, Vec::len);
+        formats::write_atomic(file, &ForecastShard::new(plan, *shard, &per).to_ron())?;
+        let _ = writeln!(
+            out,
+            "forecast shard={shard} players={played} of {} generators={} out={}",
+            a.players,
+            a.generators.join(","),
+            file.display()
+        );
+        return Ok(());
+    }
     for (name, dealing) in a.generators.iter().zip(&dealings) {
         let table = Table {
             shapes: &shapes,
@@ -275,6 +280,45 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
                 let _ = writeln!(out, "{line}");
             }
         }
+    }
+    Ok(())
+}
+
+/// The files as a forecast's shards; `None` when the first is no forecast
+/// shard (a simulation's result file: `merge` reads those).
+pub(super) fn forecast_shards(
+    files: &[PathBuf],
+) -> Option<Result<Vec<(String, ForecastShard)>, FormatError>> {
+    let first = formats::read_text(files.first()?).ok()?;
+    let _ = ForecastShard::parse(&first)?;
+    Some(
+        files
+            .iter()
+            .map(|f| {
+                let name = f.display().to_string();
+                let text = formats::read_text(f)?;
+                match ForecastShard::parse(&text) {
+                    Some(Ok(s)) => Ok((name, s)),
+                    Some(Err(e)) => Err(FormatError::new(&name, None, e)),
+                    None => Err(FormatError::new(
+                        &name,
+                        None,
+                        "not a forecast's shard (forecast --shard I/N --out FILE writes one)",
+                    )),
+                }
+            })
+            .collect(),
+    )
+}
+
+/// Prints the merged forecast's lines, as one process prints them.
+pub(super) fn cmd_merge_forecast(
+    shards: &[(String, ForecastShard)],
+    out: &mut String,
+) -> Result<(), FormatError> {
+    let merged = merge(shards).map_err(|m| FormatError::new("merge", None, m))?;
+    for f in merged {
+        let _ = writeln!(out, "{}", f.line());
     }
     Ok(())
 }

@@ -10,9 +10,9 @@ use tenten_engine::model::shapes::Shapes;
 use tenten_engine::play::dealing::Dealing;
 use tenten_engine::play::player::{Choice, Lookahead};
 use tenten_engine::search::changer::ChangeOptions;
-use tenten_engine::study::population::check::{Check, check};
+use tenten_engine::study::population::check::{Check, check, testers_of};
 use tenten_engine::study::population::file::Population;
-use tenten_engine::study::population::fit::{Model, PopulationFit, fit_population, gather};
+use tenten_engine::study::population::fit::{Model, PopulationFit, fit_population};
 use tenten_engine::study::population::forecast::{
     Figure, Forecast, Outcome, observed_reach, play_players, reach_curve, summarize,
 };
@@ -20,25 +20,9 @@ use tenten_engine::study::population::session::{Session, Table};
 
 use crate::app::jobs::job::{Background, Job};
 
-/// Every `.jsonl` log of a folder, read (sorted, as the CLI reads them).
+/// Every `.jsonl` log of a folder, read as the CLI reads them.
 pub fn read_folder(folder: &Path) -> Result<Vec<(String, String)>, String> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
-        .map_err(|e| format!("{}: cannot read the folder: {e}", folder.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|f| f.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    files.sort();
-    if files.is_empty() {
-        return Err(format!("{}: the folder holds no .jsonl logs", folder.display()));
-    }
-    files
-        .iter()
-        .map(|f| {
-            tenten_engine::io::formats::read_text(f)
-                .map(|t| (f.display().to_string(), t))
-                .map_err(|e| e.to_string())
-        })
-        .collect()
+    tenten_engine::io::jsonl_log::read_logs(&[folder.to_path_buf()]).map_err(|e| e.to_string())
 }
 
 /// A fitted population and the folder it came from.
@@ -159,29 +143,6 @@ impl Background for ForecastJob {
     }
 }
 
-/// The testers' sessions of a folder, and the generator their logs name.
-fn checked_sessions(
-    folder: &Path,
-    set: &PieceSet,
-) -> Result<(Vec<(String, Vec<Session>)>, Option<String>), String> {
-    let logs = read_folder(folder)?;
-    let named = logs.iter().find_map(|(_, text)| {
-        tenten_engine::io::jsonl_log::records(text, "")
-            .ok()?
-            .into_iter()
-            .find_map(|(_, r)| r.generator)
-    });
-    let (size, testers) = gather(&logs, set).map_err(|e| e.to_string())?;
-    let shapes = Shapes::new(set, size);
-    Ok((
-        testers
-            .iter()
-            .map(|t| (t.id.clone(), t.sessions(&shapes, set)))
-            .collect(),
-        named,
-    ))
-}
-
 impl ForecastJob {
     pub fn start(&mut self, ask: ForecastAsk, ctx: &egui::Context) -> std::io::Result<()> {
         self.cancel();
@@ -189,7 +150,9 @@ impl ForecastJob {
             let checked = match &ask.check {
                 None => None,
                 // The generator the logs were played under is forecast too.
-                Some(folder) => match checked_sessions(folder, &ask.set) {
+                Some(folder) => match read_folder(folder)
+                    .and_then(|logs| testers_of(&logs, &ask.set).map_err(|e| e.to_string()))
+                {
                     Ok((sessions, Some(g))) => Some((folder.clone(), g, sessions)),
                     Ok((_, None)) => {
                         return send(Err(format!(

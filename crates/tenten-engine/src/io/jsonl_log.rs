@@ -107,6 +107,33 @@ pub fn deals_each(
         .collect()
 }
 
+/// The logs given: files, and every `.jsonl` file of a folder given
+/// (sorted, so the testers' order is the same on every machine).
+pub fn read_logs(paths: &[std::path::PathBuf]) -> Result<Vec<(String, String)>, FormatError> {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let name = p.display().to_string();
+            let mut inside: Vec<std::path::PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| FormatError::new(&name, None, format!("cannot read the folder: {e}")))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.extension().is_some_and(|x| x == "jsonl"))
+                .collect();
+            inside.sort();
+            if inside.is_empty() {
+                return Err(FormatError::new(&name, None, "the folder holds no .jsonl logs"));
+            }
+            files.extend(inside);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    files
+        .iter()
+        .map(|f| Ok((f.display().to_string(), formats::read_text(f)?)))
+        .collect()
+}
+
 /// Where each logged deal sits in play: its game, its round, and whether
 /// the game ended there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,6 +14,32 @@ use crate::stats::logrank::{LogRank, log_rank};
 use crate::study::population::forecast::{Forecast, NAMES, Outcome, clustered_ratio, ratio_parts};
 use crate::study::population::session::Session;
 
+/// Each tester's id and sessions, as a check reads them.
+pub type Testers = Vec<(String, Vec<Session>)>;
+
+/// The testers of `logs` (JSON Lines) with their sessions, and the
+/// generator the logs name (the first record that names one).
+pub fn testers_of(
+    logs: &[(String, String)],
+    set: &crate::model::pieces::PieceSet,
+) -> Result<(Testers, Option<String>), crate::io::formats::FormatError> {
+    let named = logs.iter().find_map(|(_, text)| {
+        crate::io::jsonl_log::records(text, "")
+            .ok()?
+            .into_iter()
+            .find_map(|(_, r)| r.generator)
+    });
+    let (size, testers) = crate::study::population::fit::gather(logs, set)?;
+    let shapes = crate::model::shapes::Shapes::new(set, size);
+    Ok((
+        testers
+            .iter()
+            .map(|t| (t.id.clone(), t.sessions(&shapes, set)))
+            .collect(),
+        named,
+    ))
+}
+
 /// The figures a check compares: the reach at each round and games per
 /// session.
 pub const CHECKED: [&str; 5] = [

@@ -12,6 +12,7 @@ pub mod fit;
 pub mod forecast;
 pub mod quit;
 pub mod session;
+pub mod shard;
 
 #[cfg(test)]
 mod recovery_tests;
