@@ -182,8 +182,10 @@ impl Population {
                 if b.mean.iter().any(|m| m.is_nan() || m.abs() > MAX_BETA) {
                     return Err(("beta", format!("every beta mean is within ±{MAX_BETA}")));
                 }
-                for s in b.sd {
-                    spread_ok("beta", s)?;
+                // β are on the criteria's own scales (a free cell's weight
+                // may be in the hundreds): their spreads are bounded as β are.
+                if b.sd.iter().any(|s| s.is_nan() || *s < 0.0 || *s > MAX_BETA) {
+                    return Err(("beta", format!("every beta sd is 0 to {MAX_BETA}")));
                 }
                 if let Some(c) = &b.corr {
                     cholesky(c).ok_or((
@@ -435,6 +437,12 @@ mod tests {
             );
         }
         assert!(Population::parse("(name: \"x\")", "p.ron").is_err());
+        // A value population's β spreads are on the β's scales.
+        let value = "(name: \"v\", choice: value, lookahead: piece, beta: (mean: [90, 0, 0, 12, 1], sd: [80, 0, 0, 6, 0.5]),\n slip: (median: 0.03, logit_sd: 0.5), quit: (base: 0.2, unfair_odds: 2.5, per_log_round: -0.1))";
+        let v = Population::parse(value, "v.ron").unwrap();
+        let drawn = v.draw("p", &mut Generator::new(1));
+        assert_eq!(drawn.player.choice, Choice::Value);
+        assert!(Population::parse(&value.replace("sd: [80", "sd: [-1"), "v.ron").is_err());
     }
 
     #[test]
