@@ -53,10 +53,12 @@ pub struct LogitNormal {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BetaNormal {
-    pub mean: [f64; 5],
-    pub sd: [f64; 5],
+    /// Five numbers, one per criterion, as a player file's `beta`.
+    pub mean: Vec<f64>,
+    pub sd: Vec<f64>,
+    /// Five rows of five.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub corr: Option<[[f64; 5]; 5]>,
+    pub corr: Option<Vec<Vec<f64>>>,
 }
 
 /// One tester of a fitted population: the fit of its own log and its
@@ -179,6 +181,14 @@ impl Population {
                     "choice",
                     "a value population needs beta: (mean: [5 numbers], sd: [5 numbers])".to_owned(),
                 ))?;
+                if b.mean.len() != 5 || b.sd.len() != 5 {
+                    return Err((
+                        "beta",
+                        "beta's mean and sd are five numbers each, one per criterion (free cells, 5x5 square, \
+                         large pieces, alignment, surface)"
+                            .to_owned(),
+                    ));
+                }
                 if b.mean.iter().any(|m| m.is_nan() || m.abs() > MAX_BETA) {
                     return Err(("beta", format!("every beta mean is within ±{MAX_BETA}")));
                 }
@@ -251,7 +261,7 @@ impl Population {
             }
             (Choice::Value, _, Some(b)) => {
                 let z: [f64; 5] = std::array::from_fn(|_| rng.normal());
-                let l = b.corr.as_ref().and_then(cholesky).unwrap_or_else(identity);
+                let l = b.corr.as_deref().and_then(cholesky).unwrap_or_else(identity);
                 for (i, row) in l.iter().enumerate() {
                     let correlated: f64 = row.iter().zip(&z).take(i + 1).map(|(a, b)| a * b).sum();
                     player.beta[i] = (b.mean[i] + b.sd[i] * correlated).clamp(-MAX_BETA, MAX_BETA);
@@ -344,16 +354,19 @@ fn identity() -> [[f64; 5]; 5] {
 }
 
 /// The lower Cholesky factor of a correlation matrix; `None` when it is not
-/// one (asymmetric, not 1 on the diagonal, not positive definite).
-fn cholesky(c: &[[f64; 5]; 5]) -> Option<[[f64; 5]; 5]> {
+/// one (not five rows of five, asymmetric, not 1 on the diagonal, not
+/// positive definite).
+fn cholesky(c: &[Vec<f64>]) -> Option<[[f64; 5]; 5]> {
+    if c.len() != 5 || c.iter().any(|r| r.len() != 5) {
+        return None;
+    }
     for (i, row) in c.iter().enumerate() {
         let bad = |j: usize| (row[j] - c[j][i]).abs() > 1e-9 || row[j].is_nan() || row[j].abs() > 1.0;
         if (row[i] - 1.0).abs() > 1e-9 || (0..5).any(bad) {
             return None;
         }
     }
-    let rows: Vec<Vec<f64>> = c.iter().map(|r| r.to_vec()).collect();
-    let l = cholesky_dyn(&rows)?;
+    let l = cholesky_dyn(c)?;
     Some(std::array::from_fn(|i| std::array::from_fn(|j| l[i][j])))
 }
 
@@ -439,6 +452,7 @@ mod tests {
         assert!(Population::parse("(name: \"x\")", "p.ron").is_err());
         // A value population's β spreads are on the β's scales.
         let value = "(name: \"v\", choice: value, lookahead: piece, beta: (mean: [90, 0, 0, 12, 1], sd: [80, 0, 0, 6, 0.5]),\n slip: (median: 0.03, logit_sd: 0.5), quit: (base: 0.2, unfair_odds: 2.5, per_log_round: -0.1))";
+        assert!(Population::parse(&value.replace("12, 1]", "12]"), "v.ron").is_err());
         let v = Population::parse(value, "v.ron").unwrap();
         let drawn = v.draw("p", &mut Generator::new(1));
         assert_eq!(drawn.player.choice, Choice::Value);

@@ -499,7 +499,14 @@ fn population_of(
                     j += 1;
                 }
             }
-            (None, Some(BetaNormal { mean, sd, corr: None }))
+            (
+                None,
+                Some(BetaNormal {
+                    mean: mean.to_vec(),
+                    sd: sd.to_vec(),
+                    corr: None,
+                }),
+            )
         }
     };
     let c = &quit.coefficients;
