@@ -110,6 +110,26 @@ impl Dealer for RandomDealer {
     }
 }
 
+/// Weighted draws, never checked and not validated either: a session's
+/// games need no record of which deals were fair (a lost game's end is
+/// judged on its own, `game::lost_to`), and validating every deal was a
+/// twentieth of a forecast's time.
+pub struct UnrecordedRandomDealer;
+
+impl Dealer for UnrecordedRandomDealer {
+    fn name(&self) -> &'static str {
+        "random"
+    }
+    fn deal(&mut self, table: &Table, rng: &mut Generator) -> Dealt {
+        let holder = rng.deal(table.set, table.k);
+        Dealt {
+            drawn: holder.clone(),
+            holder,
+            ..Dealt::default()
+        }
+    }
+}
+
 /// The paper's improver: validate, and if unsolvable let the changer pick
 /// the block to replace (Fig. 4, equations 4 and 5).
 pub struct RepairDealer {
@@ -262,6 +282,26 @@ mod tests {
     use super::*;
     use crate::fixtures::classic;
     use crate::model::board::BoardSize;
+
+    #[test]
+    fn the_unrecorded_random_dealer_deals_what_random_deals() {
+        let (set, shapes) = classic();
+        let table = Table {
+            shapes: &shapes,
+            set: &set,
+            board: 0,
+            k: 3,
+        };
+        let (mut a, mut b) = (Generator::new(9), Generator::new(9));
+        for _ in 0..200 {
+            let (x, y) = (
+                RandomDealer.deal(&table, &mut a),
+                UnrecordedRandomDealer.deal(&table, &mut b),
+            );
+            assert_eq!(x.holder, y.holder);
+            assert_eq!(x.drawn, y.drawn);
+        }
+    }
 
     #[test]
     fn a_bag_deals_the_weights_multiset_exactly_once_per_refill() {

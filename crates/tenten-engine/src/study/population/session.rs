@@ -87,7 +87,12 @@ pub fn play_session(
         quit: false,
     };
     for g in 0..MAX_GAMES {
-        let mut dealer = table.dealing.dealer(table.set, table.options);
+        // The random generator's deals unvalidated: only the game's end
+        // counts here, and it is judged when the game is lost.
+        let mut dealer: Box<dyn crate::play::dealers::Dealer> = match table.dealing {
+            Dealing::Builtin("random") => Box::new(crate::play::dealers::UnrecordedRandomDealer),
+            d => d.dealer(table.set, table.options),
+        };
         let mut rounds = record.as_ref().map(|_| Vec::new());
         let game = play_game(
             table.shapes,
