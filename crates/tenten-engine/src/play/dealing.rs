@@ -73,6 +73,21 @@ impl Dealing {
             Dealing::File(spec) => Box::new(FileDealer::new(spec.clone())),
         }
     }
+
+    /// A fresh dealer for one game whose deals nobody reads back (a
+    /// session's: its lost game's end is judged on its own,
+    /// `game::lost_to`). It deals exactly what `dealer` deals, but a holder
+    /// it does not check (random's, or a generator file's checked by nothing or a
+    /// bag) is not validated to record whether it was fair: that was a
+    /// twentieth of a forecast's time. Dealers that check validate as
+    /// before: their checks are what they deal.
+    pub fn unrecorded_dealer(&self, set: &PieceSet, options: ChangeOptions) -> Box<dyn Dealer> {
+        match self {
+            Dealing::Builtin("random") => Box::new(dealers::UnrecordedRandomDealer),
+            Dealing::File(spec) => Box::new(FileDealer::new(spec.clone()).unrecorded()),
+            d => d.dealer(set, options),
+        }
+    }
 }
 
 /// Every generator name `by_name` takes besides files.

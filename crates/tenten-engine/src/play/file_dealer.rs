@@ -8,7 +8,7 @@
 use crate::model::board::Bits;
 use crate::model::generator::Generator;
 use crate::model::pieces::{PieceIdx, PieceSet};
-use crate::play::dealers::{BagDealer, Dealer, Dealt, Table, rejected, repaired, unchecked};
+use crate::play::dealers::{BagDealer, Dealer, Dealt, Table, rejected, repaired, unchecked, unrecorded};
 use crate::play::generator_file::{Check, GeneratorSpec, effective};
 use crate::search::changer::ChangeOptions;
 
@@ -28,6 +28,9 @@ pub struct FileDealer {
     /// last deal (to tell whether its round cleared).
     dry_rounds: u32,
     last: Option<(Bits, u32)>,
+    /// Whether a holder dealt unchecked (check none or bag) is validated
+    /// to record whether it was fair.
+    record: bool,
 }
 
 /// `set` with weights scaled to `weights` (whole numbers, a thousandth of a
@@ -86,6 +89,24 @@ impl FileDealer {
             previous: None,
             dry_rounds: 0,
             last: None,
+            record: true,
+        }
+    }
+
+    /// The same deals, with those it does not check left unvalidated
+    /// (`Dealing::unrecorded_dealer`).
+    pub fn unrecorded(self) -> Self {
+        Self {
+            record: false,
+            ..self
+        }
+    }
+
+    fn unchecked(&self, table: &Table, holder: Vec<PieceIdx>) -> Dealt {
+        if self.record {
+            unchecked(table, holder)
+        } else {
+            unrecorded(holder)
         }
     }
 
@@ -136,7 +157,7 @@ impl Dealer for FileDealer {
             Check::Bag => {
                 let bag = self.bag.get_or_insert_with(|| BagDealer::new(&self.spec.set));
                 let holder: Vec<PieceIdx> = (0..table.k).map(|_| bag.next(rng)).collect();
-                unchecked(table, holder)
+                self.unchecked(table, holder)
             }
             check => {
                 let drawn: Vec<PieceIdx> = (0..table.k).map(|_| self.draw(set_index, mercy, rng)).collect();
@@ -151,7 +172,7 @@ impl Dealer for FileDealer {
                         repaired(table, weights, drawn, rng, options)
                     }
                     Check::Reject { redraws } => rejected(table, weights, drawn, rng, redraws),
-                    _ => unchecked(table, drawn),
+                    _ => self.unchecked(table, drawn),
                 }
             }
         };

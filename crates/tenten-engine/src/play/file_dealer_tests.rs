@@ -251,3 +251,49 @@ fn each_check_does_what_it_says() {
     }
     assert_eq!(counts, set.pieces.iter().map(|p| p.weight).collect::<Vec<_>>());
 }
+
+/// A session's dealer deals what the recording one deals, for every
+/// built-in and preset; only the record of fairness of the holders it
+/// does not check is gone (unsolvable draws happen on these boards).
+#[test]
+fn an_unrecorded_dealer_deals_what_the_recording_one_deals() {
+    use crate::play::dealing::Dealing;
+    let (set, shapes) = classic();
+    let boards = crate::play::random_fill::played_deals(&shapes, &set, 3, 300, &mut Generator::new(8));
+    for name in crate::play::dealing::names() {
+        let dealing = Dealing::by_name(name, &set).unwrap();
+        let options = ChangeOptions::default();
+        let (mut recording, mut unrecorded) = (
+            dealing.dealer(&set, options),
+            dealing.unrecorded_dealer(&set, options),
+        );
+        let (mut a, mut b) = (Generator::new(1), Generator::new(1));
+        let (mut recorded_unfair, mut unrecorded_unfair) = (0, 0);
+        for d in &boards {
+            let table = Table {
+                shapes: &shapes,
+                set: &set,
+                board: d.board,
+                k: 3,
+            };
+            let (x, y) = (recording.deal(&table, &mut a), unrecorded.deal(&table, &mut b));
+            assert_eq!((&x.holder, &x.drawn), (&y.holder, &y.drawn), "{name}");
+            recorded_unfair += usize::from(x.drawn_unsolvable);
+            unrecorded_unfair += usize::from(y.drawn_unsolvable);
+        }
+        let checks = !matches!(&dealing, Dealing::Builtin("random"))
+            && !matches!(&dealing, Dealing::File(s) if matches!(s.file.check, Check::None | Check::Bag));
+        if checks {
+            assert_eq!(
+                recorded_unfair, unrecorded_unfair,
+                "{name} validates as part of its check"
+            );
+        } else {
+            assert!(
+                recorded_unfair > 0,
+                "{name}: the boards should draw unsolvable holders"
+            );
+            assert_eq!(unrecorded_unfair, 0, "{name} validates nothing");
+        }
+    }
+}

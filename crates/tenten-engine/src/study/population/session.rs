@@ -87,11 +87,10 @@ pub fn play_session(
         quit: false,
     };
     for g in 0..MAX_GAMES {
-        // The random generator's deals unvalidated: only the game's end
-        // counts here, and it is judged when the game is lost.
-        let mut dealer: Box<dyn crate::play::dealers::Dealer> = match table.dealing {
-            Dealing::Builtin("random") => Box::new(crate::play::dealers::UnrecordedRandomDealer),
-            d => d.dealer(table.set, table.options),
+        // Recorded rounds say which deals were fair; a forecast's need not.
+        let mut dealer = match record {
+            Some(_) => table.dealing.dealer(table.set, table.options),
+            None => table.dealing.unrecorded_dealer(table.set, table.options),
         };
         let mut rounds = record.as_ref().map(|_| Vec::new());
         let game = play_game(
