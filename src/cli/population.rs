@@ -53,14 +53,7 @@ pub(super) fn cmd_cohort(a: &CohortArgs, rules: &Rules, out: &mut String) -> Res
     let set = piece_set(rules.pieces.as_deref())?;
     let dealing = Dealing::by_name(&a.generator, &set)?;
     let shapes = Shapes::new(&set, rules.size);
-    let table = Table {
-        shapes: &shapes,
-        set: &set,
-        k: rules.k,
-        dealing: &dealing,
-        options: ChangeOptions::default(),
-        max_rounds: rules.max_rounds,
-    };
+    let table = session_table(&shapes, &set, rules, &dealing);
     let dir = a.out.display().to_string();
     std::fs::create_dir_all(&a.out)
         .map_err(|e| FormatError::new(&dir, None, format!("cannot make the folder: {e}")))?;
@@ -210,14 +203,7 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
     if let Some((shard, file)) = &a.shard {
         let mut per = Vec::new();
         for dealing in &dealings {
-            let table = Table {
-                shapes: &shapes,
-                set: &set,
-                k: rules.k,
-                dealing,
-                options: ChangeOptions::default(),
-                max_rounds: rules.max_rounds,
-            };
+            let table = session_table(&shapes, &set, rules, dealing);
             let mine: Vec<usize> = (0..a.players).filter(|i| i % shard.of == shard.index).collect();
             per.push(
                 play_players(&population, &table, a.players, mine, a.seed, &Progress::default())
@@ -247,14 +233,7 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
         return Ok(());
     }
     for (name, dealing) in a.generators.iter().zip(&dealings) {
-        let table = Table {
-            shapes: &shapes,
-            set: &set,
-            k: rules.k,
-            dealing,
-            options: ChangeOptions::default(),
-            max_rounds: rules.max_rounds,
-        };
+        let table = session_table(&shapes, &set, rules, dealing);
         let outcomes: Vec<Outcome> = play_players(
             &population,
             &table,
@@ -321,4 +300,22 @@ pub(super) fn cmd_merge_forecast(
         let _ = writeln!(out, "{}", f.line());
     }
     Ok(())
+}
+
+/// Where a command's sessions are played: the rules' board, holder and
+/// round cap, the generator, the changer's defaults.
+fn session_table<'a>(
+    shapes: &'a Shapes,
+    set: &'a PieceSet,
+    rules: &Rules,
+    dealing: &'a Dealing,
+) -> Table<'a> {
+    Table {
+        shapes,
+        set,
+        k: rules.k,
+        dealing,
+        options: ChangeOptions::default(),
+        max_rounds: rules.max_rounds,
+    }
 }

@@ -93,17 +93,7 @@ pub fn random_effects(estimates: &[(f64, f64)]) -> Option<RandomEffects> {
         let i = (0..grid.len())
             .max_by(|&a, &b| ll(grid[a]).total_cmp(&ll(grid[b])))
             .unwrap_or(0);
-        let (mut a, mut b) = (grid[i.saturating_sub(1)], grid[(i + 1).min(200)]);
-        let phi = (5f64.sqrt() - 1.0) / 2.0;
-        for _ in 0..60 {
-            let (x1, x2) = (b - phi * (b - a), a + phi * (b - a));
-            if ll(x1) < ll(x2) {
-                a = x1;
-            } else {
-                b = x2;
-            }
-        }
-        let t = 0.5 * (a + b);
+        let t = super::golden::maximize(ll, (grid[i.saturating_sub(1)], grid[(i + 1).min(200)]));
         let t = if ll(0.0) >= ll(t) { 0.0 } else { t };
         (t, ll(t))
     };

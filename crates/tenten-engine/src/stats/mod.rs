@@ -2,6 +2,7 @@
 //! tests and survival estimates every comparison uses.
 
 pub mod divergence;
+pub mod golden;
 pub mod histogram;
 pub mod inference;
 pub mod logistic;

@@ -458,18 +458,8 @@ fn best_slip(decisions: &[Ranked], by_choice: &[(f64, f64)]) -> (f64, f64) {
             .map(|(d, c)| d.with_slip(*c, slip).ln())
             .sum()
     };
-    let (mut a, mut b) = (0.0f64, 1.0f64);
-    let phi = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..60 {
-        let (x1, x2) = (b - phi * (b - a), a + phi * (b - a));
-        if ll(x1) < ll(x2) {
-            a = x1;
-        } else {
-            b = x2;
-        }
-    }
     // The ends are candidates too: the optimum may sit on 0 or 1.
-    [0.0, 1.0, (a + b) / 2.0]
+    [0.0, 1.0, crate::stats::golden::maximize(ll, (0.0, 1.0))]
         .into_iter()
         .map(|s| (s, ll(s)))
         .max_by(|x, y| x.1.total_cmp(&y.1))
