@@ -86,3 +86,27 @@ fn the_c_library_depends_on_the_engine_alone() {
         "the C library",
     );
 }
+
+/// The Python package is the engine and its bindings, nothing else.
+#[test]
+fn the_python_package_depends_on_the_engine_alone() {
+    let crates = crates_in_tree(&["-p", "tenten-py"]);
+    assert!(
+        crates.iter().any(|c| c == "tenten-engine") && crates.iter().any(|c| c == "pyo3"),
+        "{crates:?}"
+    );
+    assert_none_of(
+        &crates,
+        &[
+            "egui",
+            "eframe",
+            "egui_plot",
+            "rfd",
+            "clap",
+            "tenten",
+            "tenten-ffi",
+            "wgpu",
+        ],
+        "the Python package",
+    );
+}

@@ -8,4 +8,5 @@ pub mod alloc;
 pub mod brute;
 pub mod cli;
 pub mod numbers;
+pub mod python;
 pub mod ui;

@@ -1,12 +1,14 @@
 //! Playing: one game (`game`), the strategies (`game`'s greedy, `coelho`),
 //! players of graded skill (`player`) and a planner's options (`plans`), the dealers and generator files
-//! (`dealers`, `generator_file`, `file_dealer`), and random fills of boards.
+//! (`dealers`, `generator_file`, `file_dealer`), a game played a placement at a time
+//! from outside (`episode`), and random fills of boards.
 //! What studies many games lives in `study`.
 
 pub mod coelho;
 mod coelho_terms;
 pub mod dealers;
 pub mod dealing;
+pub mod episode;
 pub mod file_dealer;
 pub mod game;
 pub mod generator_file;

@@ -1,0 +1,261 @@
+//! A game played one placement at a time by someone outside the engine (a
+//! Python agent, a Gymnasium environment): the same deals as `play_game`
+//! on the same seed, the same judgement of a lost game's end.
+//!
+//! An action is `slot * cells + y * width + x`: the holder slot to place
+//! and the cell of its box's top-left corner.
+
+use crate::model::board::{Bits, BoardSize};
+use crate::model::generator::Generator;
+use crate::model::pieces::{PieceIdx, PieceSet};
+use crate::model::shapes::{Shapes, score};
+use crate::play::dealers::{Dealer, Dealt, Table};
+use crate::play::dealing::Dealing;
+use crate::play::game::{End, lost_to};
+use crate::search::changer::ChangeOptions;
+
+/// What one step did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Step {
+    /// The action was legal and the piece placed (else nothing changed).
+    pub placed: bool,
+    /// Points the placement scored (cells, and lines as the analysis counts).
+    pub points: u64,
+    /// Rows and columns it cleared.
+    pub lines: u32,
+    /// The holder is placed: the round is over (and the next dealt, unless
+    /// the cap ends the game).
+    pub round_over: bool,
+    /// How the game ended, if it did on this step (`Censored`: the cap).
+    pub end: Option<End>,
+}
+
+pub struct Episode {
+    pub shapes: Shapes,
+    pub set: PieceSet,
+    pub k: usize,
+    pub max_rounds: u32,
+    dealing: Dealing,
+    options: ChangeOptions,
+    dealer: Box<dyn Dealer>,
+    deal_rng: Generator,
+    /// The board now, and at the start of the round (a lost round is
+    /// judged from there, as `play_game` judges it).
+    pub board: Bits,
+    round_start: Bits,
+    /// The round's holder by slot: `None` once placed.
+    pub holder: Vec<Option<PieceIdx>>,
+    /// The deal of this round as the dealer made it.
+    pub dealt: Dealt,
+    pub rounds: u32,
+    pub score: u64,
+    pub end: Option<End>,
+}
+
+impl Episode {
+    /// A game of `set` on a board of `size` with holders of `k`, dealt by
+    /// `dealing`; `reset` starts it.
+    pub fn new(dealing: Dealing, set: PieceSet, size: BoardSize, k: usize, max_rounds: u32) -> Self {
+        let options = ChangeOptions::default();
+        let dealer = dealing.dealer(&set, options);
+        let mut e = Self {
+            shapes: Shapes::new(&set, size),
+            set,
+            k,
+            max_rounds,
+            dealing,
+            options,
+            dealer,
+            deal_rng: Generator::new(0),
+            board: 0,
+            round_start: 0,
+            holder: Vec::new(),
+            dealt: Dealt::default(),
+            rounds: 0,
+            score: 0,
+            end: None,
+        };
+        e.reset(0);
+        e
+    }
+
+    /// A new game on `seed`: deal i draws from the same stream as game
+    /// `seed` of `play_game` (`tenten simulate`'s game seeds, `tenten deal
+    /// --seed` for the first holder).
+    pub fn reset(&mut self, seed: u64) {
+        self.dealer = self.dealing.dealer(&self.set, self.options);
+        self.deal_rng = Generator::new(seed);
+        self.board = 0;
+        self.rounds = 0;
+        self.score = 0;
+        self.end = None;
+        self.deal();
+    }
+
+    pub fn size(&self) -> BoardSize {
+        self.shapes.size()
+    }
+
+    /// How many actions there are: slots times cells.
+    pub fn actions(&self) -> usize {
+        self.k * self.size().cells()
+    }
+
+    fn deal(&mut self) {
+        if self.rounds >= self.max_rounds {
+            // The cap, as `play_game` stops: no deal past it.
+            self.holder.clear();
+            self.end = Some(End::Censored);
+            return;
+        }
+        let table = Table {
+            shapes: &self.shapes,
+            set: &self.set,
+            board: self.board,
+            k: self.k,
+        };
+        self.dealt = self.dealer.deal(&table, &mut self.deal_rng);
+        self.holder = self.dealt.holder.iter().map(|&p| Some(p)).collect();
+        self.round_start = self.board;
+        self.check_stuck();
+    }
+
+    /// The piece in `slot` and whether it fits at `anchor` (a cell).
+    fn legal(&self, slot: usize, anchor: u32) -> Option<PieceIdx> {
+        let piece = (*self.holder.get(slot)?)?;
+        let fits = self
+            .shapes
+            .shape(piece)
+            .fits(self.board, self.shapes.geometry.full);
+        (anchor < 128 && fits >> anchor & 1 == 1).then_some(piece)
+    }
+
+    /// 1 for every legal action, 0 else, into `mask` (`actions()` long).
+    pub fn mask_into(&self, mask: &mut [u8]) {
+        mask.fill(0);
+        if self.end.is_some() {
+            return;
+        }
+        let cells = self.size().cells();
+        for (slot, p) in self.holder.iter().enumerate() {
+            let Some(p) = *p else { continue };
+            let mut fits = self.shapes.shape(p).fits(self.board, self.shapes.geometry.full);
+            while fits != 0 {
+                let anchor = fits.trailing_zeros() as usize;
+                fits &= fits - 1;
+                mask[slot * cells + anchor] = 1;
+            }
+        }
+    }
+
+    /// Places the piece `action` names, if it is legal; ends the round when
+    /// the holder is placed (dealing the next), and the game when a piece
+    /// left fits nowhere or the round cap is reached.
+    pub fn step(&mut self, action: usize) -> Step {
+        let mut step = Step::default();
+        if self.end.is_some() {
+            return step;
+        }
+        let cells = self.size().cells();
+        let (slot, anchor) = (action / cells, (action % cells) as u32);
+        let Some(piece) = self.legal(slot, anchor) else {
+            return step;
+        };
+        let (next, lines) = self.shapes.place(self.board, piece, anchor);
+        self.board = next;
+        self.holder[slot] = None;
+        step.placed = true;
+        step.points = score(self.shapes.shape(piece).cells(), lines);
+        step.lines = lines.count();
+        self.score += step.points;
+        if self.holder.iter().all(Option::is_none) {
+            self.rounds += 1;
+            step.round_over = true;
+            self.deal();
+        } else {
+            self.check_stuck();
+        }
+        step.end = self.end;
+        step
+    }
+
+    /// Ends the game when no piece left fits anywhere, judged as a game
+    /// played by `play_game` is: from the round's starting board.
+    fn check_stuck(&mut self) {
+        let full = self.shapes.geometry.full;
+        let any = self
+            .holder
+            .iter()
+            .flatten()
+            .any(|&p| self.shapes.shape(p).fits(self.board, full) != 0);
+        if !any {
+            self.end = Some(lost_to(
+                &self.shapes,
+                &self.set,
+                self.round_start,
+                &self.dealt.holder,
+                self.dealt.dead,
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::board::BoardSize;
+
+    fn episode(max_rounds: u32) -> Episode {
+        let set = PieceSet::classic();
+        let dealing = Dealing::by_name("random", &set).unwrap();
+        Episode::new(dealing, set, BoardSize::CLASSIC, 3, max_rounds)
+    }
+
+    /// Plays the first legal action until the end; the rounds counted.
+    fn play_first(e: &mut Episode) -> u32 {
+        let mut mask = vec![0; e.actions()];
+        while e.end.is_none() {
+            e.mask_into(&mut mask);
+            let a = mask
+                .iter()
+                .position(|&m| m == 1)
+                .expect("a game not over has a legal action");
+            assert!(e.step(a).placed);
+        }
+        e.rounds
+    }
+
+    #[test]
+    fn the_first_holder_is_the_deal_commands_and_games_are_seeded() {
+        let mut e = episode(1000);
+        for seed in [0, 1, 7] {
+            e.reset(seed);
+            let mut g = Generator::new(seed);
+            let set = PieceSet::classic();
+            assert_eq!(e.dealt.holder, g.deal(&set, 3), "seed {seed}");
+        }
+        e.reset(5);
+        let a = play_first(&mut e);
+        e.reset(5);
+        assert_eq!(play_first(&mut e), a);
+        assert!(matches!(e.end, Some(End::Stuck | End::Unfair | End::Dead)));
+    }
+
+    #[test]
+    fn an_illegal_action_changes_nothing_and_the_cap_ends_a_game() {
+        let mut e = episode(2);
+        e.reset(3);
+        let before = (e.board, e.holder.clone(), e.score);
+        assert_eq!(e.step(e.actions() + 5), Step::default());
+        // Slot 0 at the bottom-right corner fits only a monomino.
+        let s = e.step(e.size().cells() - 1);
+        if !s.placed {
+            assert_eq!((e.board, e.holder.clone(), e.score), before);
+        }
+        e.reset(3);
+        assert_eq!(play_first(&mut e).min(2), e.rounds);
+        if e.rounds == 2 {
+            assert_eq!(e.end, Some(End::Censored));
+        }
+    }
+}

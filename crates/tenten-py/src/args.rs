@@ -1,0 +1,72 @@
+//! Reading Python arguments into the engine's types, each refusal naming
+//! the argument.
+
+use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use tenten_engine::io::formats;
+use tenten_engine::model::board::{Bits, BoardSize};
+use tenten_engine::model::pieces::MAX_HOLDER;
+use tenten_engine::model::pieces::{PieceIdx, PieceSet};
+
+use crate::errors::{format, input};
+
+/// `None`: the classic set; else a piece-set file.
+pub fn pieces(pieces: Option<&str>) -> PyResult<PieceSet> {
+    match pieces {
+        None => Ok(PieceSet::classic()),
+        Some(path) => formats::load_piece_set(std::path::Path::new(path)).map_err(format),
+    }
+}
+
+/// A board: a 2-D `uint8` array, nonzero cells filled; its shape is
+/// (height, width).
+pub fn board(board: &Bound<'_, PyAny>) -> PyResult<(BoardSize, Bits)> {
+    let array: PyReadonlyArray2<u8> = board.extract().map_err(|_| {
+        input(
+            "board",
+            "expected a 2-D NumPy array of uint8 (height, width), e.g. np.zeros((10, 10), np.uint8)",
+        )
+    })?;
+    let (h, w) = (array.shape()[0], array.shape()[1]);
+    let size = BoardSize::new(w, h).map_err(|e| input("board", e))?;
+    let view = array.as_array();
+    let mut bits: Bits = 0;
+    for ((y, x), &c) in view.indexed_iter() {
+        if c != 0 {
+            bits |= 1 << size.bit(x, y);
+        }
+    }
+    Ok((size, bits))
+}
+
+/// A holder: piece ids (`"sq3"`) or indices into the set, 1 to
+/// MAX_HOLDER of them.
+pub fn holder(set: &PieceSet, holder: &Bound<'_, PyAny>) -> PyResult<Vec<PieceIdx>> {
+    let items: Vec<Bound<'_, PyAny>> = holder
+        .try_iter()
+        .map_err(|_| input("holder", "expected a list of piece ids or indices"))?
+        .collect::<PyResult<_>>()?;
+    if items.is_empty() || items.len() > MAX_HOLDER {
+        return Err(input(
+            "holder",
+            format!("has {} pieces; a holder has 1 to {MAX_HOLDER}", items.len()),
+        ));
+    }
+    items.iter().map(|item| piece(set, item)).collect()
+}
+
+fn piece(set: &PieceSet, item: &Bound<'_, PyAny>) -> PyResult<PieceIdx> {
+    if let Ok(id) = item.extract::<String>() {
+        return set
+            .index_of(&id)
+            .ok_or_else(|| input("holder", format!("no piece {id:?} in the set {:?}", set.name)));
+    }
+    match item.extract::<i64>() {
+        Ok(i) if (0..set.pieces.len() as i64).contains(&i) => Ok(i as PieceIdx),
+        Ok(i) => Err(input(
+            "holder",
+            format!("piece index {i} is outside the set's 0..{}", set.pieces.len()),
+        )),
+        Err(_) => Err(input("holder", "each piece is an id (str) or an index (int)")),
+    }
+}

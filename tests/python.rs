@@ -1,0 +1,48 @@
+//! The Python package's own tests (`crates/tenten-py/tests`, pytest) on
+//! the wheel built from this tree, installed into a fresh virtualenv: the
+//! API against the CLI line for line, NumPy shapes and dtypes, every error
+//! class, `check_env`, masks, determinism, and a random masked agent
+//! against `simulate --player random`. A missing Python or registry fails
+//! the test with its name: it never passes by skipping.
+
+mod common;
+
+use std::process::Command;
+
+#[test]
+fn the_python_packages_tests_pass_on_its_wheel() {
+    let python = common::python::python_with_wheel();
+    let out = Command::new(python)
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+        .arg(common::python::root().join("crates/tenten-py/tests"))
+        .env("TENTEN_BIN", env!("CARGO_BIN_EXE_tenten"))
+        .output()
+        .expect("pytest starts");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "pytest failed:\n{text}");
+    // Every test ran: none skipped, none deselected.
+    assert!(text.contains(" passed") && !text.contains("skipped"), "{text}");
+}
+
+/// The README's first lines, as a user types them after `pip install`.
+#[test]
+fn the_readmes_first_call_prints_a_verdict() {
+    let python = common::python::python_with_wheel();
+    let out = Command::new(python)
+        .args([
+            "-c",
+            "import numpy as np, tenten; print(tenten.validate(np.zeros((10, 10), np.uint8), ['sq3', 'h5', 'l3_tl']))",
+        ])
+        .output()
+        .expect("python starts");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "{'solvable': True, 'nodes': 3}",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
