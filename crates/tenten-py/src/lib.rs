@@ -7,13 +7,16 @@ use pyo3::prelude::*;
 mod args;
 mod env;
 mod errors;
+mod interrupt;
 mod search;
+mod studies;
 
 #[pymodule]
 fn _tenten(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
     search::register(m)?;
+    studies::register(m)?;
     env::register(m)?;
     Ok(())
 }

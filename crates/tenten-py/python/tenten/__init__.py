@@ -8,6 +8,12 @@ the piece set (the classic set unless ``pieces=`` names a piece-set file).
 >>> tenten.validate(np.zeros((10, 10), np.uint8), ["sq3", "h5", "l3_tl"])
 {'solvable': True, 'nodes': 3}
 
+The studies take the CLI's options as keyword arguments and return plain
+dicts of NumPy columns (``pandas.DataFrame(result)`` works; pandas is not
+needed): ``simulate``, ``fit_population`` (a ``Population``) and
+``forecast``. Long calls release the GIL, and Ctrl+C stops them
+(KeyboardInterrupt, once the engine's workers have stopped).
+
 Every refusal is a ``tenten.Error``: ``InputError`` for a bad argument
 (its name first), ``FormatError`` for a file or RON text
 (``file:line:col: what``).
@@ -17,11 +23,15 @@ from ._tenten import (
     Error,
     FormatError,
     InputError,
+    Population,
     __version__,
     deal,
     danger,
+    fit_population,
+    forecast,
     piece_ids,
     repair,
+    simulate,
     validate,
     validate_many,
 )
@@ -30,11 +40,15 @@ __all__ = [
     "Error",
     "FormatError",
     "InputError",
+    "Population",
     "__version__",
     "deal",
     "danger",
+    "fit_population",
+    "forecast",
     "piece_ids",
     "repair",
+    "simulate",
     "validate",
     "validate_many",
 ]
