@@ -46,3 +46,31 @@ fn the_readmes_first_call_prints_a_verdict() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The README's walk-through runs as written, from the project's folder.
+#[test]
+fn the_readmes_walk_through_runs() {
+    let readme = std::fs::read_to_string(common::python::root().join("README.md")).expect("the README reads");
+    let start = readme.find("```python\n").expect("the README has a Python block") + "```python\n".len();
+    let code = &readme[start..start + readme[start..].find("```").expect("the block ends")];
+    let out = Command::new(common::python::python_with_wheel())
+        .args(["-c", code])
+        .current_dir(common::python::root())
+        .output()
+        .expect("python starts");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("testers=60 moves="), "{text}");
+    let last: Vec<&str> = lines
+        .last()
+        .expect("it prints the game's end")
+        .split(' ')
+        .collect();
+    assert!(last[0].parse::<u32>().is_ok(), "{text}");
+    assert!(["unfair", "stuck", "dead", "capped"].contains(&last[1]), "{text}");
+}
