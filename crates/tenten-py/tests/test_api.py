@@ -128,3 +128,16 @@ def test_bad_files_are_format_errors_with_their_place(tmp_path):
         tenten.piece_ids(pieces=str(bad))
     assert str(e.value).startswith(f"{bad}:2:")
     assert isinstance(e.value, tenten.Error)
+
+
+def test_the_stubs_ship_and_name_every_export():
+    import ast
+    import pathlib
+
+    stub = pathlib.Path(tenten.__file__).with_suffix(".pyi")
+    assert stub.is_file(), "the wheel ships __init__.pyi"
+    assert (stub.parent / "py.typed").is_file()
+    tree = ast.parse(stub.read_text())
+    named = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    named |= {t.id for n in tree.body if isinstance(n, ast.AnnAssign) for t in [n.target]}
+    assert set(tenten.__all__) <= named, set(tenten.__all__) - named
