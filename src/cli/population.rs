@@ -14,7 +14,6 @@ use tenten_engine::play::coelho::CoelhoWeights;
 use tenten_engine::play::dealing::Dealing;
 use tenten_engine::play::player::{Choice, Lookahead};
 use tenten_engine::progress::Progress;
-use tenten_engine::search::changer::ChangeOptions;
 use tenten_engine::study::population::check::{check, testers_of};
 use tenten_engine::study::population::cohort::cohort;
 use tenten_engine::study::population::file;
@@ -53,7 +52,7 @@ pub(super) fn cmd_cohort(a: &CohortArgs, rules: &Rules, out: &mut String) -> Res
     let set = piece_set(rules.pieces.as_deref())?;
     let dealing = Dealing::by_name(&a.generator, &set)?;
     let shapes = Shapes::new(&set, rules.size);
-    let table = session_table(&shapes, &set, rules, &dealing);
+    let table = Table::new(&shapes, &set, rules.k, &dealing, rules.max_rounds);
     let dir = a.out.display().to_string();
     std::fs::create_dir_all(&a.out)
         .map_err(|e| FormatError::new(&dir, None, format!("cannot make the folder: {e}")))?;
@@ -203,7 +202,7 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
     if let Some((shard, file)) = &a.shard {
         let mut per = Vec::new();
         for dealing in &dealings {
-            let table = session_table(&shapes, &set, rules, dealing);
+            let table = Table::new(&shapes, &set, rules.k, dealing, rules.max_rounds);
             let mine: Vec<usize> = (0..a.players).filter(|i| i % shard.of == shard.index).collect();
             per.push(
                 play_players(&population, &table, a.players, mine, a.seed, &Progress::default())
@@ -233,7 +232,7 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
         return Ok(());
     }
     for (name, dealing) in a.generators.iter().zip(&dealings) {
-        let table = session_table(&shapes, &set, rules, dealing);
+        let table = Table::new(&shapes, &set, rules.k, dealing, rules.max_rounds);
         let outcomes: Vec<Outcome> = play_players(
             &population,
             &table,
@@ -300,22 +299,4 @@ pub(super) fn cmd_merge_forecast(
         let _ = writeln!(out, "{}", f.line());
     }
     Ok(())
-}
-
-/// Where a command's sessions are played: the rules' board, holder and
-/// round cap, the generator, the changer's defaults.
-fn session_table<'a>(
-    shapes: &'a Shapes,
-    set: &'a PieceSet,
-    rules: &Rules,
-    dealing: &'a Dealing,
-) -> Table<'a> {
-    Table {
-        shapes,
-        set,
-        k: rules.k,
-        dealing,
-        options: ChangeOptions::default(),
-        max_rounds: rules.max_rounds,
-    }
 }

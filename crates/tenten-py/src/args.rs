@@ -1,6 +1,7 @@
 //! Reading Python arguments into the engine's types, each refusal naming
 //! the argument.
 
+use numpy::ndarray::ArrayView2;
 use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use tenten_engine::io::formats;
@@ -27,16 +28,34 @@ pub fn board(board: &Bound<'_, PyAny>) -> PyResult<(BoardSize, Bits)> {
             "expected a 2-D NumPy array of uint8 (height, width), e.g. np.zeros((10, 10), np.uint8)",
         )
     })?;
-    let (h, w) = (array.shape()[0], array.shape()[1]);
-    let size = BoardSize::new(w, h).map_err(|e| input("board", e))?;
-    let view = array.as_array();
+    let size = self::size("board", (array.shape()[0], array.shape()[1]))?;
+    Ok((size, bits(array.as_array(), size)))
+}
+
+/// The cells of a board of `size` as bits, nonzero filled.
+pub fn bits(cells: ArrayView2<'_, u8>, size: BoardSize) -> Bits {
     let mut bits: Bits = 0;
-    for ((y, x), &c) in view.indexed_iter() {
-        if c != 0 {
-            bits |= 1 << size.bit(x, y);
-        }
+    for ((y, x), &c) in cells.indexed_iter() {
+        bits |= Bits::from(c != 0) << size.bit(x, y);
     }
-    Ok((size, bits))
+    bits
+}
+
+/// A board size given as (height, width), within the engine's limits.
+pub fn size(argument: &str, (h, w): (usize, usize)) -> PyResult<BoardSize> {
+    BoardSize::new(w, h).map_err(|e| input(argument, e))
+}
+
+/// A holder's size, 1 to MAX_HOLDER.
+pub fn holder_size(argument: &str, k: usize) -> PyResult<usize> {
+    if (1..=MAX_HOLDER).contains(&k) {
+        Ok(k)
+    } else {
+        Err(input(
+            argument,
+            format!("is {k}; a holder has 1 to {MAX_HOLDER} pieces"),
+        ))
+    }
 }
 
 /// A holder: piece ids (`"sq3"`) or indices into the set, 1 to

@@ -6,7 +6,6 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonl
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tenten_engine::danger as engine_danger;
-use tenten_engine::model::board::BoardSize;
 use tenten_engine::play::dealing::Dealing;
 use tenten_engine::play::episode::{Episode, Step};
 use tenten_engine::play::game::End;
@@ -84,14 +83,8 @@ fn setup(
     pieces: Option<&str>,
 ) -> PyResult<Setup> {
     let set = args::pieces(pieces)?;
-    let (h, w) = board;
-    let size = BoardSize::new(w, h).map_err(|e| input("board", e))?;
-    if holder == 0 || holder > tenten_engine::model::pieces::MAX_HOLDER {
-        return Err(input(
-            "holder",
-            format!("is {holder}; a holder has 1 to 4 pieces"),
-        ));
-    }
+    let size = args::size("board", board)?;
+    let holder = args::holder_size("holder", holder)?;
     let reward = match reward {
         "score" => Reward::Score,
         "rounds" => Reward::Rounds,
@@ -110,9 +103,9 @@ fn setup(
     })
 }
 
-fn board_array(e: &Episode) -> Vec<u8> {
-    let cells = e.size().cells();
-    (0..cells).map(|i| (e.board >> i & 1) as u8).collect()
+/// The board's cells, row by row, 1 filled.
+fn board_cells(e: &Episode) -> impl Iterator<Item = u8> + '_ {
+    (0..e.size().cells()).map(|i| (e.board >> i & 1) as u8)
 }
 
 fn holder_array(e: &Episode) -> Vec<i64> {
@@ -227,7 +220,8 @@ impl EnvCore {
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<i64>>)> {
         let e = &self.setup.episode;
-        let board = board_array(e)
+        let board = board_cells(e)
+            .collect::<Vec<_>>()
             .into_pyarray(py)
             .reshape([e.size().h(), e.size().w()])?;
         Ok((board, holder_array(e).into_pyarray(py)))
@@ -370,7 +364,7 @@ impl VecEnvCore {
         let mut holders = Vec::with_capacity(n * k);
         let mut masks = vec![0u8; n * a];
         for (g, mask) in self.games.iter().zip(masks.chunks_mut(a)) {
-            boards.extend(board_array(&g.episode));
+            boards.extend(board_cells(&g.episode));
             let mut hold = holder_array(&g.episode);
             hold.resize(k, -1);
             holders.extend(hold);

@@ -3,6 +3,7 @@
 //! which its inner loops read, and the call raises KeyboardInterrupt once
 //! the worker has stopped.
 
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
 use pyo3::prelude::*;
@@ -17,10 +18,17 @@ pub fn interruptible<T: Send>(
     let progress = Progress::default();
     py.detach(|| {
         std::thread::scope(|s| {
-            let worker = s.spawn(|| work(&progress));
+            // The worker says when it is done, so a short call returns at
+            // once rather than at the next check.
+            let (done, finished) = std::sync::mpsc::channel();
+            let progress = &progress;
+            let worker = s.spawn(move || {
+                let result = work(progress);
+                let _ = done.send(());
+                result
+            });
             let mut signal = Ok(());
-            while !worker.is_finished() {
-                std::thread::sleep(Duration::from_millis(50));
+            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(Duration::from_millis(50)) {
                 if signal.is_ok() {
                     signal = Python::attach(|py| py.check_signals());
                     if signal.is_err() {

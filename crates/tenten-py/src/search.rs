@@ -5,7 +5,6 @@ use numpy::{IntoPyArray, PyReadonlyArray2, PyReadonlyArray3, PyUntypedArrayMetho
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tenten_engine::danger as engine_danger;
-use tenten_engine::model::board::{Bits, BoardSize};
 use tenten_engine::model::generator::Generator;
 use tenten_engine::model::shapes::Shapes;
 use tenten_engine::search::changer::{ChangeOptions, Outcome, repair as engine_repair};
@@ -74,13 +73,8 @@ fn validate_many<'py>(
     if hn != n {
         return Err(input("holders", format!("has {hn} rows for {n} boards")));
     }
-    if k == 0 || k > tenten_engine::model::pieces::MAX_HOLDER {
-        return Err(input(
-            "holders",
-            format!("has {k} columns; a holder has 1 to 4 pieces"),
-        ));
-    }
-    let size = BoardSize::new(w, h).map_err(|e| input("boards", e))?;
+    args::holder_size("holders", k)?;
+    let size = args::size("boards", (h, w))?;
     let count = set.pieces.len() as i64;
     let holders = holders.as_array();
     if let Some(bad) = holders.iter().find(|&&p| !(0..count).contains(&p)) {
@@ -94,11 +88,8 @@ fn validate_many<'py>(
     let (solvable, nodes): (Vec<bool>, Vec<u64>) = py.detach(|| {
         (0..n)
             .map(|i| {
-                let mut bits: Bits = 0;
-                for ((y, x), &c) in boards.index_axis(numpy::ndarray::Axis(0), i).indexed_iter() {
-                    bits |= Bits::from(c != 0) << size.bit(x, y);
-                }
                 let holder: Vec<u8> = holders.row(i).iter().map(|&p| p as u8).collect();
+                let bits = args::bits(boards.index_axis(numpy::ndarray::Axis(0), i), size);
                 let v = verdict(&shapes, bits, &holder);
                 (v.solvable, v.nodes)
             })
@@ -183,9 +174,7 @@ fn danger<'py>(
 #[pyo3(signature = (seed, k=3, pieces=None))]
 fn deal(seed: u64, k: usize, pieces: Option<&str>) -> PyResult<Vec<String>> {
     let set = args::pieces(pieces)?;
-    if k == 0 || k > tenten_engine::model::pieces::MAX_HOLDER {
-        return Err(input("k", format!("is {k}; a holder has 1 to 4 pieces")));
-    }
+    args::holder_size("k", k)?;
     let holder = Generator::new(seed).deal(&set, k);
     Ok(holder.iter().map(|&p| set.piece(p).id.clone()).collect())
 }

@@ -6,12 +6,10 @@ use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tenten_engine::io::jsonl_log;
-use tenten_engine::model::board::BoardSize;
 use tenten_engine::model::shapes::Shapes;
 use tenten_engine::play::coelho::CoelhoWeights;
 use tenten_engine::play::dealing::Dealing;
 use tenten_engine::play::player::{Choice, Lookahead};
-use tenten_engine::search::changer::ChangeOptions;
 use tenten_engine::study::population::file::{self, Population as EnginePopulation};
 use tenten_engine::study::population::fit::{Model, fit_population as engine_fit_population};
 use tenten_engine::study::population::forecast::{NAMES, Outcome, deciles, play_players, summarize};
@@ -32,10 +30,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 fn weights(w: &str) -> PyResult<CoelhoWeights> {
     CoelhoWeights::parse(w).map_err(|e| input("weights", e))
-}
-
-fn size((h, w): (usize, usize)) -> PyResult<BoardSize> {
-    BoardSize::new(w, h).map_err(|e| input("board", e))
 }
 
 /// Self-play games, as `tenten simulate --csv` writes them: each player
@@ -66,7 +60,7 @@ fn simulate<'py>(
     let who: Vec<&str> = players.iter().map(String::as_str).collect();
     let dealt: Vec<&str> = generators.iter().map(String::as_str).collect();
     let plan = Plan {
-        shapes_size: size(board)?,
+        shapes_size: args::size("board", board)?,
         k: holder,
         games,
         seed,
@@ -261,7 +255,8 @@ fn forecast<'py>(
     }
     let population = population_of(population)?;
     let set = args::pieces(pieces)?;
-    let shapes = Shapes::new(&set, size(board)?);
+    let shapes = Shapes::new(&set, args::size("board", board)?);
+    let holder = args::holder_size("holder", holder)?;
     let dealings: Vec<Dealing> = generators
         .iter()
         .map(|g| Dealing::by_name(g, &set).map_err(format))
@@ -271,14 +266,7 @@ fn forecast<'py>(
         dealings
             .iter()
             .map(|dealing| {
-                let table = Table {
-                    shapes: &shapes,
-                    set: &set,
-                    k: holder,
-                    dealing,
-                    options: ChangeOptions::default(),
-                    max_rounds,
-                };
+                let table = Table::new(&shapes, &set, holder, dealing, max_rounds);
                 play_players(&population, &table, players, 0..players, seed, progress)
             })
             .collect()

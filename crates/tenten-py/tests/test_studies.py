@@ -97,6 +97,8 @@ def test_ctrl_c_stops_a_long_forecast():
         (lambda: tenten.simulate(weights="12"), tenten.InputError),
         (lambda: tenten.forecast("demo", players=0), tenten.InputError),
         (lambda: tenten.forecast(3), tenten.InputError),
+        (lambda: tenten.forecast("demo", holder=9), tenten.InputError),
+        (lambda: tenten.forecast("demo", board=(2, 2)), tenten.InputError),
         (lambda: tenten.fit_population(["/no/such/logs"]), tenten.FormatError),
         (lambda: tenten.fit_population([str(ROOT / "presets/cohorts/demo/random")], model="x"), tenten.InputError),
     ],

@@ -9,7 +9,6 @@ use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::model::shapes::Shapes;
 use tenten_engine::play::dealing::Dealing;
 use tenten_engine::play::player::{Choice, Lookahead};
-use tenten_engine::search::changer::ChangeOptions;
 use tenten_engine::study::population::check::{Check, check, testers_of};
 use tenten_engine::study::population::file::Population;
 use tenten_engine::study::population::fit::{Model, PopulationFit, fit_population};
@@ -178,14 +177,7 @@ impl ForecastJob {
                     Ok(d) => d,
                     Err(e) => return send(Err(e.to_string())),
                 };
-                let table = Table {
-                    shapes: &shapes,
-                    set: &ask.set,
-                    k: ask.k,
-                    dealing: &dealing,
-                    options: ChangeOptions::default(),
-                    max_rounds: ask.max_rounds,
-                };
+                let table = Table::new(&shapes, &ask.set, ask.k, &dealing, ask.max_rounds);
                 let Some(outcomes) = play_players(
                     &ask.population,
                     &table,

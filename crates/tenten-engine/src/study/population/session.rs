@@ -70,6 +70,26 @@ pub struct Table<'a> {
     pub max_rounds: u32,
 }
 
+impl<'a> Table<'a> {
+    /// A table with the changer's defaults (what `repair` generators use).
+    pub fn new(
+        shapes: &'a Shapes,
+        set: &'a PieceSet,
+        k: usize,
+        dealing: &'a Dealing,
+        max_rounds: u32,
+    ) -> Self {
+        Self {
+            shapes,
+            set,
+            k,
+            dealing,
+            options: ChangeOptions::default(),
+            max_rounds,
+        }
+    }
+}
+
 /// Plays one session of `player` on `seed`; with `record`, every game's
 /// rounds. `None` when cancelled.
 pub fn play_session(
