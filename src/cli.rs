@@ -155,6 +155,10 @@ enum Command {
         /// Seconds to search.
         #[arg(long, default_value_t = 120.0)]
         budget: f64,
+        /// Stop after this many evaluations too: a run cut by evaluations, not seconds, is
+        /// repeatable on any machine.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        max_evaluations: Option<u32>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[arg(long, value_name = "R", default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
@@ -560,11 +564,12 @@ pub fn main(args: Vec<OsString>) -> i32 {
             games,
             holdout,
             budget,
+            max_evaluations,
             seed,
             max_rounds,
             out: file,
         } => tune::cmd_tune(
-            tune::Args {
+            tenten_engine::study::tune_run::Options {
                 generator,
                 players: player.0,
                 population,
@@ -575,10 +580,11 @@ pub fn main(args: Vec<OsString>) -> i32 {
                 games: games as usize,
                 holdout: holdout as usize,
                 budget,
+                max_evaluations: max_evaluations.map(|n| n as usize),
                 seed,
                 max_rounds,
-                out: file,
             },
+            &file,
             &mut out,
         )
         .map(|all_met| missed = !all_met && !allow_miss),

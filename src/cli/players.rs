@@ -4,8 +4,7 @@
 use super::*;
 use tenten_engine::io::playtest_log;
 use tenten_engine::play::player::{self, Lookahead, Player};
-use tenten_engine::study::explain::{self, Fitted};
-use tenten_engine::study::{compare, fit, fit_check};
+use tenten_engine::study::{compare, fit, fit_player};
 
 /// A player model: a preset name or a player file, read when parsed.
 #[derive(Clone, Debug)]
@@ -164,7 +163,6 @@ pub(super) fn cmd_fit_player(
     let set = piece_set(pieces)?;
     let text = formats::read_text(file)?;
     let log = playtest_log::parse(&text, &file.display().to_string(), &set)?;
-    let shapes = Shapes::new(&set, log.size);
     let games = log.games.last().map_or(0, |g| g + 1);
     eprintln!(
         "fitting {} moves of {} deals ({games} game{})...",
@@ -172,134 +170,37 @@ pub(super) fn cmd_fit_player(
         log.deals.len(),
         if games == 1 { "" } else { "s" }
     );
-    let progress = Progress::default();
-    let name = args.name.clone().unwrap_or_else(|| {
-        let stem = file.file_stem().map_or("log".into(), |s| s.to_string_lossy());
-        format!("fitted to {stem}")
-    });
-    let (model, fitted) = if args.compare {
-        let ask = explain::Ask {
-            folds: args.folds,
+    let model = match args.model {
+        ModelArg::Rank => compare::Model::Rank {
+            lookahead: args.lookahead,
             evaluation: args.evaluation,
-            criteria: args.criteria,
-            generator: args.generator.clone(),
-            games: args.games,
-            seed: args.seed,
-            name: name.clone(),
-        };
-        let e =
-            explain::explain(&set, &log, &ask, &progress).unwrap_or_else(|| unreachable!("not cancelled"));
-        print_explanation(&e, out);
-        (e.best, e.fitted)
-    } else {
-        let model = match args.model {
-            ModelArg::Rank => compare::Model::Rank {
-                lookahead: args.lookahead,
-                evaluation: args.evaluation,
-            },
-            ModelArg::Value => compare::Model::Value {
-                lookahead: args.lookahead,
-                free: args.criteria,
-            },
-        };
-        let fitted = explain::fit_model(&shapes, &log, &model, &progress)
-            .unwrap_or_else(|| unreachable!("not cancelled"));
-        match &fitted {
-            Fitted::Rank(f, _) => {
-                let _ = writeln!(out, "{} intervals=profile_likelihood", f.line());
-            }
-            Fitted::Value(f) => {
-                let player = fitted.player(&name, model.lookahead());
-                let p = fit_check::predictions(&shapes, &player, &log.deals, &progress).unwrap_or_default();
-                let top1 = fit_check::check_moves(&p).top1;
-                let _ = writeln!(out, "{} intervals=profile_likelihood", f.line(top1));
-            }
-        }
-        (model, fitted)
+        },
+        ModelArg::Value => compare::Model::Value {
+            lookahead: args.lookahead,
+            free: args.criteria,
+        },
     };
+    let req = fit_player::Request {
+        model,
+        evaluation: args.evaluation,
+        criteria: args.criteria,
+        compare: args.compare,
+        folds: args.folds,
+        generator: args.generator.clone(),
+        games: args.games,
+        seed: args.seed,
+        name: args
+            .name
+            .clone()
+            .unwrap_or_else(|| fit_player::default_name(file)),
+    };
+    let fitted = fit_player::fit_player(&set, &log, &req, &Progress::default())
+        .unwrap_or_else(|| unreachable!("not cancelled"));
+    for line in &fitted.lines {
+        let _ = writeln!(out, "{line}");
+    }
     if let Some(path) = save {
-        let text = fitted.file(
-            &format!("{} by tenten fit-player", file.display()),
-            &name,
-            model.lookahead(),
-        );
-        formats::write_atomic(path, &text)?;
+        formats::write_atomic(path, &fitted.file(&file.display().to_string()))?;
     }
     Ok(())
-}
-
-/// `--compare`'s lines: every model's held-out score, the best and its
-/// margin, then the best's fit and its checks.
-fn print_explanation(e: &explain::Explanation, out: &mut String) {
-    let c = &e.comparison;
-    for s in &c.ranked {
-        let _ = writeln!(
-            out,
-            "model={} heldout_loglik_per_move={:.4} se={:.4}",
-            s.model.name(),
-            s.per_move,
-            s.se
-        );
-    }
-    let margin = c.margin_se.map_or("none".to_owned(), |m| format!("{m:.2}"));
-    let _ = writeln!(out, "best={} margin_se={margin}", e.best.name());
-    if let Some(why) = c.undecided() {
-        let _ = writeln!(out, "undecided: {why}");
-    }
-    match &e.fitted {
-        Fitted::Rank(f, _) => {
-            let _ = writeln!(
-                out,
-                "fit: model={} {} intervals=profile_likelihood",
-                e.best.name(),
-                f.line()
-            );
-        }
-        Fitted::Value(f) => {
-            let _ = writeln!(out, "fit: {} intervals=profile_likelihood", f.line(e.moves.top1));
-        }
-    }
-    let m = &e.moves;
-    let _ = writeln!(
-        out,
-        "check: moves={} top1={:.3} mean_chance={:.3}",
-        m.moves, m.top1, m.mean_chance
-    );
-    for b in &m.calibration {
-        let _ = writeln!(
-            out,
-            "calibration: predicted={:.2}-{:.2} moves={} mean_predicted={:.4} observed={:.4}",
-            b.lo, b.hi, b.moves, b.predicted, b.observed
-        );
-    }
-    match &e.survival {
-        Some(s) => {
-            let median = |g: &[(u32, bool)]| {
-                tenten_engine::stats::survival::kaplan_meier(g)
-                    .median
-                    .map_or("none".to_owned(), |m| m.to_string())
-            };
-            let test = s.test.map_or("logrank=none".to_owned(), |t| {
-                format!("logrank_chi2={:.2} p={:.3}", t.chi2, t.p)
-            });
-            let _ = writeln!(
-                out,
-                "survival: generator={} seed={} cap={} observed_games={} observed_median={} simulated_games={} simulated_median={} {test}",
-                s.generator,
-                s.seed,
-                e.cap,
-                s.observed.len(),
-                median(&s.observed),
-                s.simulated.len(),
-                median(&s.simulated),
-            );
-        }
-        None => {
-            let _ = writeln!(
-                out,
-                "survival: no check: {:?} is not a generator preset",
-                e.generator
-            );
-        }
-    }
 }

@@ -9,12 +9,14 @@ pub mod difference;
 pub mod explain;
 pub mod fit;
 pub mod fit_check;
+pub mod fit_player;
 pub mod fit_value;
 pub mod plan;
 pub mod population;
 pub mod results;
 pub mod runner;
 pub mod tune;
+pub mod tune_run;
 
 #[cfg(test)]
 mod players_tests;

@@ -1,0 +1,266 @@
+//! `tune` as one asks for it, for the CLI and the Python package alike:
+//! the options read into a request (each bad one named), the lines the CLI
+//! prints, and the tuned generator file's text.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::io::formats::{self, FormatError};
+use crate::model::pieces::{PieceIdx, PieceSet};
+use crate::play::coelho::CoelhoWeights;
+use crate::play::generator_file::{self, GeneratorSpec};
+use crate::study::runner::Plan;
+use crate::study::tune::{self, Goal, Measured, TuneReport, TuneRequest};
+
+/// The options, as the CLI takes them.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// A generator file (.ron) or a preset's name.
+    pub generator: String,
+    pub players: Vec<String>,
+    pub population: Option<String>,
+    pub targets: Vec<String>,
+    pub keep_mix: f64,
+    /// Piece ids, comma separated (`None`: all).
+    pub free: Option<String>,
+    /// "LO,HI".
+    pub bounds: String,
+    pub games: usize,
+    pub holdout: usize,
+    pub budget: f64,
+    pub max_evaluations: Option<usize>,
+    pub seed: u64,
+    pub max_rounds: u32,
+}
+
+fn bad(message: String) -> FormatError {
+    FormatError::new("tune", None, message)
+}
+
+/// The request the options ask for, checked.
+pub fn request(a: &Options) -> Result<TuneRequest, FormatError> {
+    let classic = PieceSet::classic();
+    let base = if a.generator.ends_with(".ron") {
+        generator_file::load(Path::new(&a.generator), &classic)?
+    } else {
+        generator_file::preset(&a.generator, &classic).ok_or_else(|| {
+            bad(format!(
+                "unknown generator {:?}; give a generator file (.ron) or {}",
+                a.generator,
+                crate::play::dealing::names().join(", ")
+            ))
+        })?
+    };
+    let goals = a
+        .targets
+        .iter()
+        .map(|t| Goal::parse(t).map_err(bad))
+        .collect::<Result<Vec<_>, _>>()?;
+    let free: Vec<PieceIdx> = match &a.free {
+        None => (0..base.set.pieces.len() as PieceIdx).collect(),
+        Some(ids) => ids
+            .split(',')
+            .map(|id| {
+                base.set.index_of(id.trim()).ok_or_else(|| {
+                    bad(format!(
+                        "--free: unknown piece {:?} (not in \"{}\")",
+                        id.trim(),
+                        base.set.name
+                    ))
+                })
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    let bounds = a
+        .bounds
+        .split_once(',')
+        .and_then(|(lo, hi)| Some((lo.trim().parse::<f64>().ok()?, hi.trim().parse::<f64>().ok()?)))
+        .filter(|(lo, hi)| *lo >= 0.0 && lo < hi && *hi <= 1000.0)
+        .ok_or_else(|| {
+            bad(format!(
+                "--bounds is LO,HI with 0 <= LO < HI <= 1000 (weights are 0 to 1000), like 1,200; got {:?}",
+                a.bounds
+            ))
+        })?;
+    if a.budget.is_nan() || a.budget <= 0.0 {
+        return Err(bad(format!(
+            "--budget is a positive number of seconds; got {}",
+            a.budget
+        )));
+    }
+    if a.max_evaluations == Some(0) {
+        return Err(bad("--max-evaluations is at least 1".to_owned()));
+    }
+    let audience = a
+        .population
+        .as_deref()
+        .map(crate::study::population::file::by_name)
+        .transpose()?;
+    let players: Vec<&str> = if audience.is_some() {
+        Vec::new()
+    } else {
+        a.players.iter().map(String::as_str).collect()
+    };
+    let req = TuneRequest {
+        plan: Plan {
+            games: a.games,
+            seed: a.seed,
+            max_rounds: a.max_rounds,
+            ..Plan::named(base.set.clone(), &players, &[], CoelhoWeights::BEST)?
+        },
+        audience,
+        base,
+        goals,
+        free,
+        bounds,
+        keep_mix: a.keep_mix,
+        budget_seconds: a.budget,
+        max_evaluations: a.max_evaluations,
+        holdout_games: a.holdout,
+    };
+    req.check().map_err(bad)?;
+    Ok(req)
+}
+
+/// Who the tune is for: the players, or the population's audience.
+pub fn who(req: &TuneRequest, a: &Options) -> String {
+    match &req.audience {
+        Some(p) => format!("the audience of population {}", p.name),
+        None => a.players.join(", "),
+    }
+}
+
+/// What one candidate plays: "games", or "players" for an audience.
+pub fn unit(req: &TuneRequest) -> &'static str {
+    if req.audience.is_some() {
+        "players"
+    } else {
+        "games"
+    }
+}
+
+/// The tuned generator's file, written to `out`: a comment saying what
+/// tuned it, for whom, toward what, and `note`; a piece set the base names
+/// is referred to from `out`'s folder.
+pub fn tuned_file(req: &TuneRequest, a: &Options, spec: &GeneratorSpec, out: &Path, note: &str) -> String {
+    let mut tuned = spec.clone();
+    tuned.file.name = format!("{} tuned", req.base.file.name);
+    if let Some(p) = &req.base.file.pieces {
+        let set_file = formats::resolve_pieces_path(Path::new(&a.generator), p);
+        tuned.file.pieces = Some(formats::pieces_reference(out, &set_file));
+    }
+    format!(
+        "// Tuned by tenten tune from {} for {}: {}; {note}\n{}",
+        a.generator,
+        who(req, a),
+        a.targets.join(" "),
+        tuned.to_ron()
+    )
+}
+
+/// The note the final file carries: what was evaluated and the verdicts.
+pub fn final_note(req: &TuneRequest, a: &Options, report: &TuneReport) -> String {
+    let cap = req.plan.max_rounds;
+    let verdicts: Vec<String> = report
+        .holdout
+        .iter()
+        .map(|c| {
+            format!(
+                "{} for {} {} ({})",
+                c.goal.target.name(),
+                c.player,
+                if c.met { "met" } else { "MISSED" },
+                c.holdout.show(cap)
+            )
+        })
+        .collect();
+    format!(
+        "{} evaluations of {} {} (seeds {}..), {} finalists validated, hold-out {}: {}.",
+        report.evaluations.len(),
+        a.games,
+        unit(req),
+        a.seed,
+        report.finalists.len(),
+        a.holdout,
+        verdicts.join("; ")
+    )
+}
+
+/// A figure, or "beyond_<cap>" when past the round cap.
+pub fn value(m: &Measured, cap: u32) -> String {
+    m.value
+        .map_or(format!("beyond_{cap}"), |v| format!("{:.3}", v + 0.0))
+}
+
+/// A figure's interval "lo,hi", or "none".
+pub fn interval(m: &Measured, cap: u32) -> String {
+    m.ci.map_or("none".to_owned(), |(lo, hi)| {
+        if hi.is_finite() {
+            format!("{lo:.3},{hi:.3}")
+        } else {
+            format!("{lo:.3},beyond_{cap}")
+        }
+    })
+}
+
+/// "id:weight,..." over the base's set.
+pub fn weights(set: &PieceSet, w: &[u32]) -> String {
+    set.pieces
+        .iter()
+        .zip(w)
+        .map(|(p, w)| format!("{}:{w}", p.id))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The lines the CLI prints: a verdict per target and player, the weights
+/// before and after, the finalists, and the search's figures.
+pub fn lines(req: &TuneRequest, report: &TuneReport) -> Vec<String> {
+    let set = &req.plan.set;
+    let cap = req.plan.max_rounds;
+    let unit = unit(req);
+    let mut out = String::new();
+    for c in &report.holdout {
+        let _ = writeln!(
+            out,
+            "target={} player={} goal={} tolerance={} verdict={} holdout={} holdout_ci={} start={} start_ci={} holdout_{unit}={}",
+            c.goal.target.name(),
+            c.player,
+            c.goal.target.goal(),
+            c.goal.tolerance,
+            if c.met { "met" } else { "missed" },
+            value(&c.holdout, cap),
+            interval(&c.holdout, cap),
+            value(&c.start, cap),
+            interval(&c.start, cap),
+            req.holdout_games
+        );
+    }
+    let _ = writeln!(out, "weights_before={}", weights(set, &report.weights_before));
+    let _ = writeln!(out, "weights_after={}", weights(set, &report.weights_after));
+    for f in &report.finalists {
+        let _ = writeln!(
+            out,
+            "finalist weights={} tuning_loss={:.5} validation_loss={:.5}",
+            weights(set, &tune::candidate(req, &f.x).set.weights()),
+            f.tuning_loss,
+            f.validation_loss
+        );
+    }
+    let _ = writeln!(
+        out,
+        "divergence={:.4} steps_per_base_weight={} keep_mix={}",
+        report.divergence, report.steps, req.keep_mix
+    );
+    let _ = writeln!(
+        out,
+        "loss_start={:.5} loss_best={:.5} evaluations={} seconds={:.1} evaluations_per_s={:.2} stopped_early={}",
+        report.start.loss,
+        report.best.loss,
+        report.evaluations.len(),
+        report.seconds,
+        report.evaluations_per_second(),
+        report.stopped_early
+    );
+    out.lines().map(str::to_owned).collect()
+}
