@@ -89,3 +89,36 @@ fn piece(set: &PieceSet, item: &Bound<'_, PyAny>) -> PyResult<PieceIdx> {
         Err(_) => Err(input("holder", "each piece is an id (str) or an index (int)")),
     }
 }
+
+/// "rank" or "value".
+pub fn choice(name: &str, s: &str) -> PyResult<tenten_engine::play::player::Choice> {
+    use tenten_engine::play::player::Choice;
+    match s {
+        "rank" => Ok(Choice::Rank),
+        "value" => Ok(Choice::Value),
+        other => Err(input(name, format!("{other:?}; choose rank or value"))),
+    }
+}
+
+/// "piece" or "holder".
+pub fn lookahead(name: &str, s: &str) -> PyResult<tenten_engine::play::player::Lookahead> {
+    use tenten_engine::play::player::Lookahead;
+    match s {
+        "piece" => Ok(Lookahead::Piece),
+        "holder" => Ok(Lookahead::Holder),
+        other => Err(input(name, format!("{other:?}; choose piece or holder"))),
+    }
+}
+
+/// Writes `text` to `path` atomically; an existing file is replaced only
+/// when `overwrite`.
+pub fn save(path: &str, text: &str, overwrite: bool) -> PyResult<()> {
+    let p = std::path::Path::new(path);
+    if p.exists() && !overwrite {
+        return Err(input(
+            "path",
+            format!("{path} exists; pass overwrite=True to replace it"),
+        ));
+    }
+    formats::write_atomic(p, text).map_err(format)
+}

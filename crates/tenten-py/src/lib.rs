@@ -8,8 +8,10 @@ mod args;
 mod env;
 mod errors;
 mod interrupt;
+mod player_fit;
 mod search;
 mod studies;
+mod tune;
 
 #[pymodule]
 fn _tenten(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -17,6 +19,8 @@ fn _tenten(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     search::register(m)?;
     studies::register(m)?;
+    player_fit::register(m)?;
+    tune::register(m)?;
     env::register(m)?;
     Ok(())
 }

@@ -9,7 +9,6 @@ use tenten_engine::io::jsonl_log;
 use tenten_engine::model::shapes::Shapes;
 use tenten_engine::play::coelho::CoelhoWeights;
 use tenten_engine::play::dealing::Dealing;
-use tenten_engine::play::player::{Choice, Lookahead};
 use tenten_engine::study::population::file::{self, Population as EnginePopulation};
 use tenten_engine::study::population::fit::{Model, fit_population as engine_fit_population};
 use tenten_engine::study::population::forecast::{NAMES, Outcome, deciles, play_players, summarize};
@@ -28,7 +27,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-fn weights(w: &str) -> PyResult<CoelhoWeights> {
+pub fn weights(w: &str) -> PyResult<CoelhoWeights> {
     CoelhoWeights::parse(w).map_err(|e| input("weights", e))
 }
 
@@ -143,14 +142,7 @@ impl Population {
     /// replaced only with overwrite=True.
     #[pyo3(signature = (path, overwrite=false))]
     fn save(&self, path: &str, overwrite: bool) -> PyResult<()> {
-        let p = std::path::Path::new(path);
-        if p.exists() && !overwrite {
-            return Err(input(
-                "path",
-                format!("{path} exists; pass overwrite=True to replace it"),
-            ));
-        }
-        tenten_engine::io::formats::write_atomic(p, &self.inner.to_ron()).map_err(format)
+        args::save(path, &self.inner.to_ron(), overwrite)
     }
 
     fn __repr__(&self) -> String {
@@ -158,7 +150,7 @@ impl Population {
     }
 }
 
-fn population_of(population: &Bound<'_, PyAny>) -> PyResult<EnginePopulation> {
+pub fn population_of(population: &Bound<'_, PyAny>) -> PyResult<EnginePopulation> {
     if let Ok(p) = population.cast::<Population>() {
         return Ok(p.get().inner.clone());
     }
@@ -192,16 +184,8 @@ fn fit_population(
     pieces: Option<&str>,
 ) -> PyResult<Population> {
     let set = args::pieces(pieces)?;
-    let choice = match model {
-        "rank" => Choice::Rank,
-        "value" => Choice::Value,
-        other => return Err(input("model", format!("{other:?}; choose rank or value"))),
-    };
-    let lookahead = match lookahead {
-        "piece" => Lookahead::Piece,
-        "holder" => Lookahead::Holder,
-        other => return Err(input("lookahead", format!("{other:?}; choose piece or holder"))),
-    };
+    let choice = args::choice("model", model)?;
+    let lookahead = args::lookahead("lookahead", lookahead)?;
     let model = Model {
         choice,
         lookahead,

@@ -9,6 +9,7 @@ use crate::io::formats::{self, FormatError};
 use crate::model::pieces::{PieceIdx, PieceSet};
 use crate::play::coelho::CoelhoWeights;
 use crate::play::generator_file::{self, GeneratorSpec};
+use crate::study::population::file::Population;
 use crate::study::runner::Plan;
 use crate::study::tune::{self, Goal, Measured, TuneReport, TuneRequest};
 
@@ -37,8 +38,19 @@ fn bad(message: String) -> FormatError {
     FormatError::new("tune", None, message)
 }
 
-/// The request the options ask for, checked.
+/// The request the options ask for, checked; `population` is a file or a
+/// preset's name.
 pub fn request(a: &Options) -> Result<TuneRequest, FormatError> {
+    let audience = a
+        .population
+        .as_deref()
+        .map(crate::study::population::file::by_name)
+        .transpose()?;
+    request_for(a, audience)
+}
+
+/// The request for `audience` (in place of `a.population`), checked.
+pub fn request_for(a: &Options, audience: Option<Population>) -> Result<TuneRequest, FormatError> {
     let classic = PieceSet::classic();
     let base = if a.generator.ends_with(".ron") {
         generator_file::load(Path::new(&a.generator), &classic)?
@@ -91,11 +103,6 @@ pub fn request(a: &Options) -> Result<TuneRequest, FormatError> {
     if a.max_evaluations == Some(0) {
         return Err(bad("--max-evaluations is at least 1".to_owned()));
     }
-    let audience = a
-        .population
-        .as_deref()
-        .map(crate::study::population::file::by_name)
-        .transpose()?;
     let players: Vec<&str> = if audience.is_some() {
         Vec::new()
     } else {

@@ -10,8 +10,9 @@ the piece set (the classic set unless ``pieces=`` names a piece-set file).
 
 The studies take the CLI's options as keyword arguments and return plain
 dicts of NumPy columns (``pandas.DataFrame(result)`` works; pandas is not
-needed): ``simulate``, ``fit_population`` (a ``Population``) and
-``forecast``. Long calls release the GIL, and Ctrl+C stops them
+needed): ``simulate``, ``fit_player`` (a ``PlayerFit``, its estimates as
+columns), ``fit_population`` (a ``Population``), ``forecast`` and ``tune``
+(a ``Tuned``, its verdicts as columns). Long calls release the GIL, and Ctrl+C stops them
 (KeyboardInterrupt, once the engine's workers have stopped).
 
 Every refusal is a ``tenten.Error``: ``InputError`` for a bad argument
@@ -23,15 +24,19 @@ from ._tenten import (
     Error,
     FormatError,
     InputError,
+    PlayerFit,
     Population,
+    Tuned,
     __version__,
     deal,
     danger,
+    fit_player,
     fit_population,
     forecast,
     piece_ids,
     repair,
     simulate,
+    tune,
     validate,
     validate_many,
 )
@@ -40,15 +45,19 @@ __all__ = [
     "Error",
     "FormatError",
     "InputError",
+    "PlayerFit",
     "Population",
+    "Tuned",
     "__version__",
     "deal",
     "danger",
+    "fit_player",
     "fit_population",
     "forecast",
     "piece_ids",
     "repair",
     "simulate",
+    "tune",
     "validate",
     "validate_many",
 ]

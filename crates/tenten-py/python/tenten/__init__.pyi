@@ -88,3 +88,68 @@ def forecast(
     pieces: str | None = None,
 ) -> dict[str, np.ndarray | list[str]]:
     """One row a generator (and a skill decile), each figure with _lo and _hi (95 %)."""
+
+class PlayerFit:
+    """A player fitted to a log: a model of the logged play, not a measurement of a person."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def model(self) -> str: ...
+    @property
+    def line(self) -> str: ...
+    @property
+    def estimates(self) -> dict[str, np.ndarray | list[str]]: ...
+    @property
+    def comparison(self) -> dict[str, np.ndarray | list[str]] | None: ...
+    def to_ron(self) -> str: ...
+    def save(self, path: str, overwrite: bool = False) -> None: ...
+
+def fit_player(
+    log: str | PathLike[str],
+    model: str = "rank",
+    lookahead: str = "piece",
+    evaluation: str = "10025",
+    criteria: Sequence[int] = (1, 2, 3, 4, 5),
+    compare: bool = False,
+    folds: int = 5,
+    generator: str | None = None,
+    games: int = 200,
+    seed: int = 1,
+    name: str | None = None,
+    pieces: str | None = None,
+) -> PlayerFit:
+    """Fits a player to a playtest log, as `tenten fit-player` does."""
+
+class Tuned:
+    """A tuned generator, with the hold-out's verdicts."""
+
+    @property
+    def all_met(self) -> bool: ...
+    @property
+    def line(self) -> str: ...
+    @property
+    def verdicts(self) -> dict[str, np.ndarray | list[str]]: ...
+    @property
+    def weights(self) -> dict[str, np.ndarray | list[str]]: ...
+    @property
+    def evaluations(self) -> int: ...
+    def to_ron(self) -> str: ...
+    def save(self, path: str, overwrite: bool = False) -> None: ...
+
+def tune(
+    generator: str,
+    targets: Sequence[str],
+    players: Sequence[str] = ...,
+    population: str | Population | None = None,
+    keep_mix: float = 0.0,
+    free: Sequence[str] | None = None,
+    bounds: tuple[float, float] = (1.0, 200.0),
+    games: int = 200,
+    holdout: int = 400,
+    budget: float = 120.0,
+    max_evaluations: int | None = None,
+    seed: int = 1,
+    max_rounds: int = 10_000,
+) -> Tuned:
+    """Tunes a generator's weights toward targets, as `tenten tune` does; each target gets a verdict."""
