@@ -108,8 +108,11 @@ fn board_cells(e: &Episode) -> impl Iterator<Item = u8> + '_ {
     (0..e.size().cells()).map(|i| (e.board >> i & 1) as u8)
 }
 
-fn holder_array(e: &Episode) -> Vec<i64> {
-    e.holder.iter().map(|p| p.map_or(-1, i64::from)).collect()
+/// The holder's k slots: a piece's index, or the set's size once placed
+/// (or after a game's end), as the observation space says.
+fn holder_array(e: &Episode) -> impl Iterator<Item = i64> + '_ {
+    let empty = e.set.pieces.len() as i64;
+    (0..e.k).map(move |i| e.holder.get(i).copied().flatten().map_or(empty, i64::from))
 }
 
 /// One game for Python, a placement at a time.
@@ -224,7 +227,7 @@ impl EnvCore {
             .collect::<Vec<_>>()
             .into_pyarray(py)
             .reshape([e.size().h(), e.size().w()])?;
-        Ok((board, holder_array(e).into_pyarray(py)))
+        Ok((board, holder_array(e).collect::<Vec<_>>().into_pyarray(py)))
     }
 
     fn observe<'py>(&self, py: Python<'py>, info: Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
@@ -365,9 +368,7 @@ impl VecEnvCore {
         let mut masks = vec![0u8; n * a];
         for (g, mask) in self.games.iter().zip(masks.chunks_mut(a)) {
             boards.extend(board_cells(&g.episode));
-            let mut hold = holder_array(&g.episode);
-            hold.resize(k, -1);
-            holders.extend(hold);
+            holders.extend(holder_array(&g.episode));
             g.episode.mask_into(mask);
         }
         let masks: Vec<i8> = masks.into_iter().map(|m| m as i8).collect();

@@ -133,15 +133,23 @@ impl PlayerFit {
 /// criteria: value model: the criteria fitted, numbered 1 to 5 (free cells,
 ///     5x5 square, large pieces, alignment, surface); the rest held at 0.
 /// compare: fit every model (rank and value, piece and holder), rank them
-///     by held-out log-likelihood per move (k-fold over whole games, `folds`)
-///     and check the best: top-1 agreement, calibration, and survival on
-///     `generator` (default the log's own) over `games` games from `seed`.
+///     by held-out log-likelihood per move (k-fold over whole games) and
+///     check the best: top-1 agreement, calibration, survival.
+/// folds: the comparison's folds, 2 to 100.
+/// generator: the survival check's generator (default: the one the log
+///     names, else random).
+/// games: games the fitted player plays for the survival check.
+/// seed: the survival check's first seed (game g on seed + g).
 /// name: the fitted player's name (default "fitted to <the log's stem>").
+/// pieces: a piece-set file; the classic set when None.
 ///
 /// Returns a tenten.PlayerFit: `estimates` (columns), `comparison`
 /// (columns, with compare=True), `line` (the CLI's lines), `save`.
 #[pyfunction]
-#[pyo3(signature = (log, model="rank", lookahead="piece", evaluation="10025", criteria=vec![1, 2, 3, 4, 5], compare=false, folds=5, generator=None, games=200, seed=1, name=None, pieces=None))]
+#[pyo3(
+    signature = (log, model="rank", lookahead="piece", evaluation="10025", criteria=vec![1, 2, 3, 4, 5], compare=false, folds=5, generator=None, games=200, seed=1, name=None, pieces=None),
+    text_signature = "(log, model='rank', lookahead='piece', evaluation='10025', criteria=[1, 2, 3, 4, 5], compare=False, folds=5, generator=None, games=200, seed=1, name=None, pieces=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn fit_player(
     py: Python<'_>,

@@ -104,6 +104,9 @@ fn validate_many<'py>(
 /// The paper's improver: if `holder` cannot be placed, replace the block
 /// F picks (equations 4 and 5) until it can, as `tenten repair` does.
 ///
+/// board: a 2-D uint8 NumPy array (height, width), nonzero cells filled.
+/// holder: piece ids ("sq3") or indices into the set, 1 to 4 of them.
+/// pieces: a piece-set file; the classic set when None.
 /// seed: the redraws' seed (`tenten repair --seed`).
 ///
 /// Returns {"outcome": "unchanged" | "repaired" | "dead", "holder": [ids],
@@ -147,6 +150,10 @@ fn repair<'py>(
 /// The exact chance that a fresh deal of `k` pieces cannot be placed on
 /// `board`, as `tenten danger` computes it.
 ///
+/// board: a 2-D uint8 NumPy array (height, width), nonzero cells filled.
+/// pieces: a piece-set file; the classic set when None.
+/// k: the pieces a deal (the holder's size), 1 to 4.
+///
 /// Returns {"danger": float, "killers": int (the unplaceable deals)}.
 #[pyfunction]
 #[pyo3(signature = (board, pieces=None, k=3))]
@@ -170,6 +177,10 @@ fn danger<'py>(
 
 /// The holder the seeded weighted generator deals on an empty board, as
 /// `tenten deal --seed` does: a list of piece ids.
+///
+/// seed: the generator's seed (`tenten deal --seed`).
+/// k: the pieces a deal, 1 to 4.
+/// pieces: a piece-set file; the classic set when None.
 #[pyfunction]
 #[pyo3(signature = (seed, k=3, pieces=None))]
 fn deal(seed: u64, k: usize, pieces: Option<&str>) -> PyResult<Vec<String>> {
@@ -180,6 +191,8 @@ fn deal(seed: u64, k: usize, pieces: Option<&str>) -> PyResult<Vec<String>> {
 }
 
 /// The ids of a piece set's pieces, in index order.
+///
+/// pieces: a piece-set file; the classic set when None.
 #[pyfunction]
 #[pyo3(signature = (pieces=None))]
 fn piece_ids(pieces: Option<&str>) -> PyResult<Vec<String>> {

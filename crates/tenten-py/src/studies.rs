@@ -34,14 +34,23 @@ pub fn weights(w: &str) -> PyResult<CoelhoWeights> {
 /// Self-play games, as `tenten simulate --csv` writes them: each player
 /// against each generator, game g seeded seed + g (paired).
 ///
-/// players, generators: lists of names (presets, bots, built-in
-/// generators) or files (.ron). board: (height, width). holder: pieces a
-/// deal. weights: the coelho bot's criteria ("10025").
+/// players: who plays: player presets, bots or player files (.ron).
+/// generators: generator presets, built-in generators or files (.ron).
+/// games: games a (player, generator), on the same seeds for each.
+/// seed: game g plays on seed + g.
+/// board: (height, width), 1 to 10 cells a side.
+/// holder: pieces a deal, 1 to 4.
+/// max_rounds: the round cap; a game that reaches it ends "capped".
+/// weights: the coelho bot's criteria ("10025").
+/// pieces: a piece-set file; the classic set when None.
 ///
 /// Returns {"generator", "player", "seed", "rounds", "score", "end",
 /// "unsolvable_dealt", "repairs"}: one row a game, in the CSV's order.
 #[pyfunction]
-#[pyo3(signature = (players=vec!["greedy".to_owned()], generators=vec!["random".to_owned()], games=100, seed=0, board=(10, 10), holder=3, max_rounds=10_000, weights="10025", pieces=None))]
+#[pyo3(
+    signature = (players=vec!["greedy".to_owned()], generators=vec!["random".to_owned()], games=100, seed=0, board=(10, 10), holder=3, max_rounds=10_000, weights="10025", pieces=None),
+    text_signature = "(players=['greedy'], generators=['random'], games=100, seed=0, board=(10, 10), holder=3, max_rounds=10000, weights='10025', pieces=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -168,7 +177,13 @@ pub fn population_of(population: &Bound<'_, PyAny>) -> PyResult<EnginePopulation
 /// parameter by a random-effects model, the shrunken estimates, and the
 /// quit model.
 ///
-/// logs: files or folders of logs. model: "rank" or "value".
+/// logs: files or folders of JSON Lines logs (one tester a player id).
+/// model: "rank" (temperature and slip) or "value" (the five criteria's beta
+///     and slip).
+/// lookahead: "piece" (one piece at a time) or "holder" (a planner).
+/// evaluation: the five criteria weights rank players judge boards with.
+/// name: the population's name.
+/// pieces: a piece-set file; the classic set when None.
 ///
 /// Returns a tenten.Population (its `line` is the CLI's line; `save`
 /// writes the file).
@@ -213,11 +228,26 @@ fn fit_population(
 /// the fit's uncertainty (20 replicates drawing the parameters from the
 /// fit's sampling distribution) and the simulation's noise.
 ///
+/// population: a preset's name ("demo"), a population file, or a
+///     tenten.Population (fit_population's).
+/// generators: the generators to forecast, presets or files (.ron).
+/// players: players drawn from the population, 1 to 10,000,000; player i
+///     is the same under every generator.
+/// seed: the players' and their games' seed.
+/// by_skill: ten more rows a generator, one a skill decile.
+/// board: (height, width), 1 to 10 cells a side.
+/// holder: pieces a deal, 1 to 4.
+/// max_rounds: the round cap of every game.
+/// pieces: a piece-set file; the classic set when None.
+///
 /// Returns one row a generator (with by_skill, ten more a generator, by
 /// skill decile): "generator", "skill_decile" (0 for all players),
 /// "players", "games", and each figure with "_lo" and "_hi".
 #[pyfunction]
-#[pyo3(signature = (population, generators=vec!["random".to_owned(), "block-blast-like".to_owned()], players=10_000, seed=1, by_skill=false, board=(10, 10), holder=3, max_rounds=1000, pieces=None))]
+#[pyo3(
+    signature = (population, generators=vec!["random".to_owned(), "block-blast-like".to_owned()], players=10_000, seed=1, by_skill=false, board=(10, 10), holder=3, max_rounds=1000, pieces=None),
+    text_signature = "(population, generators=['random', 'block-blast-like'], players=10000, seed=1, by_skill=False, board=(10, 10), holder=3, max_rounds=1000, pieces=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn forecast<'py>(
     py: Python<'py>,

@@ -137,27 +137,38 @@ impl Tuned {
 /// on more, and the best is checked on a fresh hold-out, each target with
 /// a verdict (met or missed).
 ///
-/// generator: a generator file (.ron) or a preset's name.
-/// targets: "median_rounds=N", "unfair_share=S" (at most),
-///     "small_share=BAND:S"; with a population "reach=ROUND:S",
-///     "games_per_session=N". Each is met within a tolerance (5 % of a
-///     median or games per session, 0.02 of a share) or as given after @
+/// generator: the base: a generator file (.ron) or a preset's name.
+/// targets: each "KEY=VALUE[@TOL]": median_rounds=N, unfair_share=S (at
+///     most), small_share=BAND:S; with a population reach=ROUND:S (ROUND
+///     10, 25, 50 or 100) and games_per_session=N. Each is met within a
+///     tolerance, 5 % of a median or of games per session (at least a
+///     round, or 0.1 game) or 0.02 of a share, or as given after @
 ///     ("median_rounds=35@2").
-/// players: who plays (presets, bots or player files); every target holds
-///     for each. population: tune for an audience instead (a file, a
-///     preset's name, or a tenten.Population), `games` of its players.
-/// keep_mix: the strength of a penalty on the tuned mix's divergence (KL,
-///     nats) from the base's. free: the piece ids whose weights move
-///     (default all). bounds: every free weight within (LO, HI), in tenths
-///     of a base weight.
-/// games: games (or players) a candidate; holdout: fresh ones for the
-///     check. budget: seconds to search; max_evaluations: a cap that
-///     makes the run repeatable on any machine.
+/// players: who plays: presets, bots or player files; every target holds
+///     for each of them (their misses summed).
+/// population: tune for an audience instead: a population file, a
+///     preset's name or a tenten.Population; `games` of its players, one
+///     session each, every candidate on the same players.
+/// keep_mix: keep the mix near the base's: the strength of a penalty on
+///     the divergence (KL, nats) of the tuned weights from the base's.
+/// free: the piece ids whose weights move (None: all).
+/// bounds: (LO, HI): every free weight stays within, in tenths of a base
+///     weight, at most 1000.
+/// games: games (or players) a candidate, all on the same seeds.
+/// holdout: hold-out games (or players) on fresh seeds for the check.
+/// budget: seconds to search.
+/// max_evaluations: stop after this many evaluations too: a run cut by
+///     evaluations, not seconds, is repeatable on any machine.
+/// seed: the first seed of the candidates' games.
+/// max_rounds: the round cap of every game.
 ///
 /// Returns a tenten.Tuned: `verdicts` and `weights` (columns), `all_met`,
 /// `line` (the CLI's lines), `save`.
 #[pyfunction]
-#[pyo3(signature = (generator, targets, players=vec!["casual".to_owned()], population=None, keep_mix=0.0, free=None, bounds=(1.0, 200.0), games=200, holdout=400, budget=120.0, max_evaluations=None, seed=1, max_rounds=10_000))]
+#[pyo3(
+    signature = (generator, targets, players=vec!["casual".to_owned()], population=None, keep_mix=0.0, free=None, bounds=(1.0, 200.0), games=200, holdout=400, budget=120.0, max_evaluations=None, seed=1, max_rounds=10_000),
+    text_signature = "(generator, targets, players=['casual'], population=None, keep_mix=0.0, free=None, bounds=(1.0, 200.0), games=200, holdout=400, budget=120.0, max_evaluations=None, seed=1, max_rounds=10000)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn tune(
     py: Python<'_>,

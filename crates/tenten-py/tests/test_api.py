@@ -1,6 +1,8 @@
 """The API: NumPy shapes and dtypes, every error class, and the same lines
 as the CLI on the same inputs and seeds."""
 
+import inspect
+import re
 import numpy as np
 import pytest
 
@@ -141,3 +143,17 @@ def test_the_stubs_ship_and_name_every_export():
     named = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
     named |= {t.id for n in tree.body if isinstance(n, ast.AnnAssign) for t in [n.target]}
     assert set(tenten.__all__) <= named, set(tenten.__all__) - named
+
+
+def test_help_names_every_argument_and_its_real_default():
+    # help(tenten.x) reads like `tenten x --help`: each argument explained,
+    # the signature showing the defaults (not "Ellipsis").
+    for name in tenten.__all__:
+        f = getattr(tenten, name)
+        if not callable(f) or isinstance(f, type):
+            continue
+        sig = inspect.signature(f)
+        assert "Ellipsis" not in str(sig), f"{name}{sig}"
+        for p in sig.parameters:
+            assert re.search(rf"^{p}: ", f.__doc__, re.M), f"help({name}) does not explain {p}"
+    assert "players=['casual']" in str(inspect.signature(tenten.tune))

@@ -96,6 +96,9 @@ def test_the_vector_env_plays_as_the_single_one():
             assert r == rewards[i] and t == term[i] and tr == trunc[i]
             if not (t or tr):
                 assert np.array_equal(obs["board"], boards[i])
+                # A placed slot is the set's size in both, as the space says.
+                assert np.array_equal(obs["holder"], holders[i]), (obs["holder"], holders[i])
+                assert s.observation_space["holder"].contains(holders[i])
                 assert np.array_equal(info["action_mask"], masks[i])
             else:
                 assert ends[i] in (1, 2, 3, 4) and rounds[i] == s.rounds

@@ -73,7 +73,6 @@ class TenTenEnv(gym.Env):
         self._board = np.zeros((h, w), np.int8)
 
     def _obs(self, board: np.ndarray, holder: np.ndarray) -> dict[str, np.ndarray]:
-        holder = np.where(holder < 0, self._empty_slot, holder)
         self._board = board.astype(np.int8)
         return {"board": self._board, "holder": holder}
 
@@ -127,7 +126,8 @@ class TenTenVecEnv:
         self._core = VecEnvCore(n, generator, tuple(board), holder, reward, max_rounds, pieces)
 
     def reset(self, seed: int = 0):
-        """(boards (n, h, w), holders (n, k), masks (n, actions))"""
+        """(boards (n, h, w), holders (n, k), masks (n, actions)); a holder slot
+        holds a piece's index, or the set's size once placed, as in TenTenEnv."""
         return self._core.reset(seed)
 
     def step(self, actions: np.ndarray):
