@@ -605,9 +605,17 @@ pub fn main(args: Vec<OsString>) -> i32 {
         } => players::cmd_fit_player(
             &log,
             pieces.as_deref(),
-            &players::FitArgs {
-                lookahead: lookahead.into(),
-                model,
+            &tenten_engine::study::fit_player::Request {
+                model: match model {
+                    players::ModelArg::Rank => tenten_engine::study::compare::Model::Rank {
+                        lookahead: lookahead.into(),
+                        evaluation,
+                    },
+                    players::ModelArg::Value => tenten_engine::study::compare::Model::Value {
+                        lookahead: lookahead.into(),
+                        free: criteria,
+                    },
+                },
                 evaluation,
                 criteria,
                 compare,
@@ -615,7 +623,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
                 generator,
                 games: games as usize,
                 seed,
-                name,
+                name: name.unwrap_or_else(|| tenten_engine::study::fit_player::default_name(&log)),
             },
             file.as_deref(),
             &mut out,

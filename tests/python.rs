@@ -74,3 +74,33 @@ fn the_readmes_walk_through_runs() {
     assert!(last[0].parse::<u32>().is_ok(), "{text}");
     assert!(["unfair", "stuck", "dead", "capped"].contains(&last[1]), "{text}");
 }
+
+/// The guide's Python chapter: every block runs as written, from the
+/// project's folder, and its asserts hold.
+#[test]
+fn the_guides_python_chapter_runs() {
+    let root = common::python::root();
+    let chapter = std::fs::read_to_string(root.join("docs/python.md")).expect("the chapter reads");
+    let blocks: Vec<&str> = chapter
+        .split("```python\n")
+        .skip(1)
+        .map(|b| &b[..b.find("```").expect("the block ends")])
+        .collect();
+    assert!(
+        blocks.len() >= 4,
+        "the chapter shows the searches, studies, errors and env"
+    );
+    for code in blocks {
+        let out = Command::new(common::python::python_with_wheel())
+            .args(["-c", code])
+            .current_dir(&root)
+            .output()
+            .expect("python starts");
+        assert!(
+            out.status.success(),
+            "{code}\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -4,7 +4,7 @@
 use super::*;
 use tenten_engine::io::playtest_log;
 use tenten_engine::play::player::{self, Lookahead, Player};
-use tenten_engine::study::{compare, fit, fit_player};
+use tenten_engine::study::{fit, fit_player};
 
 /// A player model: a preset name or a player file, read when parsed.
 #[derive(Clone, Debug)]
@@ -136,27 +136,13 @@ pub(super) fn parse_criteria(s: &str) -> Result<[bool; 5], String> {
     Ok(free)
 }
 
-/// What `fit-player` is asked besides the log.
-pub(super) struct FitArgs {
-    pub lookahead: Lookahead,
-    pub model: ModelArg,
-    pub evaluation: CoelhoWeights,
-    pub criteria: [bool; 5],
-    pub compare: bool,
-    pub folds: usize,
-    pub generator: Option<String>,
-    pub games: usize,
-    pub seed: u64,
-    pub name: Option<String>,
-}
-
 /// Fits a player to the log at `file`; prints the estimates (with
 /// `--compare`, every model's held-out score and the best's checks) and
 /// writes the player file when asked.
 pub(super) fn cmd_fit_player(
     file: &Path,
     pieces: Option<&Path>,
-    args: &FitArgs,
+    req: &fit_player::Request,
     save: Option<&Path>,
     out: &mut String,
 ) -> Result<(), FormatError> {
@@ -170,31 +156,7 @@ pub(super) fn cmd_fit_player(
         log.deals.len(),
         if games == 1 { "" } else { "s" }
     );
-    let model = match args.model {
-        ModelArg::Rank => compare::Model::Rank {
-            lookahead: args.lookahead,
-            evaluation: args.evaluation,
-        },
-        ModelArg::Value => compare::Model::Value {
-            lookahead: args.lookahead,
-            free: args.criteria,
-        },
-    };
-    let req = fit_player::Request {
-        model,
-        evaluation: args.evaluation,
-        criteria: args.criteria,
-        compare: args.compare,
-        folds: args.folds,
-        generator: args.generator.clone(),
-        games: args.games,
-        seed: args.seed,
-        name: args
-            .name
-            .clone()
-            .unwrap_or_else(|| fit_player::default_name(file)),
-    };
-    let fitted = fit_player::fit_player(&set, &log, &req, &Progress::default())
+    let fitted = fit_player::fit_player(&set, &log, req, &Progress::default())
         .unwrap_or_else(|| unreachable!("not cancelled"));
     for line in &fitted.lines {
         let _ = writeln!(out, "{line}");
