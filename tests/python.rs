@@ -66,6 +66,12 @@ fn the_readmes_walk_through_runs() {
     );
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("testers=60 moves="), "{text}");
+    // The forecast as a DataFrame: a header, then a row a generator.
+    assert!(lines[1].contains("reach_50_lo"), "{text}");
+    assert!(
+        lines[2].contains(" random ") && lines[3].contains(" block-blast-like "),
+        "{text}"
+    );
     let last: Vec<&str> = lines
         .last()
         .expect("it prints the game's end")

@@ -1,5 +1,7 @@
 //! The Python package built and installed as a user would: a virtualenv
-//! (`python3 -m venv`) with maturin, NumPy, Gymnasium and pytest from the
+//! (`python3 -m venv`) with maturin, NumPy, Gymnasium, pytest and pandas
+//! (the package does not need pandas; the tests and the README's
+//! walk-through show that its results become DataFrames) from the
 //! registry, the wheel built by maturin and `pip install`ed into it. Made
 //! once per target folder; the wheel is rebuilt every run.
 
@@ -7,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// What the tests need in the virtualenv, as the README installs it.
-const NEEDS: [&str; 4] = ["maturin", "numpy", "gymnasium", "pytest"];
+const NEEDS: [&str; 5] = ["maturin", "numpy", "gymnasium", "pytest", "pandas"];
 
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -43,7 +45,7 @@ fn install() -> PathBuf {
             Command::new("python3").args(["-m", "venv", "--clear"]).arg(&venv),
         );
         run(
-            "pip install maturin numpy gymnasium pytest",
+            "pip install maturin numpy gymnasium pytest pandas",
             Command::new(&python)
                 .args(["-m", "pip", "install", "-q"])
                 .args(NEEDS),

@@ -106,3 +106,23 @@ def test_ctrl_c_stops_a_long_forecast():
 def test_bad_study_arguments_raise_tenten_errors(call, where):
     with pytest.raises(where):
         call()
+
+
+def test_every_result_is_a_dataframe_and_the_package_needs_no_pandas(tmp_path, cli):
+    import subprocess
+    import sys
+
+    import pandas as pd
+
+    loaded = subprocess.run([sys.executable, "-c", "import sys, tenten, tenten.env; print('pandas' in sys.modules)"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    assert loaded == "False", "import tenten does not load pandas"
+    assert len(pd.DataFrame(tenten.simulate(players=["greedy"], games=3))) == 3
+    f = pd.DataFrame(tenten.forecast("demo", generators=["random"], players=50, by_skill=True))
+    assert len(f) == 11 and f["reach_10_lo"].dtype == np.float64
+    log = tmp_path / "casual.ron"
+    log.write_text(cli("deal", "--seed", "4", "--log", "40", "--player", str(ROOT / "presets/players/casual.ron")))
+    assert len(pd.DataFrame(tenten.fit_player(log).estimates)) == 2
+    tuned = tenten.tune("random", ["median_rounds=20"], players=["novice"], games=10, holdout=10, max_evaluations=2)
+    assert len(pd.DataFrame(tuned.verdicts)) == 1
+    assert len(pd.DataFrame(tuned.weights)) == len(tenten.piece_ids())
