@@ -11,10 +11,17 @@ use tenten_engine::model::pieces::{PieceIdx, PieceSet};
 
 use crate::errors::{format, input};
 
-/// `None`: the classic set; else a piece-set file.
+/// `None`: the classic set; else a piece-set file, or the set's RON text
+/// (starting with `(` or a `//` comment).
 pub fn pieces(pieces: Option<&str>) -> PyResult<PieceSet> {
     match pieces {
         None => Ok(PieceSet::classic()),
+        Some(text)
+            if !text.ends_with(".ron")
+                && (text.trim_start().starts_with('(') || text.trim_start().starts_with("//")) =>
+        {
+            formats::parse_piece_set(text, "pieces text").map_err(format)
+        }
         Some(path) => formats::load_piece_set(std::path::Path::new(path)).map_err(format),
     }
 }

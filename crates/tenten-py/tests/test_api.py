@@ -157,3 +157,21 @@ def test_help_names_every_argument_and_its_real_default():
         for p in sig.parameters:
             assert re.search(rf"^{p}: ", f.__doc__, re.M), f"help({name}) does not explain {p}"
     assert "players=['casual']" in str(inspect.signature(tenten.tune))
+
+
+def test_generators_and_piece_sets_may_be_ron_text():
+    from conftest import ROOT
+    from tenten.env import TenTenEnv
+
+    text = (ROOT / "presets/generators/block-blast-like.ron").read_text()
+    by_text = tenten.simulate(players=["greedy"], generators=[text], games=6, seed=2)
+    by_name = tenten.simulate(players=["greedy"], generators=["block-blast-like"], games=6, seed=2)
+    assert by_text["rounds"].tolist() == by_name["rounds"].tolist()
+    a, b = TenTenEnv(generator=text), TenTenEnv(generator="block-blast-like")
+    assert np.array_equal(a.reset(seed=3)[0]["holder"], b.reset(seed=3)[0]["holder"])
+    pieces = (ROOT / "presets/pieces/classic-1010.ron").read_text()
+    assert tenten.piece_ids(pieces) == tenten.piece_ids()
+    with pytest.raises(tenten.FormatError, match="generator text:1:"):
+        tenten.simulate(generators=["(name: 3"], games=1)
+    with pytest.raises(tenten.FormatError, match="pieces text:"):
+        tenten.piece_ids("(nope")

@@ -4,8 +4,6 @@
 //! by value, so a generator file and its piece set are read once, when the
 //! run starts, and never again.
 
-use std::path::Path;
-
 use serde::{Deserialize, Serialize};
 
 use crate::io::formats::FormatError;
@@ -33,20 +31,16 @@ impl Dealing {
         if let Some(b) = dealers::NAMES.iter().find(|n| **n == name) {
             return Ok(Dealing::Builtin(b));
         }
-        let spec = if name.ends_with(".ron") {
-            generator_file::load(Path::new(name), set)?
-        } else {
-            generator_file::preset(name, set).ok_or_else(|| {
-                FormatError::new(
-                    name,
-                    None,
-                    format!(
-                        "unknown generator {name:?}; choose from {}, or give a generator file (.ron)",
-                        names().join(", ")
-                    ),
-                )
-            })?
-        };
+        let spec = generator_file::spec_by_name(name, set).unwrap_or_else(|| {
+            Err(FormatError::new(
+                name,
+                None,
+                format!(
+                    "unknown generator {name:?}; choose from {}, or give a generator file (.ron)",
+                    names().join(", ")
+                ),
+            ))
+        })?;
         Dealing::file(spec, set).map_err(|m| FormatError::new(name, None, m))
     }
 

@@ -173,6 +173,21 @@ pub fn preset(name: &str, set: &PieceSet) -> Option<GeneratorSpec> {
     resolve(file, set.clone(), text, name).ok()
 }
 
+/// A generator named as every command and binding names one: a file
+/// (`.ron`), RON text (starting with `(` or a `//` comment: a notebook's
+/// generator written in place, its piece set `set`), or a preset's name.
+/// `None` for a name that is none of these.
+pub fn spec_by_name(name: &str, set: &PieceSet) -> Option<Result<GeneratorSpec, FormatError>> {
+    let text = name.trim_start();
+    if name.ends_with(".ron") {
+        Some(load(Path::new(name), set))
+    } else if text.starts_with('(') || text.starts_with("//") {
+        Some(parse(name, "generator text", set))
+    } else {
+        preset(name, set).map(Ok)
+    }
+}
+
 /// Reads a generator file at `path`, its piece set relative to it (or
 /// `fallback` when it names none).
 pub fn load(path: &Path, fallback: &PieceSet) -> Result<GeneratorSpec, FormatError> {

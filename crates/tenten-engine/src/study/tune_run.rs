@@ -52,17 +52,13 @@ pub fn request(a: &Options) -> Result<TuneRequest, FormatError> {
 /// The request for `audience` (in place of `a.population`), checked.
 pub fn request_for(a: &Options, audience: Option<Population>) -> Result<TuneRequest, FormatError> {
     let classic = PieceSet::classic();
-    let base = if a.generator.ends_with(".ron") {
-        generator_file::load(Path::new(&a.generator), &classic)?
-    } else {
-        generator_file::preset(&a.generator, &classic).ok_or_else(|| {
-            bad(format!(
-                "unknown generator {:?}; give a generator file (.ron) or {}",
-                a.generator,
-                crate::play::dealing::names().join(", ")
-            ))
-        })?
-    };
+    let base = generator_file::spec_by_name(&a.generator, &classic).unwrap_or_else(|| {
+        Err(bad(format!(
+            "unknown generator {:?}; give a generator file (.ron) or {}",
+            a.generator,
+            crate::play::dealing::names().join(", ")
+        )))
+    })?;
     let goals = a
         .targets
         .iter()
