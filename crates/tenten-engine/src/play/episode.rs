@@ -45,7 +45,10 @@ pub struct Episode {
     round_start: Bits,
     /// The round's holder by slot: `None` once placed.
     pub holder: Vec<Option<PieceIdx>>,
-    /// The deal of this round as the dealer made it.
+    /// The deal of this round as the dealer made it. The dealer does not
+    /// record whether a holder it does not check was fair (`unrecorded_dealer`):
+    /// a lost game is judged by `lost_to`, and whoever reports a deal's
+    /// verdict validates it once, not twice.
     pub dealt: Dealt,
     pub rounds: u32,
     pub score: u64,
@@ -57,7 +60,7 @@ impl Episode {
     /// `dealing`; `reset` starts it.
     pub fn new(dealing: Dealing, set: PieceSet, size: BoardSize, k: usize, max_rounds: u32) -> Self {
         let options = ChangeOptions::default();
-        let dealer = dealing.dealer(&set, options);
+        let dealer = dealing.unrecorded_dealer(&set, options);
         let mut e = Self {
             shapes: Shapes::new(&set, size),
             set,
@@ -83,7 +86,7 @@ impl Episode {
     /// `seed` of `play_game` (`tenten simulate`'s game seeds, `tenten deal
     /// --seed` for the first holder).
     pub fn reset(&mut self, seed: u64) {
-        self.dealer = self.dealing.dealer(&self.set, self.options);
+        self.dealer = self.dealing.unrecorded_dealer(&self.set, self.options);
         self.deal_rng = Generator::new(seed);
         self.board = 0;
         self.rounds = 0;
