@@ -325,11 +325,25 @@ impl ValueTable {
     /// `Evaluator::value` of `c`, summed in its order.
     #[inline]
     pub fn value(&self, c: &Criteria) -> f64 {
-        self.free[c.free as usize]
-            + self.square5[usize::from(c.square5_fits)]
-            + self.large[c.large_fit as usize]
-            + self.alignment[c.alignment as usize]
-            + self.surface[c.surface as usize]
+        self.rest(
+            self.first(c.free, c.square5_fits, c.large_fit),
+            c.alignment,
+            c.surface,
+        )
+    }
+
+    /// The sum of `value`'s first three terms: the same for every
+    /// placement of a piece that clears nothing when criteria 2 and 3 are
+    /// not weighed, so made once per piece.
+    #[inline]
+    pub fn first(&self, free: u32, square5_fits: bool, large_fit: u32) -> f64 {
+        self.free[free as usize] + self.square5[usize::from(square5_fits)] + self.large[large_fit as usize]
+    }
+
+    /// `value` from the sum of its first three terms, in its order.
+    #[inline]
+    pub fn rest(&self, first: f64, alignment: u32, surface: u32) -> f64 {
+        first + self.alignment[alignment as usize] + self.surface[surface as usize]
     }
 }
 

@@ -553,59 +553,106 @@ fn placements(
         }
         let shape = shapes.shape(piece);
         let cells = shape.cells();
-        let (pw, ph) = (usize::from(shape.width), usize::from(shape.height));
-        let line: Bits = (1 << pw) - 1;
-        let piece_rows: [u32; 5] = std::array::from_fn(|y| (shape.mask >> (y * w) & line).count_ones());
-        let piece_cols: [u32; 5] =
-            std::array::from_fn(|x| (0..ph).map(|y| (shape.mask >> (y * w + x) & 1) as u32).sum());
-        let mut fits = shape.fits(board, shapes.geometry.full);
-        while fits != 0 {
-            let anchor = fits.trailing_zeros();
-            fits &= fits - 1;
-            // The rows and columns it fills, from the counts: whether it
-            // completes one, and the alignment if it does not.
+        let reach = PieceReach::new(shapes, shape, &rows, &cols);
+        let fits = shape.fits(board, shapes.geometry.full);
+        // Every placement that clears nothing leaves `free - cells` free
+        // cells and, without criteria 2 and 3, the same first three terms.
+        let kept = free - cells as u32;
+        let first = table.first(kept, false, 0);
+        let mut left_fits = fits;
+        while left_fits != 0 {
+            let anchor = left_fits.trailing_zeros();
+            left_fits &= left_fits - 1;
             let (x0, y0) = shapes.xy(anchor);
-            let mut grown = alignment;
-            let mut clears = false;
-            for (dy, &n) in piece_rows.iter().enumerate().take(ph) {
-                let r = u32::from(rows[y0 + dy]);
-                grown += n * (2 * r + n);
-                clears |= n > 0 && r + n == w as u32;
-            }
-            for (dx, &n) in piece_cols.iter().enumerate().take(pw) {
-                let c = u32::from(cols[x0 + dx]);
-                grown += n * (2 * c + n);
-                clears |= n > 0 && c + n == h as u32;
-            }
-            let (next, lines, free, alignment) = if clears {
+            let (next, lines, free, alignment) = if reach.clears >> anchor & 1 != 0 {
                 let (next, lines) = shapes.place(board, piece, anchor);
                 let free = (!next & shapes.geometry.full).count_ones();
                 (next, lines, free, eval.alignment(next))
             } else {
-                (
-                    board | shape.mask << anchor,
-                    Lines::default(),
-                    free - cells as u32,
-                    grown,
-                )
+                let grown = alignment + reach.row_gain[y0] + reach.col_gain[x0];
+                (board | shape.mask << anchor, Lines::default(), kept, grown)
             };
             let (square5_fits, large_fit) = if large { eval.large_fits(next) } else { (false, 0) };
-            let criteria = Criteria {
-                free,
-                square5_fits,
-                large_fit,
-                alignment,
-                surface: eval.surface(next),
+            let surface = eval.surface(next);
+            let value = if large || free != kept {
+                table.rest(table.first(free, square5_fits, large_fit), alignment, surface)
+            } else {
+                table.rest(first, alignment, surface)
             };
             emit(Candidate {
                 slot,
                 anchor,
                 board: next,
                 points: score(cells, lines),
-                value: table.value(&criteria),
-                criteria,
+                value,
+                criteria: Criteria {
+                    free,
+                    square5_fits,
+                    large_fit,
+                    alignment,
+                    surface,
+                },
             });
         }
+    }
+}
+
+/// What a piece does to the rows and columns it would lie in, by the row
+/// and column of its anchor (made once per piece, not per placement): the
+/// alignment it adds, and the anchors at which it completes a line.
+struct PieceReach {
+    row_gain: [u32; LINES],
+    col_gain: [u32; LINES],
+    /// The anchors whose placement fills a row or column.
+    clears: Bits,
+}
+
+const LINES: usize = crate::model::board::MAX_SIDE as usize;
+
+impl PieceReach {
+    #[inline(always)]
+    fn new(
+        shapes: &Shapes,
+        shape: &crate::model::shapes::Shape,
+        rows: &[u8; LINES],
+        cols: &[u8; LINES],
+    ) -> Self {
+        let (w, h) = (shapes.size().w(), shapes.size().h());
+        let (pw, ph) = (usize::from(shape.width), usize::from(shape.height));
+        let line: Bits = (1 << pw) - 1;
+        let piece_rows: [u32; 5] = std::array::from_fn(|y| (shape.mask >> (y * w) & line).count_ones());
+        let piece_cols: [u32; 5] =
+            std::array::from_fn(|x| (0..ph).map(|y| (shape.mask >> (y * w + x) & 1) as u32).sum());
+        let mut reach = Self {
+            row_gain: [0; LINES],
+            col_gain: [0; LINES],
+            clears: 0,
+        };
+        let g = &shapes.geometry;
+        // Filling n more cells of a line holding r adds (r + n)^2 - r^2.
+        for y0 in 0..=h.saturating_sub(ph) {
+            let mut clears = false;
+            for (dy, &n) in piece_rows.iter().enumerate().take(ph) {
+                let r = u32::from(rows[y0 + dy]);
+                reach.row_gain[y0] += n * (2 * r + n);
+                clears |= n > 0 && r + n == w as u32;
+            }
+            if clears {
+                reach.clears |= g.rows[y0];
+            }
+        }
+        for x0 in 0..=w.saturating_sub(pw) {
+            let mut clears = false;
+            for (dx, &n) in piece_cols.iter().enumerate().take(pw) {
+                let c = u32::from(cols[x0 + dx]);
+                reach.col_gain[x0] += n * (2 * c + n);
+                clears |= n > 0 && c + n == h as u32;
+            }
+            if clears {
+                reach.clears |= g.cols[x0];
+            }
+        }
+        reach
     }
 }
 
