@@ -379,49 +379,46 @@ fn draw_ranked(weights: &[f64], slip: f64, rng: &mut Generator) -> usize {
 /// Each option's rank weight, e^(-rank / temperature) (as `rank_weights`),
 /// into `out`.
 pub fn rank_weights_into(values: &[f64], temperature: f64, scratch: &mut RankScratch, out: &mut Vec<f64>) {
-    let RankScratch { keys, table, at } = scratch;
-    if at.to_bits() != temperature.to_bits() {
-        table.clear();
-        *at = temperature;
+    scratch.keys.clear();
+    if values.len() <= KEYED {
+        scratch
+            .keys
+            .extend(values.iter().enumerate().map(|(i, &v)| rank_key(v) | i as u64));
+        keyed_rank_weights(temperature, scratch, out);
+        return;
     }
-    let weight = |table: &mut Vec<f64>, rank: usize| {
-        while table.len() <= rank {
-            // The weight of each rank once per temperature, as
-            // `rank_weights` computes it.
-            let r = table.len() as f64;
-            table.push(if temperature > 0.0 {
-                (-r / temperature).exp()
-            } else {
-                f64::from(u8::from(r == 0.0))
-            });
-        }
-        table[rank]
-    };
-    keys.clear();
+    scratch.weights_up_to(values.len(), temperature);
+    let RankScratch { keys, table, .. } = scratch;
+    keys.extend(values.iter().map(|&v| rank_key(v)));
+    keys.sort_unstable();
+    keys.dedup();
     out.clear();
-    if values.len() <= 512 {
-        // Each option's order key with its index in the low 9 bits: one
-        // sort orders them, a walk ranks them.
-        keys.extend(values.iter().enumerate().map(|(i, &v)| rank_key(v) | i as u64));
-        keys.sort_unstable();
-        out.resize(values.len(), 0.0);
-        let mut rank = 0;
-        let mut last = keys.first().map_or(0, |k| k >> 9);
-        for &k in keys.iter() {
-            if k >> 9 != last {
-                rank += 1;
-                last = k >> 9;
-            }
-            out[(k & 0x1FF) as usize] = weight(table, rank);
-        }
-    } else {
-        keys.extend(values.iter().map(|&v| rank_key(v)));
-        keys.sort_unstable();
-        keys.dedup();
-        for &v in values {
-            let rank = keys.partition_point(|&k| k < rank_key(v));
-            out.push(weight(table, rank));
-        }
+    for &v in values {
+        out.push(table[keys.partition_point(|&k| k < rank_key(v))]);
+    }
+}
+
+/// The most options whose index fits in the low 9 bits of an order key:
+/// every placement of a full holder on the largest board.
+const KEYED: usize = 512;
+const _: () = assert!(crate::model::pieces::MAX_HOLDER * crate::model::board::MAX_CELLS <= KEYED);
+
+/// `rank_weights_into` from the options' order keys, each with its index in
+/// the low 9 bits (`scratch.keys`, as `rank_options` makes them): one sort
+/// orders them, a walk ranks them.
+fn keyed_rank_weights(temperature: f64, scratch: &mut RankScratch, out: &mut Vec<f64>) {
+    let n = scratch.keys.len();
+    scratch.weights_up_to(n, temperature);
+    let RankScratch { keys, table, .. } = scratch;
+    keys.sort_unstable();
+    out.clear();
+    out.resize(n, 0.0);
+    let mut rank = 0;
+    let mut last = keys.first().map_or(0, |k| k >> 9);
+    for &k in keys.iter() {
+        rank += usize::from(k >> 9 != last);
+        last = k >> 9;
+        out[(k & 0x1FF) as usize] = table[rank];
     }
 }
 
@@ -432,6 +429,26 @@ pub struct RankScratch {
     keys: Vec<u64>,
     table: Vec<f64>,
     at: f64,
+}
+
+impl RankScratch {
+    /// The weight of each rank below `n` at `temperature`, as
+    /// `rank_weights` computes it (each once per temperature: a player's
+    /// every move shares them).
+    fn weights_up_to(&mut self, n: usize, temperature: f64) {
+        if self.at.to_bits() != temperature.to_bits() {
+            self.table.clear();
+            self.at = temperature;
+        }
+        while self.table.len() < n {
+            let r = self.table.len() as f64;
+            self.table.push(if temperature > 0.0 {
+                (-r / temperature).exp()
+            } else {
+                f64::from(u8::from(r == 0.0))
+            });
+        }
+    }
 }
 
 /// A value's place in rank order: larger values get smaller keys (the
@@ -512,23 +529,46 @@ pub fn candidates(
     placements(shapes, eval, table, board, left, all, |c| out.push(c));
 }
 
-/// A rank player's options, lean: each placement's value, and its (slot,
-/// anchor); the board it leaves is made again for the one chosen.
+/// A rank player's options, lean: each placement's order key (`rank_key`
+/// of its value, with its index in the low 9 bits, as
+/// `keyed_rank_weights` takes them); the placement chosen is found again
+/// by its index (`nth_placement`).
 fn rank_options(
     shapes: &Shapes,
     eval: &Evaluator,
     table: &ValueTable,
     board: Bits,
     left: &[PieceIdx],
-    values: &mut Vec<f64>,
-    moves: &mut Vec<(u8, u8)>,
+    keys: &mut Vec<u64>,
 ) {
-    values.clear();
-    moves.clear();
+    keys.clear();
     placements(shapes, eval, table, board, left, false, |c| {
-        values.push(c.value);
-        moves.push((c.slot as u8, c.anchor as u8));
+        // Past KEYED options (never, with MAX_HOLDER pieces of at most
+        // MAX_CELLS anchors each) the caller ranks the values instead.
+        keys.push(rank_key(c.value) | (keys.len() & (KEYED - 1)) as u64);
     });
+}
+
+/// The (slot, anchor) of option `k` in `placements`' order: slot by slot
+/// (a piece dealt twice counts once), anchors upwards. Found again for the
+/// one option chosen rather than kept for every one.
+fn nth_placement(shapes: &Shapes, board: Bits, left: &[PieceIdx], mut k: usize) -> Option<(usize, u32)> {
+    for (slot, &piece) in left.iter().enumerate() {
+        if left[..slot].contains(&piece) {
+            continue;
+        }
+        let mut fits = shapes.shape(piece).fits(board, shapes.geometry.full);
+        let count = fits.count_ones() as usize;
+        if k >= count {
+            k -= count;
+            continue;
+        }
+        for _ in 0..k {
+            fits &= fits - 1;
+        }
+        return Some((slot, fits.trailing_zeros()));
+    }
+    None
 }
 
 #[inline(always)]
@@ -543,7 +583,6 @@ fn placements(
 ) {
     let (rows, cols, alignment) = eval.line_counts(board);
     let free = (!board & shapes.geometry.full).count_ones();
-    let (w, h) = (shapes.size().w(), shapes.size().h());
     // Criteria 2 and 3 only when they count: for a value player's features
     // (`all`), or weighed by the rank player's criteria.
     let large = all || table.weights.0[1] != 0 || table.weights.0[2] != 0;
@@ -560,11 +599,16 @@ fn placements(
         let kept = free - cells as u32;
         let first = table.first(kept, false, 0);
         let mut left_fits = fits;
+        // The clearing anchors, met in turn (128 once none is left).
+        let mut clearing = fits & reach.clears;
+        let mut next_clearing = clearing.trailing_zeros();
         while left_fits != 0 {
             let anchor = left_fits.trailing_zeros();
             left_fits &= left_fits - 1;
             let (x0, y0) = shapes.xy(anchor);
-            let (next, lines, free, alignment) = if reach.clears >> anchor & 1 != 0 {
+            let (next, lines, free, alignment) = if anchor == next_clearing {
+                clearing &= clearing - 1;
+                next_clearing = clearing.trailing_zeros();
                 let (next, lines) = shapes.place(board, piece, anchor);
                 let free = (!next & shapes.geometry.full).count_ones();
                 (next, lines, free, eval.alignment(next))
@@ -716,8 +760,6 @@ pub struct PlayerStrategy {
     values: Vec<f64>,
     scratch: RankScratch,
     chances: Vec<f64>,
-    /// A rank player's options as (slot, anchor).
-    lean: Vec<(u8, u8)>,
 }
 
 impl PlayerStrategy {
@@ -731,7 +773,6 @@ impl PlayerStrategy {
             values: Vec::new(),
             scratch: RankScratch::default(),
             chances: Vec::new(),
-            lean: Vec::new(),
         }
     }
 
@@ -763,7 +804,6 @@ impl PlayerStrategy {
             values,
             scratch,
             chances,
-            lean,
             ..
         } = self
         else {
@@ -773,15 +813,26 @@ impl PlayerStrategy {
         let mut points = 0;
         while !left.is_empty() {
             if player.choice == Choice::Rank {
-                rank_options(shapes, eval, table, board, &left, values, lean);
-                if values.is_empty() {
+                rank_options(shapes, eval, table, board, &left, &mut scratch.keys);
+                let options = scratch.keys.len();
+                if options == 0 {
                     return None;
                 }
-                rank_weights_into(values, player.temperature, scratch, chances);
-                let (slot, anchor) = lean[draw_ranked(chances, player.slip, rng)];
-                let piece = left[usize::from(slot)];
-                points += play_move(shapes, &mut board, &mut left, (piece, u32::from(anchor)))?;
-                moves.push((piece, u32::from(anchor)));
+                if options <= KEYED {
+                    keyed_rank_weights(player.temperature, scratch, chances);
+                } else {
+                    // More options than a key's index bits hold (a holder
+                    // past MAX_HOLDER): their values, in the same order.
+                    candidates(shapes, eval, table, board, &left, false, found);
+                    values.clear();
+                    values.extend(found.iter().map(|c| c.value));
+                    rank_weights_into(values, player.temperature, scratch, chances);
+                }
+                let k = draw_ranked(chances, player.slip, rng);
+                let (slot, anchor) = nth_placement(shapes, board, &left, k)?;
+                let piece = left[slot];
+                points += play_move(shapes, &mut board, &mut left, (piece, anchor))?;
+                moves.push((piece, anchor));
                 continue;
             }
             candidates(shapes, eval, table, board, &left, true, found);
@@ -935,6 +986,44 @@ mod tests {
             move_probabilities_into(&values, t, 0.03, &mut scratch, &mut out);
             let plain = move_probabilities(&values, t, 0.03);
             proptest::prop_assert_eq!(out.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), plain.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
+        }
+
+        /// A rank player's lean path (criteria 2 and 3 left out when not
+        /// weighed, a piece's first terms summed once, the clearing anchors
+        /// met in turn, order keys made in the loop, the chosen placement
+        /// found again by its index) gives, to the bit, the plain values'
+        /// rank weights, for holders of 1 to 4 pieces (some dealt twice) and
+        /// weights with and without criteria 2 and 3.
+        #[test]
+        fn the_lean_rank_path_equals_the_plain_one(seed in 0u64..1_000_000, fill in 0.0f64..0.8, t in 0.0f64..3.0, pieces in 1usize..=4) {
+            let (set, shapes) = classic();
+            let eval = Evaluator::new(shapes.size());
+            let mut rng = Generator::new(seed);
+            let board = crate::play::random_fill::random_fill(&shapes, &set, fill, &mut rng).bits();
+            let left = rng.deal(&set, pieces);
+            for weights in ["10025", "11111", "90009", "05500", "00000"] {
+                let weights = CoelhoWeights::parse(weights).unwrap();
+                let table = eval.table(weights);
+                let mut found = Vec::new();
+                candidates(&shapes, &eval, &table, board, &left, false, &mut found);
+                let plain: Vec<f64> = found.iter().map(|c| eval.value(&eval.criteria(c.board), weights)).collect();
+                for (c, v) in found.iter().zip(&plain) {
+                    proptest::prop_assert_eq!(c.value.to_bits(), v.to_bits());
+                    let (next, _) = shapes.place(board, left[c.slot], c.anchor);
+                    proptest::prop_assert_eq!(c.board, next);
+                }
+                for (k, c) in found.iter().enumerate() {
+                    proptest::prop_assert_eq!(nth_placement(&shapes, board, &left, k), Some((c.slot, c.anchor)));
+                }
+                proptest::prop_assert_eq!(nth_placement(&shapes, board, &left, found.len()), None);
+                let mut scratch = RankScratch::default();
+                rank_options(&shapes, &eval, &table, board, &left, &mut scratch.keys);
+                proptest::prop_assert_eq!(scratch.keys.len(), found.len());
+                let mut out = Vec::new();
+                keyed_rank_weights(t, &mut scratch, &mut out);
+                let expected = rank_weights(&plain, t);
+                proptest::prop_assert_eq!(out.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), expected.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
+            }
         }
     }
 
