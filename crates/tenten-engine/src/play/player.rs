@@ -667,37 +667,43 @@ impl PieceReach {
         let piece_rows: [u32; 5] = std::array::from_fn(|y| (shape.mask >> (y * w) & line).count_ones());
         let piece_cols: [u32; 5] =
             std::array::from_fn(|x| (0..ph).map(|y| (shape.mask >> (y * w + x) & 1) as u32).sum());
-        let mut reach = Self {
-            row_gain: [0; LINES],
-            col_gain: [0; LINES],
-            clears: 0,
-        };
         let g = &shapes.geometry;
-        // Filling n more cells of a line holding r adds (r + n)^2 - r^2.
-        for y0 in 0..=h.saturating_sub(ph) {
-            let mut clears = false;
-            for (dy, &n) in piece_rows.iter().enumerate().take(ph) {
-                let r = u32::from(rows[y0 + dy]);
-                reach.row_gain[y0] += n * (2 * r + n);
-                clears |= n > 0 && r + n == w as u32;
-            }
-            if clears {
-                reach.clears |= g.rows[y0];
-            }
+        let (row_gain, row_clears) = line_gains(&piece_rows[..ph], rows, h, w as u32, &g.rows);
+        let (col_gain, col_clears) = line_gains(&piece_cols[..pw], cols, w, h as u32, &g.cols);
+        Self {
+            row_gain,
+            col_gain,
+            clears: row_clears | col_clears,
         }
-        for x0 in 0..=w.saturating_sub(pw) {
-            let mut clears = false;
-            for (dx, &n) in piece_cols.iter().enumerate().take(pw) {
-                let c = u32::from(cols[x0 + dx]);
-                reach.col_gain[x0] += n * (2 * c + n);
-                clears |= n > 0 && c + n == h as u32;
-            }
-            if clears {
-                reach.clears |= g.cols[x0];
-            }
-        }
-        reach
     }
+}
+
+/// For a piece whose lines (rows or columns) hold `piece` cells each, laid
+/// from each line `at` of `lines` along: the alignment it adds (filling n
+/// more cells of a line holding r adds (r + n)^2 - r^2), and the anchors
+/// (`masks[at]`) at which it completes a line of `length` cells.
+#[inline(always)]
+fn line_gains(
+    piece: &[u32],
+    counts: &[u8; LINES],
+    lines: usize,
+    length: u32,
+    masks: &[Bits; LINES],
+) -> ([u32; LINES], Bits) {
+    let mut gain = [0; LINES];
+    let mut clears = 0;
+    for at in 0..=lines.saturating_sub(piece.len()) {
+        let mut full = false;
+        for (d, &n) in piece.iter().enumerate() {
+            let r = u32::from(counts[at + d]);
+            gain[at] += n * (2 * r + n);
+            full |= n > 0 && r + n == length;
+        }
+        if full {
+            clears |= masks[at];
+        }
+    }
+    (gain, clears)
 }
 
 /// The chance of each first move of a planner (a holder-lookahead player
