@@ -101,7 +101,8 @@ pub struct Criteria {
 /// entries past the largest side, always 0, so that a piece's five rows or
 /// columns can be added from any of its anchors without a bound to check.
 pub(crate) type LineCounts = ([u8; LINES], [u8; LINES], u32);
-const LINES: usize = crate::model::board::MAX_SIDE as usize;
+/// Room for a board's rows, or its columns.
+pub(crate) const LINES: usize = crate::model::board::MAX_SIDE as usize;
 
 /// The criteria of boards of one size, with the masks and tables they use.
 #[derive(Clone, Debug)]

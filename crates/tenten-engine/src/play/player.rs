@@ -17,7 +17,7 @@ use crate::model::board::{Bits, Lines};
 use crate::model::generator::Generator;
 use crate::model::pieces::PieceIdx;
 use crate::model::shapes::{Shapes, score};
-use crate::play::coelho::{CoelhoStrategy, CoelhoWeights, Criteria, Evaluator, Move, ValueTable};
+use crate::play::coelho::{CoelhoStrategy, CoelhoWeights, Criteria, Evaluator, LINES, Move, ValueTable};
 use crate::play::game::Strategy;
 use crate::progress::Progress;
 
@@ -618,11 +618,13 @@ fn placements(
             };
             let (square5_fits, large_fit) = if large { eval.large_fits(next) } else { (false, 0) };
             let surface = eval.surface(next);
-            let value = if large || free != kept {
-                table.rest(table.first(free, square5_fits, large_fit), alignment, surface)
+            // `free != kept` exactly when the placement cleared lines.
+            let first = if large || free != kept {
+                table.first(free, square5_fits, large_fit)
             } else {
-                table.rest(first, alignment, surface)
+                first
             };
+            let value = table.rest(first, alignment, surface);
             emit(Candidate {
                 slot,
                 anchor,
@@ -650,8 +652,6 @@ struct PieceReach {
     /// The anchors whose placement fills a row or column.
     clears: Bits,
 }
-
-const LINES: usize = crate::model::board::MAX_SIDE as usize;
 
 impl PieceReach {
     #[inline(always)]
