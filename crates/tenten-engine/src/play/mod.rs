@@ -1,7 +1,8 @@
 //! Playing: one game (`game`), the strategies (`game`'s greedy, `coelho`),
 //! players of graded skill (`player`) and a planner's options (`plans`), the dealers and generator files
 //! (`dealers`, `generator_file`, `file_dealer`), a game played a placement at a time
-//! from outside (`episode`), and random fills of boards.
+//! from outside (`episode`), random fills of boards, and the sort of a rank
+//! player's options (`rank_sort`).
 //! What studies many games lives in `study`.
 
 pub mod coelho;
@@ -15,4 +16,5 @@ pub mod generator_file;
 pub mod plans;
 pub mod player;
 pub mod random_fill;
+mod rank_sort;
 pub mod who;

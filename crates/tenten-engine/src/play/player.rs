@@ -410,7 +410,7 @@ fn keyed_rank_weights(temperature: f64, scratch: &mut RankScratch, out: &mut Vec
     let n = scratch.keys.len();
     scratch.weights_up_to(n, temperature);
     let RankScratch { keys, table, .. } = scratch;
-    keys.sort_unstable();
+    crate::play::rank_sort::sort_keys(keys);
     out.clear();
     out.resize(n, 0.0);
     let mut rank = 0;
@@ -532,7 +532,10 @@ pub fn candidates(
 /// A rank player's options, lean: each placement's order key (`rank_key`
 /// of its value, with its index in the low 9 bits, as
 /// `keyed_rank_weights` takes them); the placement chosen is found again
-/// by its index (`nth_placement`).
+/// by its index (`nth_placement`). The keys are those of `placements`, in
+/// its order; without criteria 2 and 3 (the presets' weights) a piece's
+/// every anchor is first valued as if it cleared nothing, in one tight
+/// loop, and only the anchors that clear are valued again.
 fn rank_options(
     shapes: &Shapes,
     eval: &Evaluator,
@@ -542,11 +545,50 @@ fn rank_options(
     keys: &mut Vec<u64>,
 ) {
     keys.clear();
-    placements(shapes, eval, table, board, left, false, |c| {
-        // Past KEYED options (never, with MAX_HOLDER pieces of at most
-        // MAX_CELLS anchors each) the caller ranks the values instead.
-        keys.push(rank_key(c.value) | (keys.len() & (KEYED - 1)) as u64);
-    });
+    // Past KEYED options (never, with MAX_HOLDER pieces of at most
+    // MAX_CELLS anchors each) the caller ranks the values instead.
+    let key = |value: f64, index: usize| rank_key(value) | (index & (KEYED - 1)) as u64;
+    if table.weights.0[1] != 0 || table.weights.0[2] != 0 {
+        placements(shapes, eval, table, board, left, false, |c| {
+            keys.push(key(c.value, keys.len()))
+        });
+        return;
+    }
+    let (rows, cols, alignment) = eval.line_counts(board);
+    let full = shapes.geometry.full;
+    let free = (!board & full).count_ones();
+    for (slot, &piece) in left.iter().enumerate() {
+        if left[..slot].contains(&piece) {
+            continue;
+        }
+        let shape = shapes.shape(piece);
+        let fits = shape.fits(board, full);
+        if fits == 0 {
+            continue;
+        }
+        let reach = PieceReach::new(shapes, shape, &rows, &cols);
+        let first = table.first(free - shape.cells() as u32, false, 0);
+        let base = keys.len();
+        keys.resize(base + fits.count_ones() as usize, 0);
+        let mut anchors = fits;
+        for (i, k) in keys[base..].iter_mut().enumerate() {
+            let anchor = anchors.trailing_zeros();
+            anchors &= anchors - 1;
+            let (x0, y0) = shapes.xy(anchor);
+            let grown = alignment + reach.row_gain[y0] + reach.col_gain[x0];
+            let surface = eval.surface(board | shape.mask << anchor);
+            *k = key(table.rest(first, grown, surface), base + i);
+        }
+        let mut clearing = fits & reach.clears;
+        while clearing != 0 {
+            let anchor = clearing.trailing_zeros();
+            clearing &= clearing - 1;
+            let i = base + (fits & ((1 << anchor) - 1)).count_ones() as usize;
+            let (next, _) = shapes.place(board, piece, anchor);
+            let first = table.first((!next & full).count_ones(), false, 0);
+            keys[i] = key(table.rest(first, eval.alignment(next), eval.surface(next)), i);
+        }
+    }
 }
 
 /// The (slot, anchor) of option `k` in `placements`' order: slot by slot
