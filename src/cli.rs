@@ -866,6 +866,15 @@ pub fn main(args: Vec<OsString>) -> i32 {
     }
 }
 
+/// The piece set of `--pieces FILE`, or the classic set without one: the
+/// one reading of that option for every command.
+fn piece_set(pieces: Option<&Path>) -> Result<PieceSet, FormatError> {
+    match pieces {
+        Some(p) => formats::load_piece_set(p),
+        None => Ok(PieceSet::classic()),
+    }
+}
+
 /// The deals of `file`, with the piece set their holders refer to: `--pieces`,
 /// else the file's own `pieces`, else the classic set.
 fn load_deals(
@@ -877,9 +886,8 @@ fn load_deals(
     let name = file.display().to_string();
     let raws = formats::parse_deals(&text, &name)?;
     let set = match (pieces, raws[0].pieces.as_deref()) {
-        (Some(p), _) => formats::load_piece_set(p)?,
         (None, Some(p)) => formats::load_pieces_of(file, p)?.0,
-        (None, None) => PieceSet::classic(),
+        (pieces, _) => piece_set(pieces)?,
     };
     let mut deals = Vec::with_capacity(raws.len());
     for (i, raw) in raws.iter().enumerate() {
@@ -994,10 +1002,7 @@ fn cmd_deal(
             (set, deals[0].board.clone())
         }
         None => {
-            let set = match pieces {
-                Some(p) => formats::load_piece_set(p)?,
-                None => PieceSet::classic(),
-            };
+            let set = piece_set(pieces)?;
             (set, Board::empty(BoardSize::CLASSIC))
         }
     };
@@ -1020,10 +1025,7 @@ fn cmd_deal_log(
     n: usize,
     out: &mut String,
 ) -> Result<(), FormatError> {
-    let set = match pieces {
-        Some(p) => formats::load_piece_set(p)?,
-        None => PieceSet::classic(),
-    };
+    let set = piece_set(pieces)?;
     let size = BoardSize::CLASSIC;
     let shapes = Shapes::new(&set, size);
     let deals =

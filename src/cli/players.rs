@@ -46,13 +46,6 @@ impl From<LookaheadArg> for Lookahead {
     }
 }
 
-fn piece_set(pieces: Option<&Path>) -> Result<PieceSet, FormatError> {
-    match pieces {
-        Some(p) => formats::load_piece_set(p),
-        None => Ok(PieceSet::classic()),
-    }
-}
-
 /// `n` deals that `model` met in self-play on an empty 10x10 board with the
 /// random generator, each with its moves.
 /// How `deal --log N --player P` writes its log.

@@ -2,13 +2,13 @@
 //! a population, fitted back from its testers' logs, and forecast under
 //! generators (checked against logs with `--check`).
 
+use super::piece_set;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use tenten_engine::io::formats::{self, FormatError};
 use tenten_engine::io::jsonl_log;
 use tenten_engine::model::board::BoardSize;
-use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::model::shapes::Shapes;
 use tenten_engine::play::coelho::CoelhoWeights;
 use tenten_engine::play::dealing::Dealing;
@@ -21,13 +21,6 @@ use tenten_engine::study::population::fit::{Model, fit_population};
 use tenten_engine::study::population::forecast::{Outcome, deciles, play_players, summarize};
 use tenten_engine::study::population::session::Table;
 use tenten_engine::study::population::shard::{ForecastPlan, ForecastShard, merge};
-
-fn piece_set(pieces: Option<&Path>) -> Result<PieceSet, FormatError> {
-    match pieces {
-        Some(p) => formats::load_piece_set(p),
-        None => Ok(PieceSet::classic()),
-    }
-}
 
 /// Where sessions are played.
 pub(super) struct Rules {

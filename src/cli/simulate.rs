@@ -98,10 +98,7 @@ pub(super) fn cmd_simulate(
     output: &Output,
     out: &mut String,
 ) -> Result<(), FormatError> {
-    let set = match pieces {
-        Some(p) => formats::load_piece_set(p)?,
-        None => PieceSet::classic(),
-    };
+    let set = super::piece_set(pieces)?;
     // Every file read here, once: the run plays from the plan alone.
     let players: Vec<&str> = players.iter().map(String::as_str).collect();
     let generators: Vec<&str> = generators.iter().map(String::as_str).collect();
