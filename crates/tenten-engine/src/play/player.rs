@@ -526,16 +526,23 @@ pub fn candidates(
     out: &mut Vec<Candidate>,
 ) {
     out.clear();
-    placements(shapes, eval, table, board, left, all, |c| out.push(c));
+    placements(shapes, eval, table, board, left, all, |i, c| put(out, i, c));
+}
+
+/// Option `i` into `out`: pushed when first met, replaced when met again.
+#[inline(always)]
+fn put<T>(out: &mut Vec<T>, i: usize, x: T) {
+    if i < out.len() {
+        out[i] = x;
+    } else {
+        out.push(x);
+    }
 }
 
 /// A rank player's options, lean: each placement's order key (`rank_key`
 /// of its value, with its index in the low 9 bits, as
 /// `keyed_rank_weights` takes them); the placement chosen is found again
-/// by its index (`nth_placement`). The keys are those of `placements`, in
-/// its order; without criteria 2 and 3 (the presets' weights) a piece's
-/// every anchor is first valued as if it cleared nothing, in one tight
-/// loop, and only the anchors that clear are valued again.
+/// by its index (`nth_placement`).
 fn rank_options(
     shapes: &Shapes,
     eval: &Evaluator,
@@ -545,50 +552,11 @@ fn rank_options(
     keys: &mut Vec<u64>,
 ) {
     keys.clear();
-    // Past KEYED options (never, with MAX_HOLDER pieces of at most
-    // MAX_CELLS anchors each) the caller ranks the values instead.
-    let key = |value: f64, index: usize| rank_key(value) | (index & (KEYED - 1)) as u64;
-    if table.weights.0[1] != 0 || table.weights.0[2] != 0 {
-        placements(shapes, eval, table, board, left, false, |c| {
-            keys.push(key(c.value, keys.len()))
-        });
-        return;
-    }
-    let (rows, cols, alignment) = eval.line_counts(board);
-    let full = shapes.geometry.full;
-    let free = (!board & full).count_ones();
-    for (slot, &piece) in left.iter().enumerate() {
-        if left[..slot].contains(&piece) {
-            continue;
-        }
-        let shape = shapes.shape(piece);
-        let fits = shape.fits(board, full);
-        if fits == 0 {
-            continue;
-        }
-        let reach = PieceReach::new(shapes, shape, &rows, &cols);
-        let first = table.first(free - shape.cells() as u32, false, 0);
-        let base = keys.len();
-        keys.resize(base + fits.count_ones() as usize, 0);
-        let mut anchors = fits;
-        for (i, k) in keys[base..].iter_mut().enumerate() {
-            let anchor = anchors.trailing_zeros();
-            anchors &= anchors - 1;
-            let (x0, y0) = shapes.xy(anchor);
-            let grown = alignment + reach.row_gain[y0] + reach.col_gain[x0];
-            let surface = eval.surface(board | shape.mask << anchor);
-            *k = key(table.rest(first, grown, surface), base + i);
-        }
-        let mut clearing = fits & reach.clears;
-        while clearing != 0 {
-            let anchor = clearing.trailing_zeros();
-            clearing &= clearing - 1;
-            let i = base + (fits & ((1 << anchor) - 1)).count_ones() as usize;
-            let (next, _) = shapes.place(board, piece, anchor);
-            let first = table.first((!next & full).count_ones(), false, 0);
-            keys[i] = key(table.rest(first, eval.alignment(next), eval.surface(next)), i);
-        }
-    }
+    placements(shapes, eval, table, board, left, false, |i, c| {
+        // Past KEYED options (never, with MAX_HOLDER pieces of at most
+        // MAX_CELLS anchors each) the caller ranks the values instead.
+        put(keys, i, rank_key(c.value) | (i & (KEYED - 1)) as u64);
+    });
 }
 
 /// The (slot, anchor) of option `k` in `placements`' order: slot by slot
@@ -613,6 +581,11 @@ fn nth_placement(shapes: &Shapes, board: Bits, left: &[PieceIdx], mut k: usize) 
     None
 }
 
+/// `placements`' options, each emitted as (its index in slot-then-anchor
+/// order, the candidate). A piece's every anchor is first valued as if it
+/// cleared nothing, in one loop without a branch on the board; the anchors
+/// that clear are then emitted again, valued on the board they leave, and
+/// replace their first value.
 #[inline(always)]
 fn placements(
     shapes: &Shapes,
@@ -621,66 +594,140 @@ fn placements(
     board: Bits,
     left: &[PieceIdx],
     all: bool,
-    mut emit: impl FnMut(Candidate),
+    emit: impl FnMut(usize, Candidate),
+) {
+    // Criteria 2 and 3 only when they count: for a value player's features
+    // (`all`), or weighed by the rank player's criteria. Two loops, so that
+    // the one without them has no branch on them.
+    if all || table.weights.0[1] != 0 || table.weights.0[2] != 0 {
+        placements_with::<true>(shapes, eval, table, board, left, emit);
+    } else {
+        placements_with::<false>(shapes, eval, table, board, left, emit);
+    }
+}
+
+/// `placements`, with criteria 2 and 3 valued or not (`LARGE`).
+#[inline(always)]
+fn placements_with<const LARGE: bool>(
+    shapes: &Shapes,
+    eval: &Evaluator,
+    table: &ValueTable,
+    board: Bits,
+    left: &[PieceIdx],
+    mut emit: impl FnMut(usize, Candidate),
 ) {
     let (rows, cols, alignment) = eval.line_counts(board);
-    let free = (!board & shapes.geometry.full).count_ones();
-    // Criteria 2 and 3 only when they count: for a value player's features
-    // (`all`), or weighed by the rank player's criteria.
-    let large = all || table.weights.0[1] != 0 || table.weights.0[2] != 0;
+    let full = shapes.geometry.full;
+    let free = (!board & full).count_ones();
+    let mut base = 0;
     for (slot, &piece) in left.iter().enumerate() {
         if left[..slot].contains(&piece) {
             continue;
         }
         let shape = shapes.shape(piece);
         let cells = shape.cells();
+        let fits = shape.fits(board, full);
+        if fits == 0 {
+            continue;
+        }
         let reach = PieceReach::new(shapes, shape, &rows, &cols);
-        let fits = shape.fits(board, shapes.geometry.full);
         // Every placement that clears nothing leaves `free - cells` free
         // cells and, without criteria 2 and 3, the same first three terms.
         let kept = free - cells as u32;
         let first = table.first(kept, false, 0);
-        let mut left_fits = fits;
-        // The clearing anchors, met in turn (128 once none is left).
-        let mut clearing = fits & reach.clears;
-        let mut next_clearing = clearing.trailing_zeros();
-        while left_fits != 0 {
-            let anchor = left_fits.trailing_zeros();
-            left_fits &= left_fits - 1;
+        let valued = PieceValue {
+            eval,
+            table,
+            slot,
+            cells,
+            kept,
+            first,
+        };
+        let mut anchors = fits;
+        let mut i = base;
+        while anchors != 0 {
+            let anchor = anchors.trailing_zeros();
+            anchors &= anchors - 1;
             let (x0, y0) = shapes.xy(anchor);
-            let (next, lines, free, alignment) = if anchor == next_clearing {
-                clearing &= clearing - 1;
-                next_clearing = clearing.trailing_zeros();
-                let (next, lines) = shapes.place(board, piece, anchor);
-                let free = (!next & shapes.geometry.full).count_ones();
-                (next, lines, free, eval.alignment(next))
-            } else {
-                let grown = alignment + reach.row_gain[y0] + reach.col_gain[x0];
-                (board | shape.mask << anchor, Lines::default(), kept, grown)
-            };
-            let (square5_fits, large_fit) = if large { eval.large_fits(next) } else { (false, 0) };
-            let surface = eval.surface(next);
-            // `free != kept` exactly when the placement cleared lines.
-            let first = if large || free != kept {
-                table.first(free, square5_fits, large_fit)
-            } else {
-                first
-            };
-            let value = table.rest(first, alignment, surface);
-            emit(Candidate {
-                slot,
+            let grown = alignment + reach.row_gain[y0] + reach.col_gain[x0];
+            emit(
+                i,
+                valued.candidate::<LARGE>(
+                    anchor,
+                    board | shape.mask << anchor,
+                    Lines::default(),
+                    kept,
+                    grown,
+                ),
+            );
+            i += 1;
+        }
+        let mut clearing = fits & reach.clears;
+        while clearing != 0 {
+            let anchor = clearing.trailing_zeros();
+            clearing &= clearing - 1;
+            let (next, lines) = shapes.place(board, piece, anchor);
+            let c = valued.candidate::<LARGE>(
                 anchor,
-                board: next,
-                points: score(cells, lines),
-                value,
-                criteria: Criteria {
-                    free,
-                    square5_fits,
-                    large_fit,
-                    alignment,
-                    surface,
-                },
-            });
+                next,
+                lines,
+                (!next & full).count_ones(),
+                eval.alignment(next),
+            );
+            emit(base + (fits & ((1 << anchor) - 1)).count_ones() as usize, c);
+        }
+        base = i;
+    }
+}
+
+/// What values one piece's placements: the piece, and the first three
+/// terms of every placement of it that clears nothing.
+struct PieceValue<'a> {
+    eval: &'a Evaluator,
+    table: &'a ValueTable,
+    slot: usize,
+    cells: usize,
+    kept: u32,
+    first: f64,
+}
+
+impl PieceValue<'_> {
+    /// The placement at `anchor`, leaving `next` (`lines` cleared) with
+    /// `free` cells and `alignment`; criteria 2 and 3 valued when `LARGE`.
+    #[inline(always)]
+    fn candidate<const LARGE: bool>(
+        &self,
+        anchor: u32,
+        next: Bits,
+        lines: Lines,
+        free: u32,
+        alignment: u32,
+    ) -> Candidate {
+        let (square5_fits, large_fit) = if LARGE {
+            self.eval.large_fits(next)
+        } else {
+            (false, 0)
+        };
+        let surface = self.eval.surface(next);
+        // `free != kept` exactly when the placement cleared lines.
+        let first = if LARGE || free != self.kept {
+            self.table.first(free, square5_fits, large_fit)
+        } else {
+            self.first
+        };
+        Candidate {
+            slot: self.slot,
+            anchor,
+            board: next,
+            points: score(self.cells, lines),
+            value: self.table.rest(first, alignment, surface),
+            criteria: Criteria {
+                free,
+                square5_fits,
+                large_fit,
+                alignment,
+                surface,
+            },
         }
     }
 }
