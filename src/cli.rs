@@ -36,6 +36,51 @@ struct Cli {
     command: Command,
 }
 
+/// The files a command writes (not checkpoints, which a run resumes from),
+/// and whether --force lets it replace them.
+fn outputs(c: &Command) -> (Vec<&Path>, bool) {
+    let mut out: Vec<&Path> = Vec::new();
+    let force = match c {
+        Command::Tune { out: o, force, .. } | Command::FitPopulation { out: o, force, .. } => {
+            out.push(o);
+            *force
+        }
+        Command::FitPlayer { out: o, force, .. } | Command::Forecast { out: o, force, .. } => {
+            out.extend(o.as_deref());
+            *force
+        }
+        Command::Bench { csv, force, .. } => {
+            out.extend(csv.as_deref());
+            *force
+        }
+        Command::Simulate {
+            csv, out: o, force, ..
+        }
+        | Command::Merge {
+            csv, out: o, force, ..
+        } => {
+            out.extend(csv.as_deref());
+            out.extend(o.as_deref());
+            *force
+        }
+        Command::Cohort { force, .. } => *force,
+        _ => false,
+    };
+    (out, force)
+}
+
+/// Refuses a file that exists unless `--force` was given.
+fn refuse_existing(paths: &[&Path], force: bool) -> Result<(), FormatError> {
+    match paths.iter().find(|p| p.exists()) {
+        Some(p) if !force => Err(FormatError::new(
+            &p.display().to_string(),
+            None,
+            "exists; pass --force to replace it, or name another file",
+        )),
+        _ => Ok(()),
+    }
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Validate each deal of a deal or batch file: `<index> <solvable|unsolvable> nodes=<n>`.
@@ -114,6 +159,10 @@ enum Command {
     /// start and the winner on fresh seeds, give each target a verdict (met or missed)
     /// and write the winner. Exits 1 when a target is missed, unless --allow-miss.
     Tune {
+        /// Replace output files (--out, --csv, a cohort's folder) that exist; without it they
+        /// are refused, as the window asks before replacing a file.
+        #[arg(long)]
+        force: bool,
         /// The generator file to start from (or a preset name: random, repair, reject, bag).
         #[arg(long, value_name = "BASE.ron")]
         generator: String,
@@ -173,6 +222,10 @@ enum Command {
     /// `--model value` fits the five criteria weights (beta) and the slip; `--compare` ranks
     /// every model by held-out log-likelihood and checks how well the best explains the log.
     FitPlayer {
+        /// Replace output files (--out, --csv, a cohort's folder) that exist; without it they
+        /// are refused, as the window asks before replacing a file.
+        #[arg(long)]
+        force: bool,
         /// A playtest log: a RON batch of deals with `moves`, or JSON Lines (tenten deal --log N
         /// --player P writes either).
         log: PathBuf,
@@ -222,6 +275,10 @@ enum Command {
     /// (DIR/t00.jsonl, ...), with player and session ids: the ground truth a population fit and
     /// a forecast's check are tested against.
     Cohort {
+        /// Replace output files (--out, --csv, a cohort's folder) that exist; without it they
+        /// are refused, as the window asks before replacing a file.
+        #[arg(long)]
+        force: bool,
         /// A population file, or a preset's name (demo).
         #[arg(long, value_name = "POP.ron")]
         population: String,
@@ -258,6 +315,10 @@ enum Command {
     /// temperature_log_sd=.. .. slip_median=.. .. quit_base=.. quit_unfair_odds=.. ..` (95 %
     /// intervals; for the value model each beta's mean and sd) and writes the population file.
     FitPopulation {
+        /// Replace output files (--out, --csv, a cohort's folder) that exist; without it they
+        /// are refused, as the window asks before replacing a file.
+        #[arg(long)]
+        force: bool,
         /// Logs (JSON Lines), or folders of them (every .jsonl file inside).
         #[arg(required = true, value_name = "LOG")]
         logs: Vec<PathBuf>,
@@ -291,6 +352,10 @@ enum Command {
     /// ± t(19) times the replicates' spread times √(1 + 1/20). A population that was not fitted
     /// has the simulation's noise alone (± t(19) times the spread / √20).
     Forecast {
+        /// Replace output files (--out, --csv, a cohort's folder) that exist; without it they
+        /// are refused, as the window asks before replacing a file.
+        #[arg(long)]
+        force: bool,
         /// A population file (fit-population writes one), or a preset's name (demo).
         #[arg(long, value_name = "POP.ron")]
         population: String,
@@ -344,6 +409,10 @@ enum Command {
     Open { file: PathBuf },
     /// Time validate and validate+change on a seeded corpus of self-play deals (use a release build).
     Bench {
+        /// Replace output files (--out, --csv, a cohort's folder) that exist; without it they
+        /// are refused, as the window asks before replacing a file.
+        #[arg(long)]
+        force: bool,
         #[arg(long, default_value_t = 20_000)]
         deals: usize,
         #[arg(long, default_value_t = 2019)]
@@ -364,6 +433,10 @@ enum Command {
     /// Self-play games comparing generators (the generator lab's engine), one line per
     /// generator; game g of every generator is seeded with seed + g, so they are paired.
     Simulate {
+        /// Replace output files (--out, --csv, a cohort's folder) that exist; without it they
+        /// are refused, as the window asks before replacing a file.
+        #[arg(long)]
+        force: bool,
         #[arg(long, value_name = "G,G,...", default_value = "random,repair,reject,bag", value_parser = simulate::parse_generators)]
         generator: simulate::Generators,
         /// Who plays: bots (random, greedy, coelho), preset players (novice, casual,
@@ -412,6 +485,10 @@ enum Command {
     /// Merge the result files of a sharded run (simulate --shard I/N --out FILE, or
     /// forecast --shard I/N --out FILE): prints exactly the lines one process would have printed.
     Merge {
+        /// Replace output files (--out, --csv, a cohort's folder) that exist; without it they
+        /// are refused, as the window asks before replacing a file.
+        #[arg(long)]
+        force: bool,
         /// Every shard's result file.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
@@ -489,6 +566,11 @@ pub fn main(args: Vec<OsString>) -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
+    let (written, force) = outputs(&cli.command);
+    if let Err(e) = refuse_existing(&written, force) {
+        eprintln!("error: {e}");
+        return 2;
+    }
     let mut out = String::new();
     let mut missed = false;
     let result = match cli.command {
@@ -568,6 +650,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             seed,
             max_rounds,
             out: file,
+            force: _,
         } => tune::cmd_tune(
             tenten_engine::study::tune_run::Options {
                 generator,
@@ -602,6 +685,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             seed,
             name,
             out: file,
+            force: _,
         } => players::cmd_fit_player(
             &log,
             pieces.as_deref(),
@@ -639,6 +723,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             holder_size,
             max_rounds,
             out: dir,
+            force,
         } => population::cmd_cohort(
             &population::CohortArgs {
                 population,
@@ -647,6 +732,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
                 generator,
                 seed,
                 out: dir,
+                force,
             },
             &population::Rules {
                 pieces,
@@ -665,6 +751,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             pieces,
             name,
             out: file,
+            force: _,
         } => population::cmd_fit_population(
             &population::FitArgs {
                 logs,
@@ -694,6 +781,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             max_rounds,
             shard,
             out: shard_file,
+            force: _,
         } => population::cmd_forecast(
             &population::ForecastArgs {
                 population,
@@ -772,6 +860,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             corpus,
             games,
             csv,
+            force: _,
         } => cmd_sweep(deals, seed, factors, corpus, games, csv.as_deref(), &mut out),
         Command::Simulate {
             generator,
@@ -789,6 +878,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             checkpoint,
             checkpoint_games,
             checkpoint_seconds,
+            force: _,
         } => {
             let shard = shard.unwrap_or(Shard::ALL);
             if shard.of > 1 && result_file.is_none() {
@@ -821,6 +911,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             files,
             csv,
             out: merged,
+            force: _,
         } => match population::forecast_shards(&files) {
             Some(shards) => shards.and_then(|s| population::cmd_merge_forecast(&s, &mut out)),
             None => simulate::cmd_merge(&files, csv.as_deref(), merged.as_deref(), &mut out),

@@ -8,6 +8,14 @@ use proptest::prelude::*;
 mod common;
 use common::cli::{run_bad, run_ok, tenten};
 
+/// A path in the test's folder where no file is (an output the CLI may
+/// create: it refuses to replace one without --force).
+fn fresh_path(name: &str) -> PathBuf {
+    let path = temp_file(name, b"");
+    std::fs::remove_file(&path).unwrap();
+    path
+}
+
 fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tenten-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -582,7 +590,7 @@ fn simulate_refuses_bad_arguments() {
 fn a_player_file_deleted_during_simulate_changes_nothing() {
     use std::io::BufRead as _;
     let player = temp_file("gone.ron", &std::fs::read("presets/players/casual.ron").unwrap());
-    let out = temp_file("gone-out.ron", b"");
+    let out = fresh_path("gone-out.ron");
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tenten"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([
@@ -858,7 +866,7 @@ fn simulate_takes_generator_files() {
 /// reports each target's start and hold-out values with intervals.
 #[test]
 fn tune_writes_a_tuned_generator_and_reports_the_hold_out() {
-    let out_file = temp_file("tuned.ron", b"").with_file_name("tuned.ron");
+    let out_file = fresh_path("tuned.ron");
     std::fs::remove_file(&out_file).ok();
     let out = run_ok(&[
         "tune",
@@ -938,7 +946,7 @@ fn tune_writes_a_tuned_generator_and_reports_the_hold_out() {
 /// exits 1 (0 with --allow-miss); a median past the cap is refused.
 #[test]
 fn a_tune_that_misses_says_so_and_exits_1() {
-    let out_file = temp_file("missed.ron", b"");
+    let out_file = fresh_path("missed.ron");
     let args = |extra: &[&'static str]| -> Vec<String> {
         let mut a = vec![
             "tune",
@@ -977,8 +985,14 @@ fn a_tune_that_misses_says_so_and_exits_1() {
     assert!(stderr.contains("MISSED: unfair_share for novice:"), "{stderr}");
     let written = std::fs::read_to_string(&out_file).unwrap();
     assert!(written.contains("unfair_share for novice MISSED"), "{written}");
-    let allowed = tenten().args(args(&["--allow-miss"])).output().unwrap();
+    let allowed = tenten()
+        .args(args(&["--allow-miss", "--force"]))
+        .output()
+        .unwrap();
     assert_eq!(allowed.status.code(), Some(0));
+    // Refused before any file is written (a new path, so the refusal is
+    // the tune's own, not the existing file's).
+    let unwritten = fresh_path("never-written.ron");
     let e = run_bad(&[
         "tune",
         "--generator",
@@ -988,7 +1002,7 @@ fn a_tune_that_misses_says_so_and_exits_1() {
         "--max-rounds",
         "12",
         "--out",
-        out_file.to_str().unwrap(),
+        unwritten.to_str().unwrap(),
     ]);
     assert!(e.contains("past the round cap of 12"), "{e}");
     let e = run_bad(&[
@@ -1000,9 +1014,10 @@ fn a_tune_that_misses_says_so_and_exits_1() {
         "--bounds",
         "1,1200",
         "--out",
-        out_file.to_str().unwrap(),
+        unwritten.to_str().unwrap(),
     ]);
     assert!(e.contains("<= 1000"), "{e}");
+    assert!(!unwritten.exists());
 }
 
 /// tune from a generator naming its piece set, written into another
@@ -1109,4 +1124,44 @@ fn a_jsonl_log_fits_as_its_ron_log() {
     std::fs::write(&file, bad).unwrap();
     let e = common::cli::run_bad(&["fit-player", file.to_str().unwrap()]);
     assert!(e.contains("casual.jsonl:2:"), "{e}");
+}
+
+/// The CLI never replaces a file without being told: an existing --out
+/// (or --csv) is refused before anything runs, and left as it was;
+/// --force replaces it.
+#[test]
+fn an_existing_output_is_refused_unless_forced() {
+    let out = fresh_path("kept.ron");
+    let csv = fresh_path("kept.csv");
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "simulate",
+            "--player",
+            "greedy",
+            "--generator",
+            "random",
+            "--games",
+            "3",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        a.extend_from_slice(extra);
+        a.into_iter().map(str::to_owned).collect::<Vec<_>>()
+    };
+    run_ok(&strs(&args(&[])));
+    let before = std::fs::read(&out).unwrap();
+    let e = run_bad(&strs(&args(&["--seed", "9"])));
+    assert!(e.contains("kept.ron: exists; pass --force to replace it"), "{e}");
+    assert_eq!(std::fs::read(&out).unwrap(), before, "left as it was");
+    std::fs::write(&csv, "mine").unwrap();
+    let e = run_bad(&strs(&args(&["--seed", "9", "--csv", csv.to_str().unwrap()])));
+    assert!(e.contains("kept.csv: exists"), "{e}");
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), "mine");
+    std::fs::remove_file(&csv).unwrap();
+    run_ok(&strs(&args(&["--seed", "9", "--force"])));
+    assert_ne!(std::fs::read(&out).unwrap(), before, "replaced when forced");
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
 }

@@ -267,3 +267,85 @@ fn forecast_shards_merge_to_the_lines_of_one_process() {
     let err = run_bad(&["merge", &files[0], &files[1], &files[1]]);
     assert!(err.contains("again"), "{err}");
 }
+
+/// A cohort folder holds one run: a folder with logs in it is refused (12
+/// testers of seed 1 and then 8 of seed 99 were fitted as 20 testers),
+/// --force replaces it whole, the folder names the run that wrote it, and
+/// a folder with files a cohort did not write is never emptied.
+#[test]
+fn a_cohort_folder_holds_one_run() {
+    let dir = scratch("one-run");
+    let out = dir.join("c");
+    let cohort = |testers: &str, seed: &str, force: bool| {
+        let mut a = vec![
+            "cohort",
+            "--population",
+            "demo",
+            "--testers",
+            testers,
+            "--sessions",
+            "1",
+            "--generator",
+            "random",
+            "--size",
+            "8x8",
+            "--max-rounds",
+            "100",
+            "--seed",
+            seed,
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        if force {
+            a.push("--force");
+        }
+        a.into_iter().map(str::to_owned).collect::<Vec<_>>()
+    };
+    let logs = |dir: &std::path::Path| {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .path()
+                    .extension()
+                    .is_some_and(|x| x == "jsonl")
+            })
+            .count()
+    };
+    run_ok(&strs(&cohort("12", "1", false)));
+    assert_eq!(logs(&out), 12);
+    let identity = std::fs::read_to_string(out.join("cohort.ron")).unwrap();
+    assert!(
+        identity.contains("players: 12") && identity.contains("seed: 1,"),
+        "{identity}"
+    );
+    let e = run_bad(&strs(&cohort("8", "99", false)));
+    assert!(e.contains("holds logs already") && e.contains("--force"), "{e}");
+    assert_eq!(logs(&out), 12, "nothing written");
+    run_ok(&strs(&cohort("8", "99", true)));
+    assert_eq!(logs(&out), 8, "replaced whole, not mixed");
+    let identity = std::fs::read_to_string(out.join("cohort.ron")).unwrap();
+    assert!(
+        identity.contains("players: 8") && identity.contains("seed: 99,"),
+        "{identity}"
+    );
+    let fitted = dir.join("fit.ron");
+    let line = run_ok(&[
+        "fit-population",
+        out.to_str().unwrap(),
+        "--out",
+        fitted.to_str().unwrap(),
+    ]);
+    assert!(line.starts_with("testers=8 "), "{line}");
+    // Another program's file in the folder: never removed, even forced.
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    let e = run_bad(&strs(&cohort("8", "5", true)));
+    assert!(e.contains("did not write (notes.txt)"), "{e}");
+    assert_eq!(std::fs::read_to_string(out.join("notes.txt")).unwrap(), "mine");
+    assert_eq!(logs(&out), 8);
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}

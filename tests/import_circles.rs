@@ -237,3 +237,15 @@ fn the_window_and_cli_have_no_import_circle() {
     let c = circles(&graph(&root().join("src")));
     assert!(c.is_empty(), "import circles in src/: {c:?}");
 }
+
+#[test]
+fn the_c_library_has_no_import_circle() {
+    let c = circles(&graph(&root().join("crates/tenten-ffi/src")));
+    assert!(c.is_empty(), "import circles in crates/tenten-ffi: {c:?}");
+}
+
+#[test]
+fn the_python_bindings_have_no_import_circle() {
+    let c = circles(&graph(&root().join("crates/tenten-py/src")));
+    assert!(c.is_empty(), "import circles in crates/tenten-py: {c:?}");
+}

@@ -100,7 +100,7 @@ fn bad_merges_are_refused_with_their_reason() {
     )
     .unwrap();
     let e = run_bad(&["merge", &a, &b, old.to_str().unwrap()]);
-    assert!(e.contains("played by tenten 0.0.1-"), "{e}");
+    assert!(e.contains("played by engine behaviour 0.0.1-"), "{e}");
     let e = run_bad(&["merge", "no/such/part.ron"]);
     assert!(e.contains("no/such/part.ron: cannot read"), "{e}");
     let e = run_bad(&["simulate", "--shard", "1/4"]);

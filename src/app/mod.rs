@@ -32,6 +32,10 @@ pub fn run(file: Option<std::path::PathBuf>) -> eframe::Result {
         options,
         Box::new(|cc| {
             let mut app = App::from_storage(cc.storage);
+            // Beside eframe's own session file: the Lab's last run.
+            app.set_data_dir(eframe::storage_dir("Tenten Workbench"));
+            app.restore_kept(&cc.egui_ctx);
+            app.live.welcome = app.state.settings.show_welcome;
             if let Some(file) = file {
                 app.push(shell::command::Command::Load(file));
             }

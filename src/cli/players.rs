@@ -142,6 +142,9 @@ pub(super) fn cmd_fit_player(
     let set = piece_set(pieces)?;
     let text = formats::read_text(file)?;
     let log = playtest_log::parse(&text, &file.display().to_string(), &set)?;
+    for note in &log.notes {
+        eprintln!("note: {note}");
+    }
     let games = log.games.last().map_or(0, |g| g + 1);
     eprintln!(
         "fitting {} moves of {} deals ({games} game{})...",

@@ -15,7 +15,7 @@ use tenten_engine::play::dealing::Dealing;
 use tenten_engine::play::player::{Choice, Lookahead};
 use tenten_engine::progress::Progress;
 use tenten_engine::study::population::check::{check, testers_of};
-use tenten_engine::study::population::cohort::cohort;
+use tenten_engine::study::population::cohort::{self, cohort};
 use tenten_engine::study::population::file;
 use tenten_engine::study::population::fit::{Model, fit_population};
 use tenten_engine::study::population::forecast::{Outcome, deciles, play_players, summarize};
@@ -37,9 +37,13 @@ pub(super) struct CohortArgs {
     pub generator: String,
     pub seed: u64,
     pub out: PathBuf,
+    /// Replace the cohort already in `out`.
+    pub force: bool,
 }
 
-/// Writes one JSON Lines log per tester into `out` (made if missing).
+/// Writes one JSON Lines log per tester into `out` (made if missing; a
+/// folder with logs in it only with --force, and then replaced whole),
+/// and the run's identity beside them.
 pub(super) fn cmd_cohort(a: &CohortArgs, rules: &Rules, out: &mut String) -> Result<(), FormatError> {
     let population = file::by_name(&a.population)?;
     let set = piece_set(rules.pieces.as_deref())?;
@@ -47,8 +51,7 @@ pub(super) fn cmd_cohort(a: &CohortArgs, rules: &Rules, out: &mut String) -> Res
     let shapes = Shapes::new(&set, rules.size);
     let table = Table::new(&shapes, &set, rules.k, &dealing, rules.max_rounds);
     let dir = a.out.display().to_string();
-    std::fs::create_dir_all(&a.out)
-        .map_err(|e| FormatError::new(&dir, None, format!("cannot make the folder: {e}")))?;
+    cohort::check_folder(&a.out, a.force)?;
     eprintln!(
         "playing {} testers of {} ({} session{} each) under {}...",
         a.testers,
@@ -68,12 +71,23 @@ pub(super) fn cmd_cohort(a: &CohortArgs, rules: &Rules, out: &mut String) -> Res
         &progress,
     )
     .unwrap_or_else(|| unreachable!("not cancelled"));
-    let (mut games, mut deals) = (0, 0);
-    for log in &logs {
-        formats::write_atomic(&a.out.join(format!("{}.jsonl", log.id)), &log.text)?;
-        games += log.games;
-        deals += log.deals;
-    }
+    let run = cohort::CohortRun {
+        run: ForecastPlan::new(
+            &population,
+            &set,
+            rules.size,
+            rules.k,
+            rules.max_rounds,
+            a.testers,
+            a.seed,
+            &table.options,
+            &[(a.generator.clone(), dealing.clone())],
+        ),
+        sessions: a.sessions,
+    };
+    cohort::write_folder(&a.out, &logs, &run, a.force)?;
+    let games: usize = logs.iter().map(|l| l.games).sum();
+    let deals: usize = logs.iter().map(|l| l.deals).sum();
     let _ = writeln!(
         out,
         "cohort population={} generator={} testers={} sessions={} games={games} deals={deals} seed={} out={dir}",
@@ -122,6 +136,9 @@ pub(super) fn cmd_fit_population(
     });
     let fitted = fit_population(&name, &model, &logs, &set, &Progress::default())?
         .unwrap_or_else(|| unreachable!("not cancelled"));
+    for note in &fitted.notes {
+        eprintln!("note: {note}");
+    }
     let _ = writeln!(out, "{}", fitted.line());
     let header = format!(
         "// A model of an audience, not measured people: fitted by tenten fit-population to {} testers' logs\n\
@@ -164,7 +181,7 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
             Some(g) if a.generators.contains(&g) => g,
             Some(g) => {
                 return Err(FormatError::new(
-                    &logs[0].0,
+                    &logs[0].name(),
                     None,
                     format!("the logs were played under {g:?}, which --generator does not forecast; add it"),
                 ));
@@ -172,7 +189,7 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
             None if a.generators.len() == 1 => a.generators[0].clone(),
             None => {
                 return Err(FormatError::new(
-                    &logs[0].0,
+                    &logs[0].name(),
                     None,
                     "the logs do not name their generator; forecast that one generator alone",
                 ));
@@ -211,6 +228,7 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
             rules.max_rounds,
             a.players,
             a.seed,
+            &tenten_engine::search::changer::ChangeOptions::default(),
             &named,
         );
         let played: usize = per.first().map_or(0, Vec::len);

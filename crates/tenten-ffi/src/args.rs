@@ -5,10 +5,9 @@
 use std::ffi::{CStr, c_char};
 
 use tenten_engine::model::board::{Bits, BoardSize};
-use tenten_engine::model::pieces::PieceIdx;
+use tenten_engine::model::pieces::{PieceIdx, PieceSet};
 
 use crate::TENTEN_MAX_HOLDER;
-use crate::rules::Rules;
 use crate::status::{Failure, TentenStatus};
 
 #[cold]
@@ -73,11 +72,10 @@ pub(crate) unsafe fn text<'a>(p: *const c_char, what: &str) -> Result<&'a str, F
 /// # Safety
 /// `cells` is NULL or points to `count` readable bytes.
 #[inline(always)]
-pub(crate) unsafe fn board(rules: &Rules, cells: *const u8, count: usize) -> Result<Bits, Failure> {
+pub(crate) unsafe fn board(size: BoardSize, cells: *const u8, count: usize) -> Result<Bits, Failure> {
     if cells.is_null() {
         return Err(null("cells"));
     }
-    let size = rules.shapes.size();
     if count != size.cells() {
         return Err(wrong_size(count, size));
     }
@@ -143,23 +141,23 @@ fn wrong_size(count: usize, size: BoardSize) -> Failure {
 }
 
 /// A piece index of the rules' set.
-pub(crate) fn piece(rules: &Rules, index: u8) -> Result<PieceIdx, Failure> {
-    let n = rules.spec.set.pieces.len();
+pub(crate) fn piece(set: &PieceSet, index: u8) -> Result<PieceIdx, Failure> {
+    let n = set.pieces.len();
     if usize::from(index) < n {
         Ok(index)
     } else {
-        Err(unknown_piece(rules, index))
+        Err(unknown_piece(set, index))
     }
 }
 
 #[cold]
-fn unknown_piece(rules: &Rules, index: u8) -> Failure {
-    let n = rules.spec.set.pieces.len();
+fn unknown_piece(set: &PieceSet, index: u8) -> Failure {
+    let n = set.pieces.len();
     Failure::new(
         TentenStatus::UnknownPiece,
         format!(
             "piece index {index} is not in the set {:?} (its {n} pieces are 0 to {})",
-            rules.spec.set.name,
+            set.name,
             n - 1
         ),
     )
@@ -171,7 +169,7 @@ fn unknown_piece(rules: &Rules, index: u8) -> Failure {
 /// `pieces` is NULL or points to `count` readable bytes.
 #[inline(always)]
 pub(crate) unsafe fn holder<'a>(
-    rules: &Rules,
+    set: &PieceSet,
     pieces: *const u8,
     count: usize,
 ) -> Result<&'a [PieceIdx], Failure> {
@@ -187,7 +185,7 @@ pub(crate) unsafe fn holder<'a>(
     // SAFETY: non-null, and `count` bytes by the caller's promise.
     let raw = unsafe { std::slice::from_raw_parts(pieces, count) };
     for (slot, &p) in raw.iter().enumerate() {
-        piece(rules, p).map_err(|f| Failure::new(f.status, format!("holder slot {slot}: {}", f.message)))?;
+        piece(set, p).map_err(|f| Failure::new(f.status, format!("holder slot {slot}: {}", f.message)))?;
     }
     Ok(raw)
 }

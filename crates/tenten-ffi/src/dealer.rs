@@ -90,7 +90,7 @@ pub unsafe extern "C" fn tenten_dealer_next(
         // SAFETY: the caller's promises.
         let d = unsafe { obj_mut(dealer, "dealer") }?;
         // SAFETY: the caller's promise on `cells`.
-        let bits = unsafe { board(&d.rules, cells, cell_count) }?;
+        let bits = unsafe { board(d.rules.shapes.size(), cells, cell_count) }?;
         let deal = out(deal, "deal")?;
         let table = Table {
             shapes: &d.rules.shapes,

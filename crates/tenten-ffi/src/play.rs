@@ -68,9 +68,9 @@ pub unsafe extern "C" fn tenten_fits(
         // SAFETY: the caller's promises.
         let rules = &unsafe { obj(rules, "rules") }?.inner;
         // SAFETY: the caller's promise on `cells`.
-        let bits = unsafe { board(rules, cells, cell_count) }?;
+        let bits = unsafe { board(rules.shapes.size(), cells, cell_count) }?;
         let fits = out(fits, "fits")?;
-        let p = piece(rules, piece_index)?;
+        let p = piece(&rules.spec.set, piece_index)?;
         let answer = fitting_anchor(rules, bits, p, x, y).is_ok();
         // SAFETY: checked by `out`.
         unsafe { put(fits, u8::from(answer)) };
@@ -100,9 +100,9 @@ pub unsafe extern "C" fn tenten_play(
         // SAFETY: the caller's promises.
         let rules = &unsafe { obj(rules, "rules") }?.inner;
         // SAFETY: the caller's promise on `cells`.
-        let bits = unsafe { board(rules, cells, cell_count) }?;
+        let bits = unsafe { board(rules.shapes.size(), cells, cell_count) }?;
         let result = out(result, "result")?;
-        let p = piece(rules, piece_index)?;
+        let p = piece(&rules.spec.set, piece_index)?;
         let anchor = fitting_anchor(rules, bits, p, x, y)?;
         let (after, lines) = rules.shapes.place(bits, p, anchor);
         let answer = TentenPlay {

@@ -137,7 +137,7 @@ pub unsafe extern "C" fn tenten_rules_piece_id(
         // SAFETY: the caller's promise on `rules`.
         let rules = unsafe { obj(rules, "rules") }?;
         let id = out(id, "id")?;
-        let p = piece(&rules.inner, index)?;
+        let p = piece(&rules.inner.spec.set, index)?;
         // SAFETY: checked by `out`.
         unsafe { put(id, rules.inner.ids[usize::from(p)].as_ptr()) };
         Ok(())

@@ -29,8 +29,8 @@ unsafe fn deal<'a>(
         let rules = &obj(rules, "rules")?.inner;
         Ok((
             rules,
-            board(rules, cells, cell_count)?,
-            crate::args::holder(rules, holder, holder_count)?,
+            board(rules.shapes.size(), cells, cell_count)?,
+            crate::args::holder(&rules.spec.set, holder, holder_count)?,
         ))
     }
 }
@@ -200,7 +200,7 @@ pub unsafe extern "C" fn tenten_danger(
         // SAFETY: the caller's promises.
         let rules = &unsafe { obj(rules, "rules") }?.inner;
         // SAFETY: the caller's promise on `cells`.
-        let bits = unsafe { board(rules, cells, cell_count) }?;
+        let bits = unsafe { board(rules.shapes.size(), cells, cell_count) }?;
         let result = out(result, "result")?;
         let d = danger(&rules.shapes, &rules.spec.set, bits, rules.k)
             .map_err(|m| Failure::new(TentenStatus::InvalidArgument, m))?;

@@ -121,11 +121,18 @@ pub fn lookahead(name: &str, s: &str) -> PyResult<tenten_engine::play::player::L
 /// when `overwrite`.
 pub fn save(path: &str, text: &str, overwrite: bool) -> PyResult<()> {
     let p = std::path::Path::new(path);
-    if p.exists() && !overwrite {
-        return Err(input(
-            "path",
-            format!("{path} exists; pass overwrite=True to replace it"),
-        ));
+    if overwrite {
+        return formats::write_atomic(p, text).map_err(format);
     }
-    formats::write_atomic(p, text).map_err(format)
+    // Created exclusively: no check-then-write race with another writer.
+    formats::write_new(p, text).map_err(|e| {
+        if e.message.starts_with("exists") {
+            input(
+                "path",
+                format!("{path} exists; pass overwrite=True to replace it"),
+            )
+        } else {
+            format(e)
+        }
+    })
 }

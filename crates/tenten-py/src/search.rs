@@ -5,6 +5,7 @@ use numpy::{IntoPyArray, PyReadonlyArray2, PyReadonlyArray3, PyUntypedArrayMetho
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tenten_engine::danger as engine_danger;
+use tenten_engine::model::board::Bits;
 use tenten_engine::model::generator::Generator;
 use tenten_engine::model::shapes::Shapes;
 use tenten_engine::search::changer::{ChangeOptions, Outcome, repair as engine_repair};
@@ -84,13 +85,22 @@ fn validate_many<'py>(
         ));
     }
     let boards = boards.as_array();
+    // Everything read from the arrays is copied while the GIL is held:
+    // once it is released another Python thread may write them.
+    let deals: Vec<(Bits, Vec<u8>)> = (0..n)
+        .map(|i| {
+            (
+                args::bits(boards.index_axis(numpy::ndarray::Axis(0), i), size),
+                holders.row(i).iter().map(|&p| p as u8).collect(),
+            )
+        })
+        .collect();
     let shapes = Shapes::new(&set, size);
     let (solvable, nodes): (Vec<bool>, Vec<u64>) = py.detach(|| {
-        (0..n)
-            .map(|i| {
-                let holder: Vec<u8> = holders.row(i).iter().map(|&p| p as u8).collect();
-                let bits = args::bits(boards.index_axis(numpy::ndarray::Axis(0), i), size);
-                let v = verdict(&shapes, bits, &holder);
+        deals
+            .iter()
+            .map(|(bits, holder)| {
+                let v = verdict(&shapes, *bits, holder);
                 (v.solvable, v.nodes)
             })
             .unzip()

@@ -95,6 +95,44 @@ def test_validate_many_matches_validate_and_has_numpy_columns():
     assert tenten.validate_many(small, holders[:20])["solvable"].shape == (20,)
 
 
+def test_validate_many_reads_its_arrays_before_releasing_the_gil():
+    # Another thread writes the arrays while the call runs without the GIL.
+    # The answer must be that of the arrays as they were read, all of them
+    # at once: never a mixture of deals judged before and after the write.
+    import threading
+    import time
+
+    n = 200_000
+    boards = random_boards(n, 7)
+    holders = np.random.default_rng(8).integers(0, len(tenten.piece_ids()), (n, 3))
+    before = tenten.validate_many(boards.copy(), holders)["solvable"]
+    after = tenten.validate_many(np.ones_like(boards), holders)["solvable"]
+    assert (before != after).sum() > n // 10
+
+    def write():
+        time.sleep(0.01)
+        boards.fill(1)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    got = tenten.validate_many(boards, holders)["solvable"]
+    writer.join()
+    assert np.array_equal(got, before) or np.array_equal(got, after), (
+        f"{(got != before).sum()} deals judged on the written boards, {(got != after).sum()} on the old"
+    )
+
+
+def test_simulate_bounds_players_times_generators_times_games():
+    # Each number in its range, their product past memory: refused at once.
+    with pytest.raises(tenten.InputError) as e:
+        tenten.simulate(
+            players=["random", "greedy", "novice", "casual"],
+            generators=["random", "repair", "reject", "bag"],
+            games=1_000_000,
+        )
+    assert "16,000,000 games; a run plays at most 10,000,000 in all" in str(e.value)
+
+
 @pytest.mark.parametrize(
     "call, where",
     [

@@ -159,7 +159,7 @@ impl App {
             &s.doc.set,
             s.doc.board.size(),
             options,
-            s.doc.generator_spec(),
+            s.doc.generator_title().zip(s.doc.generator_spec()),
         );
         let plan = match planned {
             Ok(plan) => plan,

@@ -217,7 +217,55 @@ impl App {
         }
     }
 
+    /// What is not saved to a file: the edited piece set, the generator's
+    /// rules or weights, a batch's edited deals.
+    pub(crate) fn unsaved(&self) -> Vec<String> {
+        let doc = &self.state.doc;
+        let mut out = Vec::new();
+        if doc.set_modified() {
+            out.push(format!("the piece set {}", doc.set_title()));
+        }
+        if doc.generator_modified() {
+            out.push(format!(
+                "the generator {}",
+                doc.generator.as_ref().map_or("", |g| g.name.as_str())
+            ));
+        }
+        if let Some(b) = &doc.batch {
+            let n = b.modified_count(&doc.current_deal());
+            if n > 0 {
+                out.push(format!(
+                    "{n} edited deal{} of the batch",
+                    if n == 1 { "" } else { "s" }
+                ));
+            }
+        }
+        out
+    }
+
+    /// Applies a file read, or first asks when it would replace the piece
+    /// set edited here (as Save asks before replacing a file).
     fn finish_load(&mut self, path: &std::path::Path, loaded: Result<files::Loaded, String>) {
+        if let Ok(l) = &loaded {
+            let doc = &self.state.doc;
+            let replaced = match l {
+                files::Loaded::Deal { set, .. } => set.clone().unwrap_or_else(PieceSet::classic) != doc.set,
+                files::Loaded::PieceSet(set) => *set != doc.set,
+                files::Loaded::Result(_) => false,
+            };
+            if replaced && doc.set_modified() {
+                self.live.confirm = Some(crate::app::shell::confirm::Confirm::replace_set(
+                    &file_name(path),
+                    &doc.set_title(),
+                ));
+                self.live.pending_load = loaded.ok().map(|l| (path.to_path_buf(), l));
+                return;
+            }
+        }
+        self.apply_load(path, loaded);
+    }
+
+    pub(crate) fn apply_load(&mut self, path: &std::path::Path, loaded: Result<files::Loaded, String>) {
         match loaded {
             Ok(files::Loaded::Deal {
                 board,
@@ -284,7 +332,6 @@ impl App {
     /// Shows a result file's run in the Lab as if it had run here. A shard
     /// alone is refused: its figures would describe a slice of the seeds.
     fn open_result(&mut self, path: &std::path::Path, result: tenten_engine::study::results::ResultFile) {
-        use crate::app::jobs::lab::GeneratorResults;
         let name = file_name(path);
         if result.shard.of > 1 {
             self.live.error = Some(format!(
@@ -300,24 +347,13 @@ impl App {
             return;
         }
         // The run as it was played, by value: no file is read again.
-        let plan = result.plan.clone();
-        let rows = match result.rows() {
-            Ok(rows) => rows,
+        let (plan, results, seconds) = match crate::app::commands::kept::lab_results(&result) {
+            Ok(r) => r,
             Err(e) => {
                 self.live.error = Some(format!("{name}: {e}"));
                 return;
             }
         };
-        let seconds = rows.iter().map(|(_, s)| s).sum();
-        let results: Vec<GeneratorResults> = rows
-            .into_iter()
-            .map(|((player, generator, games), _)| GeneratorResults {
-                summary: tenten_engine::study::runner::summarize(&games, &plan.set),
-                player,
-                name: generator,
-                games,
-            })
-            .collect();
         let (done, all) = result.done();
         let unfinished = if done < all {
             format!(" (unfinished: {done} of {all} games)")

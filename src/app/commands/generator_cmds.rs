@@ -37,6 +37,7 @@ impl App {
                 let doc = &mut self.state.doc;
                 doc.generator = Some(rules);
                 doc.generator_origin = doc.generator_as_saved();
+                doc.generator_named_for = Some(doc.weights_map());
                 doc.generator_path = Some(path.to_path_buf());
                 doc.generator_hash = tenten_engine::io::formats::read_text(path)
                     .ok()
@@ -56,6 +57,7 @@ impl App {
         let doc = &mut self.state.doc;
         doc.generator = Some(spec.file);
         doc.generator_origin = doc.generator_as_saved();
+        doc.generator_named_for = Some(doc.weights_map());
         doc.generator_path = None;
         doc.generator_hash = None;
         self.live.status = format!("Dealing from a new generator, from the preset {name}");
@@ -276,6 +278,7 @@ impl App {
         // The weights live in the palette; the rules keep none of their own.
         rules.weights.clear();
         doc.generator = Some(rules);
+        doc.generator_named_for = Some(doc.weights_map());
         self.live.status = "Applied the tuned weights to the palette and the generator".to_owned();
     }
 
@@ -285,6 +288,7 @@ impl App {
             let doc = &mut self.state.doc;
             doc.generator = None;
             doc.generator_origin = None;
+            doc.generator_named_for = None;
             doc.generator_path = None;
             doc.generator_hash = None;
             self.live.status = "Dealing from the palette's weights".to_owned();
@@ -326,6 +330,7 @@ impl App {
                 let doc = &mut self.state.doc;
                 doc.generator = Some(rules);
                 doc.generator_origin = doc.generator_as_saved();
+                doc.generator_named_for = Some(doc.weights_map());
                 doc.generator_path = Some(path.to_path_buf());
                 doc.generator_hash = Some(tenten_engine::io::formats::content_hash(&spec.to_ron()));
                 self.live.status = format!("Saved the generator to {}", path.display());

@@ -5,3 +5,4 @@ pub mod batch_cmds;
 pub mod doc_cmds;
 pub mod file_cmds;
 pub mod generator_cmds;
+pub mod kept;

@@ -125,6 +125,49 @@ pub struct Lab {
     pub note: Option<String>,
     /// A new run's first figures arrived since `take_first_figures` asked.
     first_figures: bool,
+    /// The finished run a new run took the place of, kept until the new one
+    /// finishes; after a cancelled re-run, the other of the two runs (the
+    /// finished one shown, the partial one kept here, or the other way
+    /// round after `swap_other`).
+    pub other: Option<Shown>,
+    /// The games the run that ended last had played (0 when it ended
+    /// before its first game), for the status line.
+    pub ended_games: usize,
+}
+
+/// A run as shown: what it measured and its games so far.
+#[derive(Clone, Debug)]
+pub struct Shown {
+    pub plan: Option<Plan>,
+    pub fingerprint: String,
+    pub set_title: String,
+    pub results: Vec<GeneratorResults>,
+    pub finished: Option<bool>,
+    pub seconds: f64,
+    pub source: Option<String>,
+}
+
+impl Shown {
+    /// "novice + expert, 100 games: finished" or "... cancelled after 37 of 200 games".
+    pub fn label(&self) -> String {
+        let played: usize = self.results.iter().map(|r| r.games.len()).sum();
+        let wanted = self.plan.as_ref().map_or(0, |p| p.games * self.results.len());
+        let what = self
+            .plan
+            .as_ref()
+            .map_or(String::new(), |p| run_label(p, &self.set_title));
+        match self.finished {
+            Some(true) => format!(
+                "{what}: finished, {} games",
+                tenten_engine::text::grouped(played as u64)
+            ),
+            _ => format!(
+                "{what}: partial, cancelled after {} of {} games",
+                tenten_engine::text::grouped(played as u64),
+                tenten_engine::text::grouped(wanted as u64)
+            ),
+        }
+    }
 }
 
 /// A new run until its first games arrive.
@@ -148,6 +191,64 @@ impl Background for Lab {
 }
 
 impl Lab {
+    /// The run shown, as a result file (what `tenten simulate --out`
+    /// writes): the window keeps its last run across restarts in one.
+    pub fn result_file(&self) -> Option<tenten_engine::study::results::ResultFile> {
+        let plan = self.plan.clone()?;
+        let mut file =
+            tenten_engine::study::results::ResultFile::new(plan, tenten_engine::study::results::Shard::ALL);
+        let per_pair = self.seconds / self.results.len().max(1) as f64;
+        for (i, r) in self.results.iter().enumerate() {
+            file.add(i, r.games.iter().cloned().enumerate(), per_pair);
+        }
+        Some(file)
+    }
+
+    /// Shows a run kept from the last session, as it was shown then.
+    pub fn restore(&mut self, plan: Plan, results: Vec<GeneratorResults>, seconds: f64, finished: bool) {
+        self.show_result(plan, results, seconds, String::new());
+        self.source = None;
+        self.finished = Some(finished);
+        self.note = Some("The last session's run, kept across the restart.".to_owned());
+    }
+
+    /// The run on screen.
+    fn shown(&self) -> Shown {
+        Shown {
+            plan: self.plan.clone(),
+            fingerprint: self.fingerprint.clone(),
+            set_title: self.set_title.clone(),
+            results: self.results.clone(),
+            finished: self.finished,
+            seconds: self.seconds,
+            source: self.source.clone(),
+        }
+    }
+
+    fn show(&mut self, s: Shown) {
+        self.plan = s.plan;
+        self.fingerprint = s.fingerprint;
+        self.set_title = s.set_title;
+        self.results = s.results;
+        self.finished = s.finished;
+        self.seconds = s.seconds;
+        self.source = s.source;
+        self.replay = None;
+    }
+
+    /// Shows the other run kept (a finished run and a cancelled re-run's
+    /// partial one), keeping this one in its place.
+    pub fn swap_other(&mut self) {
+        if self.running() {
+            return;
+        }
+        if let Some(other) = self.other.take() {
+            let now = self.shown();
+            self.show(other);
+            self.other = Some(now);
+        }
+    }
+
     /// Keeps the results on screen as the pinned run.
     pub fn pin(&mut self) {
         if let Some(plan) = &self.plan {
@@ -236,6 +337,11 @@ impl Lab {
     /// place (and the replay of a game of the last run goes).
     fn promote(&mut self) {
         let Some(new) = self.incoming.take() else { return };
+        // A finished run is never thrown away by a re-run that may yet be
+        // cancelled: it is kept until the new one finishes.
+        if self.finished == Some(true) && self.plan.is_some() {
+            self.other = Some(self.shown());
+        }
         self.fingerprint = new.plan.fingerprint();
         self.plan = Some(new.plan);
         self.results = new.results;
@@ -284,6 +390,7 @@ impl Lab {
         let job_seconds = job.seconds();
         self.job = None;
         if self.incoming.take().is_some() {
+            self.ended_games = 0;
             // Ended before its first game: the last run's figures stay.
             self.note = Some(if self.plan.is_some() {
                 "The new run was cancelled before its first game finished; the figures below are still the last run's."
@@ -303,6 +410,18 @@ impl Lab {
         }
         self.seconds = job_seconds;
         self.finished = Some(complete);
+        self.ended_games = self.results.iter().map(|r| r.games.len()).sum();
+        if complete {
+            self.other = None;
+        } else if self.other.is_some() {
+            // The finished run comes back on screen; the partial one is
+            // kept beside it.
+            self.swap_other();
+            self.note = Some(
+                "The re-run was cancelled: the figures below are the finished run's; its partial games are kept beside it."
+                    .to_owned(),
+            );
+        }
         Some(complete)
     }
 
@@ -404,7 +523,7 @@ pub fn run_label(plan: &Plan, set_title: &str) -> String {
 pub fn stale(
     run: &Plan,
     settings: &LabSettings,
-    edited: Option<&tenten_engine::play::generator_file::GeneratorFile>,
+    edited: Option<(&tenten_engine::play::generator_file::GeneratorFile, &str)>,
     set: &tenten_engine::model::pieces::PieceSet,
     on_screen: BoardSize,
     options: ChangeOptions,
@@ -439,7 +558,7 @@ pub fn stale(
     }
     let names = generators_of(settings)
         .map(str::to_owned)
-        .chain(extra_names(settings, edited));
+        .chain(extra_names(settings, edited.map(|(_, t)| t)));
     if !run.generator_names().into_iter().map(str::to_owned).eq(names) {
         what.push("the generators");
     }
@@ -452,19 +571,22 @@ pub fn stale(
         _ => None,
     });
     if let Some(ran) = ran_edited {
-        let same = edited.filter(|_| settings.edited).is_some_and(|now| {
-            now.by_fill == ran.file.by_fill
-                && now.mercy == ran.file.mercy
-                && now.check == ran.file.check
-                && now.repeat_previous == ran.file.repeat_previous
-                && now.name == ran.file.name
-                && set.pieces.iter().all(|p| {
-                    let w = now.weights.get(&p.id).copied().unwrap_or(p.weight);
-                    ran.set
-                        .index_of(&p.id)
-                        .is_some_and(|i| ran.set.piece(i).weight == w)
-                })
-        });
+        let same = edited
+            .map(|(r, _)| r)
+            .filter(|_| settings.edited)
+            .is_some_and(|now| {
+                now.by_fill == ran.file.by_fill
+                    && now.mercy == ran.file.mercy
+                    && now.check == ran.file.check
+                    && now.repeat_previous == ran.file.repeat_previous
+                    && now.name == ran.file.name
+                    && set.pieces.iter().all(|p| {
+                        let w = now.weights.get(&p.id).copied().unwrap_or(p.weight);
+                        ran.set
+                            .index_of(&p.id)
+                            .is_some_and(|i| ran.set.piece(i).weight == w)
+                    })
+            });
         if !same {
             what.push("the generator being edited");
         }
@@ -561,18 +683,15 @@ pub fn file_labels(paths: &[std::path::PathBuf]) -> Vec<String> {
 }
 
 /// The name the generator being edited plays under.
-pub fn edited_label(rules: &tenten_engine::play::generator_file::GeneratorFile) -> String {
-    format!("edited: {}", rules.name)
+pub fn edited_label(title: &str) -> String {
+    format!("edited: {title}")
 }
 
 /// The names of the generator files and the edited generator, in order.
-fn extra_names(
-    settings: &LabSettings,
-    edited: Option<&tenten_engine::play::generator_file::GeneratorFile>,
-) -> Vec<String> {
+fn extra_names(settings: &LabSettings, edited: Option<&str>) -> Vec<String> {
     let mut names: Vec<String> = file_labels(&settings.files);
-    if let (true, Some(rules)) = (settings.edited, edited) {
-        names.push(edited_label(rules));
+    if let (true, Some(title)) = (settings.edited, edited) {
+        names.push(edited_label(title));
     }
     names
 }
@@ -593,7 +712,7 @@ pub fn plan(
     set: &tenten_engine::model::pieces::PieceSet,
     on_screen: BoardSize,
     options: ChangeOptions,
-    edited: Option<tenten_engine::play::generator_file::GeneratorSpec>,
+    edited: Option<(String, tenten_engine::play::generator_file::GeneratorSpec)>,
 ) -> Result<Plan, String> {
     // Every file read here, once: the run plays from the plan alone.
     let mut generators: Vec<(String, Dealing)> = generators_of(settings)
@@ -612,8 +731,8 @@ pub fn plan(
         })?;
         generators.push((label, dealing));
     }
-    if let (true, Some(spec)) = (settings.edited, edited) {
-        let label = edited_label(&spec.file);
+    if let (true, Some((title, spec))) = (settings.edited, edited) {
+        let label = edited_label(&title);
         generators.push((label, Dealing::file(spec, set)?));
     }
     let players = players_of(settings)

@@ -20,7 +20,7 @@ use tenten_engine::study::population::session::{Session, Table};
 use crate::app::jobs::job::{Background, Job};
 
 /// Every `.jsonl` log of a folder, read as the CLI reads them.
-pub fn read_folder(folder: &Path) -> Result<Vec<(String, String)>, String> {
+pub fn read_folder(folder: &Path) -> Result<Vec<tenten_engine::io::jsonl_log::LogFile>, String> {
     tenten_engine::io::jsonl_log::read_logs(&[folder.to_path_buf()]).map_err(|e| e.to_string())
 }
 

@@ -10,3 +10,4 @@ pub mod inspector;
 pub mod palette;
 pub mod status_bar;
 pub mod top_bar;
+pub mod welcome;

@@ -123,6 +123,12 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
                 });
                 ui.ctx().set_theme(theme);
             });
+            ui.menu_button("Help", |ui| {
+                if ui.button("Welcome: examples and where each task lives").clicked() {
+                    cmds.push(Command::ShowWelcome);
+                }
+                ui.weak("The guide: docs/introduction.md in the repository");
+            });
             ui.separator();
             let label = ui.label("Seed");
             let mut seed = state.settings.seed;

@@ -44,6 +44,8 @@ pub struct App {
     pub(crate) fills: u64,
     /// Numbers each batch opening (see `batch::Source::id`).
     pub(crate) batches_opened: u64,
+    /// Where the window keeps what outlives it (the Lab's last run).
+    pub(crate) data_dir: Option<std::path::PathBuf>,
 }
 
 impl App {
@@ -79,6 +81,9 @@ impl App {
                 loading: None,
                 file_dialog: None,
                 confirm: None,
+                pending_load: None,
+                quit_confirmed: false,
+                welcome: false,
             },
             undo: Undo::default(),
             cmds: Vec::new(),
@@ -90,6 +95,7 @@ impl App {
             inspector: Inspector::default(),
             fills: 0,
             batches_opened: 0,
+            data_dir: None,
         };
         app.refresh();
         app
@@ -133,6 +139,15 @@ impl App {
     /// One frame of the whole window.
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        // The window's close button asks, as Quit does, when changes are
+        // not saved to their files.
+        if ctx.input(|i| i.viewport().close_requested()) && !self.live.quit_confirmed {
+            let unsaved = self.unsaved();
+            if !unsaved.is_empty() {
+                ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+                self.live.confirm = Some(crate::app::shell::confirm::Confirm::quit(&unsaved));
+            }
+        }
         self.shortcuts(&ctx);
         self.dropped_files(&ctx);
         self.poll_job();
@@ -157,12 +172,15 @@ impl App {
             }
         }
         if let Some(complete) = ended {
-            let games: usize = self.live.lab.results.iter().map(|r| r.games.len()).sum();
+            self.keep_lab_run();
+            let games = tenten_engine::text::grouped(self.live.lab.ended_games as u64);
             self.live.status = if complete {
                 format!(
                     "Generator lab done: {games} games in {:.1} s",
                     self.live.lab.seconds
                 )
+            } else if self.live.lab.ended_games == 0 {
+                "Generator lab cancelled before its first game finished".to_owned()
             } else {
                 format!("Generator lab cancelled after {games} games")
             };
@@ -193,6 +211,9 @@ impl App {
             };
         }
         if self.live.population_fit.poll() {
+            if let Some(f) = &self.live.population_fit.result {
+                self.state.settings.population_folder = Some(f.folder.clone());
+            }
             let p = &self.live.population_fit;
             self.live.status = match (&p.error, &p.result) {
                 (Some(e), _) => format!("Fitting a population failed: {e}"),
@@ -281,6 +302,8 @@ impl App {
             files::error_dialog(&ctx, message, &mut self.cmds);
         } else if let Some(confirm) = &self.live.confirm {
             confirm.show(&ctx, &mut self.cmds);
+        } else if self.live.welcome {
+            crate::app::panels::welcome::show(&ctx, &self.state, &mut self.cmds);
         }
         if let Some(f) = &self.live.flash {
             let now = ctx.input(|i| i.time);

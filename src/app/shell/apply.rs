@@ -34,7 +34,26 @@ impl App {
             Command::OpenPieceSet => self.choose_file(Purpose::OpenPieceSet, ctx),
             Command::Load(path) => self.load(&path, ctx),
             // eframe saves the session on the way out.
-            Command::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+            Command::Quit => {
+                let unsaved = self.unsaved();
+                if unsaved.is_empty() {
+                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                } else {
+                    self.live.confirm = Some(Confirm::quit(&unsaved));
+                }
+            }
+            Command::ShowWelcome => self.live.welcome = true,
+            Command::CloseWelcome => self.live.welcome = false,
+            Command::SetShowWelcome(on) => self.state.settings.show_welcome = on,
+            Command::QuitNow => {
+                self.live.quit_confirmed = true;
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+            Command::OpenPending => {
+                if let Some((path, loaded)) = self.live.pending_load.take() {
+                    self.apply_load(&path, Ok(loaded));
+                }
+            }
             Command::Save => {
                 let batch_file = self.state.doc.batch.as_ref().map(|b| b.source.path.clone());
                 match (self.state.settings.file.clone(), batch_file) {
@@ -356,6 +375,12 @@ impl App {
             }
             Command::DismissError => self.live.error = None,
             Command::DismissConfirm => {
+                // The file read stays until OpenPending (the answer "Open
+                // it", which comes after this) takes it or the next load
+                // replaces it.
+                if self.live.pending_load.is_some() {
+                    self.live.status = "Nothing was opened".to_owned();
+                }
                 if self.live.confirm.take().is_some() && self.live.status.is_empty() {
                     self.live.status = "Nothing was saved".to_owned();
                 }
@@ -415,6 +440,7 @@ impl App {
             Command::UnpinForecast => self.live.forecast.pinned = None,
             Command::PinLabRun => self.live.lab.pin(),
             Command::UnpinLabRun => self.live.lab.pinned = None,
+            Command::SwapLabRun => self.live.lab.swap_other(),
             Command::ToggleHeatmap => self.state.settings.danger_heatmap ^= true,
             Command::ToggleDeadRegions => self.state.settings.danger_dead_regions ^= true,
             Command::DebugBoard(board) => {

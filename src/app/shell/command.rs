@@ -43,7 +43,18 @@ pub enum Command {
     },
     /// Close the question without doing anything.
     DismissConfirm,
+    /// Close the window; with unsaved changes, ask first.
     Quit,
+    /// Show the start page (Help > Welcome).
+    ShowWelcome,
+    CloseWelcome,
+    /// Whether the start page shows when the window opens.
+    SetShowWelcome(bool),
+    /// Close the window without asking (the answer to Quit's question).
+    QuitNow,
+    /// Apply the file read before the question whether it may replace the
+    /// edited piece set (the answer "Open it").
+    OpenPending,
     // Edit
     Undo,
     Redo,
@@ -193,6 +204,9 @@ pub enum Command {
     /// Keep the Lab's results to compare the next runs with; drop the kept ones.
     PinLabRun,
     UnpinLabRun,
+    /// Show the other kept run (a finished run, or a cancelled re-run's
+    /// partial games) in place of the one shown.
+    SwapLabRun,
     // The deal browser
     /// Show deal `pos` (its place in the batch's list, 0-based).
     SelectDeal(usize),
@@ -311,7 +325,7 @@ impl Command {
     pub fn label(&self) -> &'static str {
         match self {
             Command::NewBoard => "New board",
-            Command::OpenDeal => "Open deal or board…",
+            Command::OpenDeal => "Open deal, board, batch or log…",
             Command::OpenPieceSet => "Open piece set…",
             Command::Save => "Save",
             Command::SaveAs => "Save as…",

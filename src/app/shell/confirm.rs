@@ -48,6 +48,30 @@ impl Confirm {
         }
     }
 
+    /// Quit with changes not saved to their files.
+    pub fn quit(unsaved: &[String]) -> Self {
+        Self {
+            title: "Quit with unsaved changes?".to_owned(),
+            message: format!(
+                "Not saved to a file: {}. The window keeps its last session, but a file is only what Save wrote.",
+                unsaved.join("; ")
+            ),
+            choices: vec![("Quit anyway", Command::QuitNow)],
+        }
+    }
+
+    /// Opening a file would replace the piece set edited here.
+    pub fn replace_set(name: &str, set: &str) -> Self {
+        Self {
+            title: "Replace your edited piece set?".to_owned(),
+            message: format!(
+                "Opening {name} replaces the edited piece set ({set}) with the file's. Ctrl+Z brings it back; \
+                 File > Save piece set as… keeps it in a file first."
+            ),
+            choices: vec![("Open it", Command::OpenPending)],
+        }
+    }
+
     /// Draws the question as a modal; pushes the command of the answer.
     pub fn show(&self, ctx: &egui::Context, cmds: &mut Vec<Command>) {
         let modal = egui::Modal::new(egui::Id::unique("confirm")).show(ctx, |ui| {

@@ -208,10 +208,22 @@ fn save_extension(name: &str) -> &str {
 /// Where dialogs start: `presets/` when run from the project, else the
 /// working folder's default.
 pub fn start_folder() -> Option<PathBuf> {
-    std::env::current_dir()
-        .map(|d| d.join("presets"))
-        .ok()
-        .filter(|d| d.is_dir())
+    presets_dir()
+}
+
+/// The presets folder: the working folder's `presets/`, else the one of
+/// the clone this binary was built from (so `cargo run` or an installed
+/// `tenten` started from anywhere finds the examples and the demo cohort).
+pub fn presets_dir() -> Option<PathBuf> {
+    let here = std::env::current_dir().ok().map(|d| d.join("presets"));
+    let built = Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("presets"));
+    [here, built].into_iter().flatten().find(|d| d.is_dir())
+}
+
+/// A preset by its path under `presets/`, found where `presets_dir` is
+/// (the relative path itself when there is none, so a message names it).
+pub fn preset_path(relative: &str) -> PathBuf {
+    presets_dir().map_or_else(|| Path::new("presets").join(relative), |d| d.join(relative))
 }
 
 /// A dialog filtered to files of `extension` (a CSV export shows CSV

@@ -87,6 +87,13 @@ pub struct Live {
     /// A question before a save replaces a file: the file exists, or it
     /// changed on disk since it was read.
     pub confirm: Option<crate::app::shell::confirm::Confirm>,
+    /// A file read whose opening would replace the edited piece set, held
+    /// while the question is asked.
+    pub pending_load: Option<(PathBuf, files::Loaded)>,
+    /// The user answered "Quit anyway": the next close is not stopped.
+    pub quit_confirmed: bool,
+    /// The start page is open.
+    pub welcome: bool,
 }
 
 impl Live {

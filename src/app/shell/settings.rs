@@ -63,6 +63,13 @@ pub struct Settings {
     pub danger_dead_regions: bool,
     pub timing: TimingSettings,
     pub lab: LabSettings,
+    /// The folder of testers' logs the population was last fitted to: the
+    /// fit is made again from it when the window opens (the same logs give
+    /// the same fit), so it survives a restart.
+    pub population_folder: Option<PathBuf>,
+    /// The start page (what this is, examples, where each task lives) when
+    /// the window opens; a returning user turns it off.
+    pub show_welcome: bool,
 }
 
 impl Default for Settings {
@@ -89,6 +96,8 @@ impl Default for Settings {
             danger_dead_regions: true,
             timing: Default::default(),
             lab: Default::default(),
+            population_folder: None,
+            show_welcome: true,
         }
     }
 }

@@ -62,6 +62,11 @@ pub struct Doc {
     /// The hash of the generator file's text as opened or saved here, to
     /// tell at the next Save whether another program changed it.
     pub generator_hash: Option<u64>,
+    /// The palette's weights when the generator got its name (opened,
+    /// saved, new, or tuned and applied): a name follows its weights, so
+    /// once they change the name says so (`generator_title`).
+    #[serde(default)]
+    pub generator_named_for: Option<std::collections::BTreeMap<String, u32>>,
 }
 
 impl Default for Doc {
@@ -85,6 +90,7 @@ impl Default for Doc {
             deals: 0,
             generator: None,
             generator_origin: None,
+            generator_named_for: None,
             generator_path: None,
             generator_hash: None,
         }
@@ -117,6 +123,22 @@ impl Doc {
         let mut g = self.generator.clone()?;
         g.weights = self.weights_map();
         Some(g)
+    }
+
+    /// The active generator's name as the Lab shows it: marked once the
+    /// palette's weights are no longer those it was named for ("random
+    /// tuned" on classic weights would claim a tune that is not in force).
+    pub fn generator_title(&self) -> Option<String> {
+        let rules = self.generator.as_ref()?;
+        let changed = self
+            .generator_named_for
+            .as_ref()
+            .is_some_and(|w| *w != self.weights_map());
+        Some(if changed {
+            format!("{} (weights changed since)", rules.name)
+        } else {
+            rules.name.clone()
+        })
     }
 
     /// The generator's rules or the weights in force differ from the file

@@ -31,8 +31,13 @@ pub struct PopulationTab {
 impl Default for PopulationTab {
     fn default() -> Self {
         Self {
-            folder: "presets/cohorts/demo/random".to_owned(),
-            check_folder: "presets/cohorts/demo/block-blast-like".to_owned(),
+            // Absolute, found wherever the window was started from.
+            folder: crate::app::shell::files::preset_path("cohorts/demo/random")
+                .display()
+                .to_string(),
+            check_folder: crate::app::shell::files::preset_path("cohorts/demo/block-blast-like")
+                .display()
+                .to_string(),
             check: false,
             players: 2_000,
             fitted: true,
@@ -117,11 +122,12 @@ impl PopulationTab {
         let fit = &f.fit;
         let p = &fit.population;
         let e = |j: usize| &fit.parameters[j].effects;
+        let n = |x: usize| tenten_engine::text::grouped(x as u64);
         ui.label(format!(
             "{} testers, {} moves, {} games ({})",
-            fit.testers.len(),
-            fit.moves,
-            fit.games,
+            n(fit.testers.len()),
+            n(fit.moves),
+            n(fit.games),
             f.folder.display()
         ));
         if let Some(t) = p.temperature {
@@ -143,10 +149,10 @@ impl PopulationTab {
         let s = e(fit.parameters.len() - 1);
         let l = tenten_engine::study::population::quit::logistic;
         ui.label(format!(
-            "slip: median {:.4} [{:.4}-{:.4}], spread (logit sd) {:.3} [{:.3}-{:.3}]",
-            p.slip.median,
-            l(s.mean_ci.0),
-            l(s.mean_ci.1),
+            "slip: median {:.2} % [{:.2}-{:.2} %], spread (logit sd) {:.3} [{:.3}-{:.3}]",
+            100.0 * p.slip.median,
+            100.0 * l(s.mean_ci.0),
+            100.0 * l(s.mean_ci.1),
             p.slip.logit_sd,
             s.sd_ci.0,
             s.sd_ci.1
@@ -158,9 +164,28 @@ impl PopulationTab {
             p.quit.unfair_odds,
             lo,
             hi,
-            fit.ends,
-            fit.unfair_ends
+            n(fit.ends),
+            n(fit.unfair_ends)
         ));
+        if ui
+            .button("Save population…")
+            .on_hover_text("The fitted population as a file: tenten forecast --population FILE, the Lab and Python read it")
+            .clicked()
+        {
+            cmds.push(Command::SaveText {
+                title: "Save the fitted population",
+                name: "population.ron",
+                text: format!(
+                    "// A model of an audience, not measured people: fitted in the window to {} testers' logs of {}\n\
+                     // ({} moves, {} games).\n{}",
+                    fit.testers.len(),
+                    f.folder.display(),
+                    fit.moves,
+                    fit.games,
+                    p.to_ron()
+                ),
+            });
+        }
         testers_plot(ui, fit);
     }
 
@@ -228,7 +253,10 @@ impl PopulationTab {
         ui.label(
             RichText::new(format!(
                 "{} players of {} (seed {}, round cap {}); 95 % intervals",
-                r.players, r.population, r.seed, r.max_rounds
+                tenten_engine::text::grouped(r.players as u64),
+                r.population,
+                r.seed,
+                tenten_engine::text::grouped(u64::from(r.max_rounds))
             ))
             .small(),
         );
@@ -253,10 +281,69 @@ impl PopulationTab {
         reach_plot(ui, r, job.pinned.as_ref());
         for g in &r.generators {
             if let Some((check, _)) = &g.check {
-                for line in check.lines() {
-                    ui.label(RichText::new(line).small().monospace());
-                }
+                check_table(ui, check);
             }
         }
+    }
+}
+
+/// A check against logs, in the table's units: reach as %, games per
+/// session as counted; then the survival test and the verdict in words.
+fn check_table(ui: &mut Ui, check: &tenten_engine::study::population::check::Check) {
+    ui.label(
+        RichText::new(format!(
+            "Checked against the logs played under {} ({} testers, {} sessions, {} games)",
+            check.generator,
+            tenten_engine::text::grouped(check.testers as u64),
+            tenten_engine::text::grouped(check.sessions as u64),
+            tenten_engine::text::grouped(check.games as u64)
+        ))
+        .strong(),
+    );
+    egui::Grid::new(("check_table", &check.generator))
+        .striped(true)
+        .show(ui, |ui| {
+            for h in ["figure", "observed", "predicted", "interval", ""] {
+                ui.label(RichText::new(h).small().weak());
+            }
+            ui.end_row();
+            for row in &check.rows {
+                let share = row.name != "games_per_session";
+                let (scale, unit) = if share { (100.0, " %") } else { (1.0, "") };
+                ui.label(RichText::new(row.name.replace('_', " ")).small());
+                ui.label(
+                    RichText::new(format!("{:.1}{unit}", row.observed * scale))
+                        .small()
+                        .monospace(),
+                );
+                ui.label(
+                    RichText::new(format!("{:.1}{unit}", row.predicted * scale))
+                        .small()
+                        .monospace(),
+                );
+                ui.label(
+                    RichText::new(format!(
+                        "{:.1}-{:.1}{unit}",
+                        row.interval.0 * scale,
+                        row.interval.1 * scale
+                    ))
+                    .small()
+                    .monospace(),
+                );
+                if row.inside {
+                    ui.label(RichText::new("inside").small());
+                } else {
+                    ui.label(
+                        RichText::new("OUTSIDE")
+                            .small()
+                            .color(crate::app::widgets::paint::WARN),
+                    );
+                }
+                ui.end_row();
+            }
+        });
+    // The survival test and the verdict: the CLI's last two lines.
+    for line in check.lines().iter().rev().take(2).rev() {
+        ui.label(RichText::new(line).small().monospace());
     }
 }

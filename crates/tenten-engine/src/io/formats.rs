@@ -112,11 +112,16 @@ pub fn write_atomic(path: &Path, contents: &str) -> Result<(), FormatError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    // Unique per call, not per process: two threads saving the same file
+    // each write their own temporary file, and the last rename wins whole.
+    let tmp = dir.join(format!(".{name}.{}.{}.tmp", std::process::id(), unique()));
     let permissions = std::fs::metadata(&target).ok().map(|m| m.permissions());
     let result = (|| {
         use std::io::Write as _;
-        let mut f = std::fs::File::create(&tmp)?;
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
         f.write_all(contents.as_bytes())?;
         if let Some(p) = permissions {
             f.set_permissions(p)?;
@@ -135,6 +140,75 @@ pub fn write_atomic(path: &Path, contents: &str) -> Result<(), FormatError> {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// Writes a file that must not exist yet, whole or not at all: the text
+/// goes to a temporary file first, which is then linked into place, an
+/// operation that fails rather than replace a file (made meanwhile by
+/// another process or thread, say). Where the file system has no hard
+/// links, the file is created exclusively and written.
+pub fn write_new(path: &Path, contents: &str) -> Result<(), FormatError> {
+    use std::io::Write as _;
+    let file = path.display().to_string();
+    let exists = || FormatError::new(&file, None, "exists; it is not replaced");
+    if path.exists() {
+        return Err(exists());
+    }
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.{}.new", std::process::id(), unique()));
+    let fail = |e: std::io::Error| FormatError::new(&file, None, format!("cannot write: {e}"));
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        f.write_all(contents.as_bytes())?;
+        f.sync_all()
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(fail(e));
+    }
+    let linked = std::fs::hard_link(&tmp, path);
+    let _ = std::fs::remove_file(&tmp);
+    match linked {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Err(exists()),
+        Err(_) => {
+            // No hard links here: create the file exclusively.
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+                .map_err(|e| match e.kind() {
+                    std::io::ErrorKind::AlreadyExists => exists(),
+                    _ => fail(e),
+                })?;
+            if let Err(e) = f.write_all(contents.as_bytes()).and_then(|()| f.sync_all()) {
+                drop(f);
+                let _ = std::fs::remove_file(path);
+                return Err(fail(e));
+            }
+        }
+    }
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// A number no other call in this process has had: temporary files are
+/// named by it, so two threads saving one file never share one.
+fn unique() -> u64 {
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// A short fingerprint of a file's text, to tell at a save whether the
@@ -783,6 +857,65 @@ mod tests {
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         let e = write_atomic(&dir.join("missing/x.ron"), "x").unwrap_err();
         assert!(e.message.contains("cannot write"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn threads_saving_one_file_each_write_it_whole() {
+        // Before: the temporary file was named by the process alone, so
+        // two threads wrote into one and renamed it from under each other.
+        let dir = std::env::temp_dir().join(format!("tenten-race-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("same.ron");
+        let texts: Vec<String> = (0..8).map(|t| format!("thread {t} ").repeat(20_000)).collect();
+        std::thread::scope(|s| {
+            for text in &texts {
+                let path = &path;
+                s.spawn(move || {
+                    for _ in 0..20 {
+                        write_atomic(path, text).unwrap();
+                    }
+                });
+            }
+        });
+        let now = std::fs::read_to_string(&path).unwrap();
+        assert!(texts.contains(&now), "the file is one thread's text, whole");
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            1,
+            "no temporary file left"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_new_file_is_never_written_over_an_existing_one() {
+        let dir = std::env::temp_dir().join(format!("tenten-new-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("n.jsonl");
+        write_new(&path, "first").unwrap();
+        let e = write_new(&path, "second").unwrap_err();
+        assert!(e.message.contains("exists"), "{e}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "first");
+        // Racing threads: exactly one of them makes the file.
+        let raced = dir.join("raced");
+        let made = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for t in 0..8 {
+                let (raced, made) = (&raced, &made);
+                s.spawn(move || {
+                    if write_new(raced, &format!("{t}")).is_ok() {
+                        made.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    }
+                });
+            }
+        });
+        assert_eq!(made.into_inner(), 1);
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            2,
+            "no temporary file left"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -9,9 +9,16 @@
 //! Every field but `generator` and `timestamp` is required; unknown fields
 //! are refused, so a misspelt key is not silently dropped.
 
+use std::io::{BufRead, Read as _};
+use std::path::PathBuf;
+
 use serde::{Deserialize, Serialize};
 
 use crate::io::formats::{self, FormatError, RawDeal};
+use crate::io::logged::{Logged, check_moves};
+use crate::model::board::BoardSize;
+use crate::model::pieces::PieceSet;
+use crate::model::shapes::Shapes;
 
 /// One deal of a JSON Lines log.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -107,14 +114,32 @@ pub fn deals_each(
         .collect()
 }
 
+/// A log to read: a file, streamed, or text already in memory.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LogFile {
+    Path(PathBuf),
+    Text { name: String, text: String },
+}
+
+impl LogFile {
+    /// How messages name it.
+    pub fn name(&self) -> String {
+        match self {
+            Self::Path(p) => p.display().to_string(),
+            Self::Text { name, .. } => name.clone(),
+        }
+    }
+}
+
 /// The logs given: files, and every `.jsonl` file of a folder given
-/// (sorted, so the testers' order is the same on every machine).
-pub fn read_logs(paths: &[std::path::PathBuf]) -> Result<Vec<(String, String)>, FormatError> {
+/// (sorted, so the testers' order is the same on every machine). Nothing
+/// is read yet: `Reader` streams them.
+pub fn read_logs(paths: &[PathBuf]) -> Result<Vec<LogFile>, FormatError> {
     let mut files = Vec::new();
     for p in paths {
         if p.is_dir() {
             let name = p.display().to_string();
-            let mut inside: Vec<std::path::PathBuf> = std::fs::read_dir(p)
+            let mut inside: Vec<PathBuf> = std::fs::read_dir(p)
                 .map_err(|e| FormatError::new(&name, None, format!("cannot read the folder: {e}")))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|f| f.extension().is_some_and(|x| x == "jsonl"))
@@ -123,15 +148,350 @@ pub fn read_logs(paths: &[std::path::PathBuf]) -> Result<Vec<(String, String)>, 
             if inside.is_empty() {
                 return Err(FormatError::new(&name, None, "the folder holds no .jsonl logs"));
             }
-            files.extend(inside);
+            files.extend(inside.into_iter().map(LogFile::Path));
+        } else if !p.exists() {
+            return Err(FormatError::new(
+                &p.display().to_string(),
+                None,
+                "cannot read: no such file",
+            ));
         } else {
-            files.push(p.clone());
+            files.push(LogFile::Path(p.clone()));
         }
     }
-    files
-        .iter()
-        .map(|f| Ok((f.display().to_string(), formats::read_text(f)?)))
-        .collect()
+    Ok(files)
+}
+
+/// The longest line a log may hold: a longer one is refused with its
+/// number rather than read into memory (a record is one deal, a few
+/// hundred bytes).
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Where a record sits in play. Records are taken in this order, whatever
+/// order the file holds them in.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Key {
+    pub player: String,
+    pub session: String,
+    pub game: u64,
+    pub round: u64,
+}
+
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "player {:?}, session {:?}, game {}, round {}",
+            self.player, self.session, self.game, self.round
+        )
+    }
+}
+
+/// A record read, its deal and moves checked.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub key: Key,
+    pub ended: bool,
+    pub generator: Option<String>,
+    pub deal: Logged,
+    /// The file (its index among those read) and the 1-based line.
+    pub file: usize,
+    pub line: usize,
+    /// Set when ordered: a deal after a missing round of its game (the game
+    /// is censored at the gap; its moves still show the player's choices).
+    pub after_gap: bool,
+}
+
+/// Reads records from one or more logs, a line at a time.
+pub struct Reader<'a> {
+    set: &'a PieceSet,
+    shapes: Option<(Shapes, String)>,
+    files: Vec<String>,
+    entries: Vec<Entry>,
+}
+
+/// The records of every log read, in key order, with what was noticed on
+/// the way (records out of order, gaps).
+#[derive(Debug)]
+pub struct Ordered {
+    pub size: BoardSize,
+    pub files: Vec<String>,
+    pub entries: Vec<Entry>,
+    pub notes: Vec<String>,
+}
+
+impl Ordered {
+    /// Where an entry came from: `file:line`.
+    pub fn at(&self, e: &Entry) -> String {
+        format!("{}:{}", self.files[e.file], e.line)
+    }
+}
+
+/// The same error at line `line` of the file (a record's text is one line,
+/// so its messages point at line 1 of it).
+fn on_line(mut e: FormatError, line: usize) -> FormatError {
+    e.at = Some(e.at.map_or((line, 1), |(_, col)| (line, col)));
+    e
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(set: &'a PieceSet) -> Self {
+        Self {
+            set,
+            shapes: None,
+            files: Vec::new(),
+            entries: Vec::new(),
+        }
+    }
+
+    /// Reads every log of `files`, streamed.
+    pub fn read_all(set: &'a PieceSet, files: &[LogFile]) -> Result<Ordered, FormatError> {
+        let mut reader = Self::new(set);
+        for f in files {
+            match f {
+                LogFile::Path(p) => {
+                    let name = p.display().to_string();
+                    let file = std::fs::File::open(p)
+                        .map_err(|e| FormatError::new(&name, None, format!("cannot read: {e}")))?;
+                    reader.read(std::io::BufReader::new(file), &name)?;
+                }
+                LogFile::Text { name, text } => reader.read(text.as_bytes(), name)?,
+            }
+        }
+        reader.finish()
+    }
+
+    /// Reads the records of one log, each line on its own (at most
+    /// `MAX_LINE` bytes); the first bad line fails with its place.
+    pub fn read(&mut self, mut source: impl BufRead, file: &str) -> Result<(), FormatError> {
+        let index = self.files.len();
+        self.files.push(file.to_owned());
+        let mut buf = Vec::new();
+        let (mut number, mut records) = (0, 0);
+        loop {
+            buf.clear();
+            let got = (&mut source)
+                .take(MAX_LINE as u64 + 1)
+                .read_until(b'\n', &mut buf)
+                .map_err(|e| FormatError::new(file, None, format!("cannot read: {e}")))?;
+            if got == 0 {
+                break;
+            }
+            number += 1;
+            if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
+                return Err(FormatError::new(
+                    file,
+                    Some((number, 1)),
+                    format!(
+                        "the line is longer than {} bytes (1 MB); a record is one deal, a line of its own",
+                        crate::text::grouped(MAX_LINE as u64)
+                    ),
+                ));
+            }
+            let line = std::str::from_utf8(&buf).map_err(|e| {
+                FormatError::new(
+                    file,
+                    Some((number, 1)),
+                    format!("not UTF-8 text (byte {} of the line)", e.valid_up_to()),
+                )
+            })?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            if records == 0 && !is_jsonl(line) {
+                return Err(FormatError::new(
+                    file,
+                    Some((number, 1)),
+                    "not a JSON Lines log (one JSON object a line, as tenten cohort writes them; docs/formats.md)",
+                ));
+            }
+            let entry = self.entry(line, file, records).map_err(|e| on_line(e, number))?;
+            self.entries.push(Entry {
+                file: index,
+                line: number,
+                ..entry
+            });
+            records += 1;
+        }
+        if records == 0 {
+            return Err(FormatError::new(
+                file,
+                None,
+                "the log holds no records (one JSON object a line)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Record `i` of a file, read from its line.
+    fn entry(&mut self, line: &str, file: &str, i: usize) -> Result<Entry, FormatError> {
+        let r: Record = serde_json::from_str(line).map_err(|e| {
+            // serde_json counts within the line; the file's line is ours.
+            let message = e.to_string();
+            let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
+            FormatError::new(file, Some((1, e.column().max(1))), message)
+        })?;
+        let raw = formats::raw_deal(r.board, r.holder, r.moves, line, 0, file, &format!("deal {i}: "))?;
+        let deal = raw.resolve(self.set, line, file)?;
+        let size = deal.board.size();
+        let (shapes, first) = self
+            .shapes
+            .get_or_insert_with(|| (Shapes::new(self.set, size), format!("{file}, deal {i}")));
+        if shapes.size() != size {
+            return Err(FormatError::new(
+                file,
+                raw.move_at(line, 0),
+                format!(
+                    "deal {i}: the board is {size} but the first deal's ({first}) is {}; logs read together are of one board size",
+                    shapes.size()
+                ),
+            ));
+        }
+        let moves = check_moves(&raw, i, &deal.board, &deal.holder, shapes, self.set, line, file)?;
+        Ok(Entry {
+            key: Key {
+                player: r.player,
+                session: r.session,
+                game: r.game,
+                round: r.round,
+            },
+            ended: r.ended,
+            generator: r.generator,
+            deal: Logged {
+                board: deal.board.bits(),
+                holder: deal.holder,
+                moves,
+            },
+            file: 0,
+            line: 0,
+            after_gap: false,
+        })
+    }
+
+    /// The records in (player, session, game, round) order. A repeated key
+    /// is refused at its file and line; records out of order, a missing
+    /// round (the game is censored there: `after_gap`) and a missing game
+    /// are noted.
+    pub fn finish(self) -> Result<Ordered, FormatError> {
+        let Self {
+            shapes,
+            files,
+            entries,
+            ..
+        } = self;
+        let Some((shapes, _)) = shapes else {
+            return Err(FormatError::new("the logs", None, "no logs given"));
+        };
+        let mut entries = entries;
+        let mut notes = Vec::new();
+        let at = |e: &Entry| format!("{}:{}", files[e.file], e.line);
+        // Out of order: the first record of each file that comes before the
+        // one above it.
+        for f in 0..files.len() {
+            let mut last: Option<&Entry> = None;
+            for e in entries.iter().filter(|e| e.file == f) {
+                if let Some(l) = last
+                    && e.key < l.key
+                {
+                    notes.push(format!(
+                        "{}: records arrive out of order ({} comes after {} at line {}); read in (player, session, game, round) order",
+                        at(e),
+                        e.key,
+                        l.key,
+                        l.line
+                    ));
+                    break;
+                }
+                last = Some(e);
+            }
+        }
+        // Stable: a repeated key keeps its order of reading.
+        entries.sort_by(|a, b| a.key.cmp(&b.key));
+        for w in entries.windows(2) {
+            if w[0].key == w[1].key {
+                return Err(FormatError::new(
+                    &files[w[1].file],
+                    Some((w[1].line, 1)),
+                    format!(
+                        "repeats the record of {} ({}); each (player, session, game, round) is one deal",
+                        at(&w[0]),
+                        w[0].key
+                    ),
+                ));
+            }
+        }
+        // Each game's rounds count up from 0 by one; each session's games too.
+        let mut i = 0;
+        while i < entries.len() {
+            let same_game =
+                |a: &Key, b: &Key| a.player == b.player && a.session == b.session && a.game == b.game;
+            let mut j = i;
+            while j < entries.len() && same_game(&entries[j].key, &entries[i].key) {
+                j += 1;
+            }
+            let new_session = i == 0
+                || entries[i - 1].key.player != entries[i].key.player
+                || entries[i - 1].key.session != entries[i].key.session;
+            let expected_game = if new_session {
+                0
+            } else {
+                entries[i - 1].key.game + 1
+            };
+            if entries[i].key.game != expected_game {
+                notes.push(format!(
+                    "{}: player {:?}, session {:?} has no game {}{} (this record is of game {})",
+                    at(&entries[i]),
+                    entries[i].key.player,
+                    entries[i].key.session,
+                    expected_game,
+                    if entries[i].key.game > expected_game + 1 {
+                        format!(" to {}", entries[i].key.game - 1)
+                    } else {
+                        String::new()
+                    },
+                    entries[i].key.game
+                ));
+            }
+            let mut gap = false;
+            for k in i..j {
+                let expected = (k - i) as u64;
+                if !gap && entries[k].key.round != expected {
+                    gap = true;
+                    let r = entries[k].key.round;
+                    notes.push(format!(
+                        "{}: player {:?}, session {:?}, game {} has no round {}{}; the game is censored at round {}, not joined across the gap",
+                        at(&entries[k]),
+                        entries[k].key.player,
+                        entries[k].key.session,
+                        entries[k].key.game,
+                        expected,
+                        if r > expected + 1 { format!(" to {}", r - 1) } else { String::new() },
+                        expected
+                    ));
+                }
+                entries[k].after_gap = gap;
+                if entries[k].ended && k + 1 < j {
+                    return Err(FormatError::new(
+                        &files[entries[k + 1].file],
+                        Some((entries[k + 1].line, 1)),
+                        format!(
+                            "{} follows the record that ended the game ({}, at {})",
+                            entries[k + 1].key,
+                            entries[k].key,
+                            at(&entries[k])
+                        ),
+                    ));
+                }
+            }
+            i = j;
+        }
+        Ok(Ordered {
+            size: shapes.size(),
+            files,
+            entries,
+            notes,
+        })
+    }
 }
 
 /// Where each logged deal sits in play: its game, its round, and whether

@@ -6,5 +6,6 @@ pub mod batch_file;
 pub mod export;
 pub mod formats;
 pub mod jsonl_log;
+pub mod logged;
 pub mod playtest_log;
 pub mod ron_scan;

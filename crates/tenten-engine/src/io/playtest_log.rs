@@ -5,20 +5,14 @@
 //! move's line and column, a move of an unknown piece, of a piece not (or
 //! no longer) in the holder, or one that does not fit the board there.
 
-use crate::io::formats::{self, FormatError, RawDeal};
+use crate::io::formats::{self, FormatError};
 use crate::io::jsonl_log;
-use crate::model::board::{Bits, Board, BoardSize};
+use crate::io::logged::check_moves;
+use crate::model::board::{Board, BoardSize};
 use crate::model::pieces::{PieceIdx, PieceSet};
 use crate::model::shapes::Shapes;
 
-/// A recorded deal: the board before, the pieces left to place, and the
-/// placements made (piece, anchor).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Logged {
-    pub board: Bits,
-    pub holder: Vec<PieceIdx>,
-    pub moves: Vec<(PieceIdx, u32)>,
-}
+pub use crate::io::logged::Logged;
 
 /// A log read and checked: its board size and its deals.
 #[derive(Debug)]
@@ -27,21 +21,30 @@ pub struct Log {
     pub deals: Vec<Logged>,
     pub moves: usize,
     /// The game of each deal, numbered from 0 in the log's order: a JSON
-    /// Lines log says (player, session, game); in a RON log a game ends
-    /// with the deal whose pieces were not all placed.
+    /// Lines log says (player, session, game) and is read in that order; in
+    /// a RON log a game ends with the deal whose pieces were not all placed.
     pub games: Vec<usize>,
+    /// Each deal: whether it comes after a missing round of its game (the
+    /// game is censored at the gap; the deal's moves still count).
+    pub after_gap: Vec<bool>,
     /// The generator a JSON Lines log names (the first record that does).
     pub generator: Option<String>,
+    /// What reading noticed: records out of order, gaps.
+    pub notes: Vec<String>,
 }
 
 impl Log {
     /// Each game's length in rounds and whether it was lost (its last deal
-    /// not all placed); a game the log cuts short is censored.
+    /// not all placed); a game the log cuts short, or that a gap cuts, is
+    /// censored at the cut.
     pub fn game_lengths(&self) -> Vec<(u32, bool)> {
         let mut out: Vec<(u32, bool)> = Vec::new();
         for (i, d) in self.deals.iter().enumerate() {
             if i == 0 || self.games[i] != self.games[i - 1] {
                 out.push((0, false));
+            }
+            if self.after_gap[i] {
+                continue;
             }
             if let Some(last) = out.last_mut() {
                 last.0 += 1;
@@ -60,18 +63,12 @@ pub fn is_log(text: &str) -> bool {
 
 /// Reads a playtest log written in `text` (`file` names it in messages).
 pub fn parse(text: &str, file: &str, set: &PieceSet) -> Result<Log, FormatError> {
-    // A game team's telemetry as JSON Lines, or a RON batch.
-    let (raws, keys, generator) = if jsonl_log::is_jsonl(text) {
-        let records = jsonl_log::records(text, file)?;
-        let keys: Vec<(String, String, u64)> = records
-            .iter()
-            .map(|(_, r)| (r.player.clone(), r.session.clone(), r.game))
-            .collect();
-        let generator = records.iter().find_map(|(_, r)| r.generator.clone());
-        (jsonl_log::deals_of(records, text, file)?, Some(keys), generator)
-    } else {
-        (formats::parse_deals(text, file)?, None, None)
-    };
+    if jsonl_log::is_jsonl(text) {
+        let mut reader = jsonl_log::Reader::new(set);
+        reader.read(text.as_bytes(), file)?;
+        return from_entries(reader.finish()?, file);
+    }
+    let raws = formats::parse_deals(text, file)?;
     let size = raws[0].board.size();
     let shapes = Shapes::new(set, size);
     let mut deals = Vec::with_capacity(raws.len());
@@ -94,6 +91,58 @@ pub fn parse(text: &str, file: &str, set: &PieceSet) -> Result<Log, FormatError>
             moves,
         });
     }
+    let mut games = Vec::with_capacity(deals.len());
+    for i in 0..deals.len() {
+        let new = i > 0 && deals[i - 1].moves.len() < deals[i - 1].holder.len();
+        games.push(games.last().map_or(0, |g| g + usize::from(new)));
+    }
+    finished(
+        size,
+        deals,
+        games,
+        vec![false; raws.len()],
+        None,
+        Vec::new(),
+        file,
+    )
+}
+
+/// A log of JSON Lines records already read and ordered.
+pub fn from_entries(ordered: jsonl_log::Ordered, file: &str) -> Result<Log, FormatError> {
+    let generator = ordered.entries.iter().find_map(|e| e.generator.clone());
+    let n = ordered.entries.len();
+    let mut games: Vec<usize> = Vec::with_capacity(n);
+    let mut after_gap = Vec::with_capacity(n);
+    let mut deals = Vec::with_capacity(n);
+    let mut previous: Option<(String, String, u64)> = None;
+    for e in ordered.entries {
+        let key = (e.key.player, e.key.session, e.key.game);
+        let new = previous.as_ref().is_some_and(|p| *p != key);
+        games.push(games.last().map_or(0, |g| g + usize::from(new)));
+        previous = Some(key);
+        after_gap.push(e.after_gap);
+        deals.push(e.deal);
+    }
+    finished(
+        ordered.size,
+        deals,
+        games,
+        after_gap,
+        generator,
+        ordered.notes,
+        file,
+    )
+}
+
+fn finished(
+    size: BoardSize,
+    deals: Vec<Logged>,
+    games: Vec<usize>,
+    after_gap: Vec<bool>,
+    generator: Option<String>,
+    notes: Vec<String>,
+    file: &str,
+) -> Result<Log, FormatError> {
     let moves = deals.iter().map(|d| d.moves.len()).sum();
     if moves == 0 {
         return Err(FormatError::new(
@@ -102,76 +151,19 @@ pub fn parse(text: &str, file: &str, set: &PieceSet) -> Result<Log, FormatError>
             format!(
                 "the log's {} deals hold no moves; a playtest log lists the placements made in each deal, \
                  moves: [(\"sq3\", 4, 0), ...] (tenten deal --log N --player P writes one)",
-                raws.len()
+                deals.len()
             ),
         ));
-    }
-    let mut games = Vec::with_capacity(deals.len());
-    for i in 0..deals.len() {
-        let new = i > 0
-            && match &keys {
-                Some(k) => k[i] != k[i - 1],
-                None => deals[i - 1].moves.len() < deals[i - 1].holder.len(),
-            };
-        games.push(games.last().map_or(0, |g| g + usize::from(new)));
     }
     Ok(Log {
         size,
         deals,
         moves,
         games,
+        after_gap,
         generator,
+        notes,
     })
-}
-
-/// Each move of deal `i` as (piece, anchor), replayed on its board.
-#[allow(clippy::too_many_arguments)]
-fn check_moves(
-    raw: &RawDeal,
-    i: usize,
-    board: &Board,
-    holder: &[PieceIdx],
-    shapes: &Shapes,
-    set: &PieceSet,
-    text: &str,
-    file: &str,
-) -> Result<Vec<(PieceIdx, u32)>, FormatError> {
-    let mut left = holder.to_vec();
-    let mut bits = board.bits();
-    let size = board.size();
-    let mut out = Vec::with_capacity(raw.moves.len());
-    for (m, (id, x, y)) in raw.moves.iter().enumerate() {
-        let refuse = |why: String| {
-            Err(FormatError::new(
-                file,
-                raw.move_at(text, m),
-                format!("deal {i}, move {m} ({id:?}, {x}, {y}): {why}"),
-            ))
-        };
-        let Some(piece) = set.index_of(id) else {
-            return refuse(format!("unknown piece (not in the piece set \"{}\")", set.name));
-        };
-        let Some(slot) = left.iter().position(|&p| p == piece) else {
-            return refuse(format!(
-                "{id} is not in the holder {} (or was placed already)",
-                set.ids(holder)
-            ));
-        };
-        let on_board = *x < size.w() && *y < size.h();
-        // Only a place on the board has an anchor (a typed column of 2^60
-        // would overflow the product).
-        let anchor = if on_board { (y * size.w() + x) as u32 } else { 0 };
-        let fits = on_board && shapes.shape(piece).fits(bits, shapes.geometry.full) >> anchor & 1 == 1;
-        if !fits {
-            return refuse(format!(
-                "the piece does not fit the {size} board there (column {x}, row {y} is its top-left corner, from 0)"
-            ));
-        }
-        left.remove(slot);
-        bits = shapes.place(bits, piece, anchor).0;
-        out.push((piece, anchor));
-    }
-    Ok(out)
 }
 
 /// A log as JSON Lines, each deal a record of `player` in `session`.

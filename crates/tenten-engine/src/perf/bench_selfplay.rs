@@ -3,7 +3,7 @@
 //! on one core, playing games dealt by the `random` generator (which
 //! validates each holder only to record whether it was fair). The machine
 //! player's target, against the 1010! analysis's C program, is measured by
-//! `../shared/tools/coelho/speed.sh`, both programs pinned in one run.
+//! `scripts/coelho-speed.sh PATH/TO/1010.c`, both programs pinned in one run.
 
 use std::fmt::Write as _;
 use std::time::Instant;

@@ -19,4 +19,6 @@ pub mod tune;
 pub mod tune_run;
 
 #[cfg(test)]
+mod golden_tests;
+#[cfg(test)]
 mod players_tests;

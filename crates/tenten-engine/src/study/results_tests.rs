@@ -221,7 +221,7 @@ fn a_result_file_holds_its_plan_by_value_and_refuses_another_engine_or_an_edit()
         "a.ron",
     )
     .unwrap_err();
-    assert!(e.to_string().contains("played by tenten 0.0.9"), "{e}");
+    assert!(e.to_string().contains("played by engine behaviour 0.0.9"), "{e}");
     let e = ResultFile::parse(&text.replacen("seed: 9,", "seed: 10,", 1), "a.ron").unwrap_err();
     assert!(e.to_string().contains("the file was edited"), "{e}");
 }

@@ -41,7 +41,9 @@ class TenTenEnv(gym.Env):
     board=(10, 10), holder=3, reward="score" | "rounds" | "placed",
     max_rounds=1000, pieces=None, danger=False)``."""
 
-    metadata = {"render_modes": ["ansi"]}
+    # render_fps: gymnasium's wrappers and checkers read it for every
+    # render mode (gym.make warns without it); text frames need no speed.
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(
         self,

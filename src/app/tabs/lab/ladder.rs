@@ -1,6 +1,6 @@
-//! The skill ladder, the first thing the Lab shows: one row per player, one
-//! column group per generator (the Kaplan-Meier median of rounds with its
-//! 95 % interval, and the unfair share of losses with its interval), so
+//! The skill ladder, the first thing the Lab shows: a row per player and
+//! generator (the Kaplan-Meier median of rounds with its 95 % interval,
+//! and the unfair share of losses with its interval), so
 //! "with random, 31 % of casual's losses are unfair; with repair, none" is
 //! read at a glance. A click on a player shows that player's details below.
 
@@ -20,53 +20,58 @@ pub(super) fn ladder(ui: &mut Ui, state: &State, lab: &Lab, detail: &str, cmds: 
         "Players are models anchored on a few facts (see docs/players.md), not measured people. \
          Medians are Kaplan-Meier's: games cut off by the round cap count as alive.",
     );
+    // A row per (player, generator): four columns whatever the number of
+    // generators, so a ladder of many fits a narrow window without a
+    // sideways scroll.
     crate::app::widgets::scroll::sideways(ui, "lab_ladder", |ui| {
         egui::Grid::new("lab_ladder_grid")
             .striped(true)
             .spacing([12.0, 3.0])
             .show(ui, |ui| {
-                ui.label("");
-                for g in plan.generator_names() {
-                    ui.label(RichText::new(g).color(generator_color(g)).strong());
-                    ui.label("");
-                }
-                ui.end_row();
                 ui.label(RichText::new("player").weak());
-                for _ in &plan.generators {
-                    ui.label(RichText::new("median rounds [95 % CI]").weak());
-                    ui.label(RichText::new("unfair share of losses").weak())
-                        .on_hover_text(
-                            "Losses on a holder nobody could place, of all losses; Wilson 95 % interval",
-                        );
-                }
+                ui.label(RichText::new("generator").weak());
+                // Two-line headers: the columns are as narrow as their figures.
+                ui.label(RichText::new("median rounds\n[95 % CI]").weak())
+                    .on_hover_text(
+                        "Kaplan-Meier median of rounds, games cut off by the cap counted as alive",
+                    );
+                ui.label(RichText::new("unfair share\nof losses").weak())
+                    .on_hover_text(
+                        "Losses on a holder nobody could place, of all losses; Wilson 95 % interval",
+                    );
                 ui.end_row();
                 for player in plan.player_names() {
                     let chosen = player == detail;
-                    if ui
-                        .selectable_label(chosen, RichText::new(player).strong())
-                        .on_hover_text("Show this player's survival, hazard and games below")
-                        .clicked()
-                        && !chosen
-                    {
-                        let mut s = state.settings.lab.clone();
-                        s.detail = player.to_owned();
-                        cmds.push(Command::SetLab(s));
-                    }
-                    for r in lab.of_player(player) {
+                    for (i, r) in lab.of_player(player).iter().enumerate() {
+                        if i == 0 {
+                            if ui
+                                .selectable_label(chosen, RichText::new(player).strong())
+                                .on_hover_text("Show this player's survival, hazard and games below")
+                                .clicked()
+                                && !chosen
+                            {
+                                let mut s = state.settings.lab.clone();
+                                s.detail = player.to_owned();
+                                cmds.push(Command::SetLab(s));
+                            }
+                        } else {
+                            ui.label("");
+                        }
+                        ui.label(RichText::new(&r.name).color(generator_color(&r.name)).strong());
                         let s = &r.summary;
                         if s.games == 0 {
                             ui.weak("…");
                             ui.weak("…");
-                            continue;
+                        } else {
+                            let median = match s.km.median {
+                                Some(m) => format!("{m} [{}]", median_ci(s)),
+                                None => format!("> {} (cap)", s.km.last),
+                            };
+                            ui.monospace(median);
+                            ui.monospace(share_text(s.unfair_share));
                         }
-                        let median = match s.km.median {
-                            Some(m) => format!("{m} [{}]", median_ci(s)),
-                            None => format!("> {} (cap)", s.km.last),
-                        };
-                        ui.monospace(median);
-                        ui.monospace(share_text(s.unfair_share));
+                        ui.end_row();
                     }
-                    ui.end_row();
                 }
             });
     });

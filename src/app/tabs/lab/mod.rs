@@ -74,7 +74,14 @@ impl Tab for LabTab {
         let page = self.pages(ui, state, cmds);
         match page {
             LabPage::Setup => {
-                self.settings(ui, state, cmds);
+                // What a run measures cannot change under it: the
+                // settings are read-only until it ends or is cancelled.
+                let running = live.lab.running();
+                ui.add_enabled_ui(!running, |ui| self.settings(ui, state, cmds))
+                    .response
+                    .on_disabled_hover_text(
+                        "A run is playing: cancel it or let it finish to change the settings",
+                    );
                 self.run_row(ui, live, cmds);
                 self.error_line(ui, live);
                 if live.lab.plan.is_some() {
@@ -141,7 +148,13 @@ impl Tab for LabTab {
             crate::app::jobs::lab::stale(
                 plan,
                 &state.settings.lab,
-                state.doc.generator.as_ref(),
+                state
+                    .doc
+                    .generator
+                    .as_ref()
+                    .zip(state.doc.generator_title())
+                    .as_ref()
+                    .map(|(r, t)| (*r, t.as_str())),
                 &state.doc.set,
                 state.doc.board.size(),
                 tenten_engine::search::changer::ChangeOptions {
@@ -301,4 +314,28 @@ fn pin_row(ui: &mut Ui, lab: &crate::app::jobs::lab::Lab, cmds: &mut Vec<Command
             }
         }
     });
+    if let Some(other) = lab.other.as_ref().filter(|_| !lab.running()) {
+        ui.horizontal_wrapped(|ui| {
+            let now = if lab.finished == Some(true) {
+                "finished"
+            } else {
+                "partial"
+            };
+            ui.colored_label(
+                if now == "partial" {
+                    paint::WARN
+                } else {
+                    ui.visuals().text_color()
+                },
+                format!("Shown: this run ({now}). Also kept: {}.", other.label()),
+            );
+            if ui
+                .button("Show the other run")
+                .on_hover_text("A cancelled re-run never replaces a finished run: both are kept")
+                .clicked()
+            {
+                cmds.push(Command::SwapLabRun);
+            }
+        });
+    }
 }

@@ -76,8 +76,8 @@ impl LabTab {
                     {
                         cmds.push(Command::AddLabGenerator);
                     }
-                    if let Some(rules) = &state.doc.generator {
-                        ui.checkbox(&mut s.edited, crate::app::jobs::lab::edited_label(rules))
+                    if let Some(title) = state.doc.generator_title() {
+                        ui.checkbox(&mut s.edited, crate::app::jobs::lab::edited_label(&title))
                             .on_hover_text("The Generator tab's rules, as they are now");
                     }
                 });
@@ -239,7 +239,15 @@ impl LabTab {
             {
                 cmds.push(Command::StartLab);
             }
-            if lab.running() && ui.button("Cancel").clicked() {
+            // Always drawn, enabled while a run plays: Run and Cancel keep
+            // their places, so a second click never lands on the other.
+            if ui
+                .add_enabled(lab.running(), egui::Button::new("Cancel"))
+                .on_hover_text(
+                    "Stop the run; the games finished are kept, and a finished run is never replaced",
+                )
+                .clicked()
+            {
                 cmds.push(Command::CancelLab);
             }
             if lab.plan.is_some()

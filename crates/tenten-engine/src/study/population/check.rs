@@ -20,23 +20,17 @@ pub type Testers = Vec<(String, Vec<Session>)>;
 /// The testers of `logs` (JSON Lines) with their sessions, and the
 /// generator the logs name (the first record that names one).
 pub fn testers_of(
-    logs: &[(String, String)],
+    logs: &[crate::io::jsonl_log::LogFile],
     set: &crate::model::pieces::PieceSet,
 ) -> Result<(Testers, Option<String>), crate::io::formats::FormatError> {
-    let named = logs.iter().find_map(|(_, text)| {
-        crate::io::jsonl_log::records(text, "")
-            .ok()?
-            .into_iter()
-            .find_map(|(_, r)| r.generator)
-    });
-    let (size, testers) = crate::study::population::fit::gather(logs, set)?;
-    let shapes = crate::model::shapes::Shapes::new(set, size);
+    let g = crate::study::population::fit::gather(logs, set)?;
+    let shapes = crate::model::shapes::Shapes::new(set, g.size);
     Ok((
-        testers
+        g.testers
             .iter()
             .map(|t| (t.id.clone(), t.sessions(&shapes, set)))
             .collect(),
-        named,
+        g.generator,
     ))
 }
 

@@ -3,7 +3,12 @@
 //! player and session ids). The ground truth of the population's tests and
 //! of the demo cohort.
 
+use std::path::Path;
+
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::io::formats::{self, FormatError};
 
 use crate::io::playtest_log::to_jsonl;
 use crate::model::generator::Generator;
@@ -12,6 +17,7 @@ use crate::progress::Progress;
 use crate::study::fit::logged;
 use crate::study::population::file::Population;
 use crate::study::population::session::{Table, play_session, player_seed, session_seed};
+use crate::study::population::shard::ForecastPlan;
 
 /// Tester `i`'s id among `n`: `t07` of 60 (zero-padded, so files sort).
 pub fn tester_id(i: usize, n: usize) -> String {
@@ -88,4 +94,116 @@ pub fn cohort(
             })
         })
         .collect()
+}
+
+/// The file in a cohort's folder that says which run wrote its logs.
+pub const IDENTITY: &str = "cohort.ron";
+
+/// A cohort's identity, by value: the population, pieces, board, holder,
+/// cap, seed, repair options and generator (as a forecast of its testers
+/// stores them), and the sessions each tester played.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CohortRun {
+    pub run: ForecastPlan,
+    pub sessions: usize,
+}
+
+/// What a folder holds that a cohort did not write (anything but its
+/// identity and `.jsonl` logs), and whether it holds anything at all.
+fn contents(dir: &Path) -> Result<(Vec<String>, bool), FormatError> {
+    let name = dir.display().to_string();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok((Vec::new(), false));
+    };
+    let mut foreign = Vec::new();
+    let mut any = false;
+    for e in entries {
+        let e = e.map_err(|e| FormatError::new(&name, None, format!("cannot read the folder: {e}")))?;
+        any = true;
+        let file = e.file_name().to_string_lossy().into_owned();
+        let ours = file == IDENTITY || (file.ends_with(".jsonl") && e.path().is_file());
+        if !ours {
+            foreign.push(file);
+        }
+    }
+    foreign.sort();
+    Ok((foreign, any))
+}
+
+/// Whether a cohort may be written into `dir`: a new or empty folder, or,
+/// with `replace`, one that holds a cohort's files alone (never a folder
+/// with other files: replacing means removing). Checked before the
+/// testers play, so a refusal costs nothing.
+pub fn check_folder(dir: &Path, replace: bool) -> Result<(), FormatError> {
+    let name = dir.display().to_string();
+    if dir.exists() && !dir.is_dir() {
+        return Err(FormatError::new(&name, None, "is a file, not a folder"));
+    }
+    let (foreign, any) = contents(dir)?;
+    if !foreign.is_empty() {
+        return Err(FormatError::new(
+            &name,
+            None,
+            format!(
+                "the folder holds files a cohort did not write ({}); name a new or empty folder",
+                foreign.join(", ")
+            ),
+        ));
+    }
+    if any && !replace {
+        return Err(FormatError::new(
+            &name,
+            None,
+            "the folder holds logs already (a fit reads every .jsonl there, so runs would mix); \
+             pass --force to replace the cohort, or name a new folder",
+        ));
+    }
+    Ok(())
+}
+
+/// Writes the cohort into `dir` (made if missing): with `replace`, the
+/// cohort there is removed first; each log is created, never written over
+/// one, and the identity last.
+pub fn write_folder(
+    dir: &Path,
+    logs: &[TesterLog],
+    run: &CohortRun,
+    replace: bool,
+) -> Result<(), FormatError> {
+    check_folder(dir, replace)?;
+    let name = dir.display().to_string();
+    if replace && dir.is_dir() {
+        let old = std::fs::read_dir(dir)
+            .map_err(|e| FormatError::new(&name, None, format!("cannot read the folder: {e}")))?;
+        for e in old.flatten() {
+            std::fs::remove_file(e.path()).map_err(|err| {
+                FormatError::new(
+                    &e.path().display().to_string(),
+                    None,
+                    format!("cannot remove: {err}"),
+                )
+            })?;
+        }
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|e| FormatError::new(&name, None, format!("cannot make the folder: {e}")))?;
+    for log in logs {
+        formats::write_new(&dir.join(format!("{}.jsonl", log.id)), &log.text)?;
+    }
+    let text = ron::ser::to_string_pretty(run, ron::ser::PrettyConfig::new().indentor(" ".to_owned()))
+        .map_err(|e| FormatError::new(IDENTITY, None, e.to_string()))?;
+    formats::write_new(
+        &dir.join(IDENTITY),
+        &format!(
+            "// The run that wrote this folder's logs (tenten cohort): everything that decided them.\n{text}\n"
+        ),
+    )
+}
+
+/// The identity of the cohort in `dir`, if it has one.
+pub fn read_identity(dir: &Path) -> Option<Result<CohortRun, FormatError>> {
+    let path = dir.join(IDENTITY);
+    let text = std::fs::read_to_string(&path).ok()?;
+    Some(formats::parse_ron(&text, &path.display().to_string()))
 }

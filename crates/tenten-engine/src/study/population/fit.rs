@@ -20,8 +20,8 @@ use nalgebra::DMatrix;
 use rayon::prelude::*;
 
 use crate::io::formats::FormatError;
-use crate::io::jsonl_log;
-use crate::io::playtest_log::{self, Log, Logged};
+use crate::io::jsonl_log::{self, LogFile};
+use crate::io::playtest_log::{Log, Logged};
 use crate::model::board::BoardSize;
 use crate::model::pieces::PieceSet;
 use crate::model::shapes::Shapes;
@@ -48,62 +48,66 @@ pub struct Model {
     pub free: [bool; 5],
 }
 
-/// One tester's deals, gathered from every log that names it.
+/// One tester's deals, gathered from every log that names it, in
+/// (session, game, round) order.
 #[derive(Debug, Default)]
 pub struct TesterData {
     pub id: String,
     pub deals: Vec<Logged>,
     /// Each deal's (session, game in session, ended).
     pub keys: Vec<(String, u64, bool)>,
+    /// Each deal: whether it comes after a missing round of its game.
+    pub after_gap: Vec<bool>,
+}
+
+/// The testers of a set of logs.
+#[derive(Debug)]
+pub struct Gathered {
+    pub size: BoardSize,
+    pub testers: Vec<TesterData>,
+    /// What reading noticed: records out of order, gaps.
+    pub notes: Vec<String>,
+    /// The generator the logs name (the first record that does).
+    pub generator: Option<String>,
 }
 
 /// Reads the logs (JSON Lines: they say whose deal each is and in which
-/// session) and gathers each tester's deals, testers in the order met.
-pub fn gather(
-    logs: &[(String, String)],
-    set: &PieceSet,
-) -> Result<(BoardSize, Vec<TesterData>), FormatError> {
-    let mut testers: Vec<TesterData> = Vec::new();
-    let mut index: BTreeMap<String, usize> = BTreeMap::new();
-    let mut size: Option<BoardSize> = None;
-    for (file, text) in logs {
-        if !jsonl_log::is_jsonl(text) {
-            return Err(FormatError::new(
-                file,
-                None,
+/// session), streamed, and gathers each tester's deals in key order,
+/// testers sorted by id.
+pub fn gather(logs: &[LogFile], set: &PieceSet) -> Result<Gathered, FormatError> {
+    if logs.is_empty() {
+        return Err(FormatError::new("fit-population", None, "no logs given"));
+    }
+    let ordered = jsonl_log::Reader::read_all(set, logs).map_err(|mut e| {
+        if e.message.starts_with("not a JSON Lines log") {
+            e.message =
                 "a population is fitted to JSON Lines logs, which say whose deal each is and in which \
-                 session (tenten cohort writes them; docs/formats.md)",
-            ));
+                         session (tenten cohort writes them; docs/formats.md)"
+                    .to_owned();
         }
-        let log = playtest_log::parse(text, file, set)?;
-        if let Some(s) = size
-            && s != log.size
-        {
-            return Err(FormatError::new(
-                file,
-                None,
-                format!(
-                    "its boards are {} but the first log's are {s}; testers share one board size",
-                    log.size
-                ),
-            ));
-        }
-        size = Some(log.size);
-        let records = jsonl_log::records(text, file)?;
-        for ((_, r), deal) in records.into_iter().zip(log.deals) {
-            let i = *index.entry(r.player.clone()).or_insert_with(|| {
-                testers.push(TesterData {
-                    id: r.player.clone(),
-                    ..Default::default()
-                });
-                testers.len() - 1
+        e
+    })?;
+    let generator = ordered.entries.iter().find_map(|e| e.generator.clone());
+    let mut testers: Vec<TesterData> = Vec::new();
+    for e in ordered.entries {
+        if testers.last().is_none_or(|t| t.id != e.key.player) {
+            testers.push(TesterData {
+                id: e.key.player.clone(),
+                ..Default::default()
             });
-            testers[i].deals.push(deal);
-            testers[i].keys.push((r.session, r.game, r.ended));
+        }
+        if let Some(t) = testers.last_mut() {
+            t.deals.push(e.deal);
+            t.keys.push((e.key.session, e.key.game, e.ended));
+            t.after_gap.push(e.after_gap);
         }
     }
-    let size = size.ok_or_else(|| FormatError::new("fit-population", None, "no logs given"))?;
-    Ok((size, testers))
+    Ok(Gathered {
+        size: ordered.size,
+        testers,
+        notes: ordered.notes,
+        generator,
+    })
 }
 
 impl TesterData {
@@ -119,12 +123,15 @@ impl TesterData {
             moves: self.deals.iter().map(|d| d.moves.len()).sum(),
             deals: self.deals.clone(),
             games,
+            after_gap: self.after_gap.clone(),
             generator: None,
+            notes: Vec::new(),
         }
     }
 
     /// The sessions the log holds: each game's length and end, and whether
-    /// the player stopped after its last game.
+    /// the player stopped after its last game. A game cut by a gap is
+    /// censored at the gap.
     pub fn sessions(&self, shapes: &Shapes, set: &PieceSet) -> Vec<Session> {
         let mut out: Vec<(String, Session)> = Vec::new();
         let mut i = 0;
@@ -134,9 +141,10 @@ impl TesterData {
             while j < self.deals.len() && &self.keys[j].0 == session && self.keys[j].1 == game {
                 j += 1;
             }
+            let cut = (i..j).find(|&d| self.after_gap[d]);
             let last = &self.deals[j - 1];
-            let ended = self.keys[j - 1].2 || last.moves.len() < last.holder.len();
-            let rounds = (i..j)
+            let ended = cut.is_none() && (self.keys[j - 1].2 || last.moves.len() < last.holder.len());
+            let rounds = (i..cut.unwrap_or(j))
                 .filter(|&d| self.deals[d].moves.len() == self.deals[d].holder.len() && !self.keys[d].2)
                 .count() as u32;
             let end = if ended {
@@ -158,11 +166,13 @@ impl TesterData {
             }
             i = j;
         }
-        // A session stopped unless it ran to the cap; a log's last game that
-        // never ended was cut off, not quit.
+        // A session stopped unless it ran to the cap; a session whose last
+        // game never ended was cut off (telemetry often is), not quit: it
+        // is censored for the quit model.
         out.into_iter()
             .map(|(_, mut s)| {
-                s.quit = s.games.len() < MAX_GAMES;
+                let last_ended = s.games.last().is_some_and(|g| g.end != End::Censored);
+                s.quit = s.games.len() < MAX_GAMES && last_ended;
                 s
             })
             .collect()
@@ -327,6 +337,8 @@ pub struct PopulationFit {
     /// Game ends the quit model was fitted to, and the unfair ones.
     pub ends: usize,
     pub unfair_ends: usize,
+    /// What reading the logs noticed: records out of order, gaps.
+    pub notes: Vec<String>,
 }
 
 /// Fits `model` to every tester of `logs` and the population to them;
@@ -334,11 +346,13 @@ pub struct PopulationFit {
 pub fn fit_population(
     name: &str,
     model: &Model,
-    logs: &[(String, String)],
+    logs: &[LogFile],
     set: &PieceSet,
     progress: &Progress,
 ) -> Result<Option<PopulationFit>, FormatError> {
-    let (size, testers) = gather(logs, set)?;
+    let Gathered {
+        size, testers, notes, ..
+    } = gather(logs, set)?;
     if testers.is_empty() {
         return Err(FormatError::new(
             "fit-population",
@@ -424,6 +438,7 @@ pub fn fit_population(
         games,
         ends,
         unfair_ends,
+        notes,
     }))
 }
 

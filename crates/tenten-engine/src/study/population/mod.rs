@@ -15,4 +15,6 @@ pub mod session;
 pub mod shard;
 
 #[cfg(test)]
+mod logs_tests;
+#[cfg(test)]
 mod recovery_tests;

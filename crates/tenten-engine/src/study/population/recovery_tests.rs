@@ -7,6 +7,7 @@
 
 use rayon::prelude::*;
 
+use crate::io::jsonl_log::LogFile;
 use crate::model::board::BoardSize;
 use crate::model::generator::Generator;
 use crate::model::pieces::PieceSet;
@@ -39,7 +40,7 @@ fn fit_cohort(
     generator: &str,
     (testers, sessions): (usize, usize),
     seed: u64,
-) -> (PopulationFit, Vec<(String, String)>) {
+) -> (PopulationFit, Vec<LogFile>) {
     let set = PieceSet::classic();
     let shapes = Shapes::new(&set, size);
     let dealing = Dealing::by_name(generator, &set).unwrap();
@@ -52,10 +53,13 @@ fn fit_cohort(
         max_rounds: 1_000,
     };
     let never = Progress::default();
-    let logs: Vec<(String, String)> = cohort(population, &table, generator, testers, sessions, seed, &never)
+    let logs: Vec<LogFile> = cohort(population, &table, generator, testers, sessions, seed, &never)
         .unwrap()
         .into_iter()
-        .map(|l| (format!("{}.jsonl", l.id), l.text))
+        .map(|l| LogFile::Text {
+            name: format!("{}.jsonl", l.id),
+            text: l.text,
+        })
         .collect();
     let fit = fit_population("fitted", &rank_model(), &logs, &set, &never)
         .unwrap()

@@ -11,7 +11,8 @@ use crate::model::board::BoardSize;
 use crate::model::pieces::{PieceSet, PieceSetDef};
 use crate::play::dealing::{Dealing, DealingDef};
 use crate::play::game::End;
-use crate::study::plan::{ENGINE, Labelled};
+use crate::search::changer::ChangeOptions;
+use crate::study::plan::{ENGINE, Labelled, RepairDef};
 use crate::study::population::file::Population;
 use crate::study::population::forecast::{Forecast, Outcome, replicate_of, summarize};
 use crate::study::population::session::{Played, Session};
@@ -29,6 +30,8 @@ pub struct ForecastPlan {
     pub max_rounds: u32,
     pub players: usize,
     pub seed: u64,
+    /// The options of the built-in `repair` generator.
+    pub repair: RepairDef,
     pub generators: Vec<Labelled<DealingDef>>,
 }
 
@@ -42,6 +45,7 @@ impl ForecastPlan {
         max_rounds: u32,
         players: usize,
         seed: u64,
+        options: &ChangeOptions,
         generators: &[(String, Dealing)],
     ) -> Self {
         Self {
@@ -53,6 +57,7 @@ impl ForecastPlan {
             max_rounds,
             players,
             seed,
+            repair: RepairDef::of(options),
             generators: generators
                 .iter()
                 .map(|(label, d)| Labelled {
@@ -132,7 +137,7 @@ pub fn merge(shards: &[(String, ForecastShard)]) -> Result<Vec<Forecast>, String
     let (first_name, first) = shards.first().ok_or("no shards given")?;
     if first.forecast.engine != ENGINE {
         return Err(format!(
-            "{first_name} was played by tenten {}, this is tenten {ENGINE}; rerun it",
+            "{first_name} was played by engine behaviour {}, this is engine behaviour {ENGINE}; rerun it",
             first.forecast.engine
         ));
     }
@@ -199,4 +204,36 @@ pub fn merge(shards: &[(String, ForecastShard)]) -> Result<Vec<Forecast>, String
             ))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::heuristic::Policy;
+    use crate::study::population::file::by_name;
+
+    /// The repair options decide a `repair` forecast's deals: they are part
+    /// of the stored plan, so shards made with other options do not merge.
+    #[test]
+    fn a_forecast_plan_holds_the_repair_options_by_value() {
+        let set = PieceSet::classic();
+        let demo = by_name("demo").unwrap();
+        let repair = vec![("repair".to_owned(), Dealing::by_name("repair", &set).unwrap())];
+        let plan = |options: &ChangeOptions| {
+            ForecastPlan::new(&demo, &set, BoardSize::CLASSIC, 3, 100, 4, 1, options, &repair)
+        };
+        let default = plan(&ChangeOptions::default());
+        let other = ChangeOptions {
+            policy: Policy::Last,
+            ..ChangeOptions::default()
+        };
+        assert_eq!(default.repair, RepairDef::of(&ChangeOptions::default()));
+        assert_ne!(plan(&other), default);
+        let text = ForecastShard::new(default.clone(), Shard::ALL, &[]).to_ron();
+        assert!(text.contains("repair: (") && text.contains("redraws:"), "{text}");
+        let a = ForecastShard::new(default, Shard { index: 0, of: 2 }, &[]);
+        let b = ForecastShard::new(plan(&other), Shard { index: 1, of: 2 }, &[]);
+        let e = merge(&[("a".to_owned(), a), ("b".to_owned(), b)]).unwrap_err();
+        assert!(e.contains("another forecast"), "{e}");
+    }
 }
