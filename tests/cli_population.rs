@@ -45,7 +45,9 @@ fn the_shipped_demo_cohort_is_what_its_command_makes() {
             .map(|e| e.unwrap().file_name())
             .collect();
         names.sort();
-        assert_eq!(names.len(), 60);
+        // Sixty logs and the run's identity, byte for byte.
+        assert_eq!(names.len(), 61);
+        assert!(names.iter().any(|n| n == "cohort.ron"));
         for n in names {
             assert_eq!(
                 std::fs::read(shipped.join(&n)).unwrap(),
@@ -348,4 +350,41 @@ fn a_cohort_folder_holds_one_run() {
 
 fn strs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
+}
+
+/// Each number in its range, their product past memory: refused at once,
+/// before anything is played or written.
+#[test]
+fn products_of_typed_numbers_are_bounded() {
+    let dir = scratch("bounds");
+    let out = dir.join("never");
+    let e = run_bad(&[
+        "cohort",
+        "--population",
+        "demo",
+        "--testers",
+        "100000",
+        "--sessions",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        e.contains("100,000 testers x 2 sessions = 200,000 sessions; a cohort plays at most 20,000"),
+        "{e}"
+    );
+    assert!(!out.exists());
+    let e = run_bad(&[
+        "forecast",
+        "--population",
+        "demo",
+        "--generator",
+        "random,repair,reject",
+        "--players",
+        "10000000",
+    ]);
+    assert!(
+        e.contains("10,000,000 players x 3 generators = 30,000,000 sessions"),
+        "{e}"
+    );
 }

@@ -6,6 +6,7 @@ mod common;
 
 use common::ui::{harness, open, open_deal, preset, temp_copy};
 use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
 use tenten::app::App;
 use tenten::app::shell::command::Command;
 use tenten_engine::model::pieces::PieceSet;
@@ -47,7 +48,7 @@ fn a_deal_without_a_pieces_line_opens_with_the_classic_set() {
 }
 
 #[test]
-fn opening_a_file_over_an_edited_set_says_so_and_undo_brings_the_edits_back() {
+fn opening_a_file_over_an_edited_set_asks_says_so_and_undo_brings_the_edits_back() {
     let mut h = harness();
     let dot = h.state().state.doc.set.index_of("dot").unwrap();
     h.state_mut().push(Command::SetWeight {
@@ -58,6 +59,9 @@ fn opening_a_file_over_an_edited_set_says_so_and_undo_brings_the_edits_back() {
     h.run();
     assert!(h.state().state.doc.set_modified());
     open(&mut h, preset("deals/mid-game.ron"));
+    // The question first (tests/ui_keeps.rs: Cancel opens nothing).
+    h.get_by_label("Open it").click();
+    h.run();
     assert!(!h.state().state.doc.set_modified());
     assert!(
         h.state().live.status.contains("your edited set was replaced"),

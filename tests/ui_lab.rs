@@ -191,7 +191,7 @@ fn cancel_stops_the_simulation_and_keeps_the_games_played() {
     assert_eq!(lab.finished, Some(false));
     let kept = lab.results[0].games.len();
     assert!(kept > 0 && kept < 100_000, "{kept}");
-    h.get_by_label_contains("Cancelled: the figures below cover the games finished.");
+    h.get_by_label_contains("Cancelled: the Results page covers the games finished.");
     // The worker has returned (joined), so nothing more can arrive.
     let latency = common::ui::all_jobs_end(&mut h);
     eprintln!("generator lab: threads ended within {latency:?} of the last frame");

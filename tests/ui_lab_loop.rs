@@ -229,10 +229,10 @@ fn a_cancelled_run_keeps_the_last_runs_results() {
         first
     );
     h.get_by_label("novice: details");
-    h.get_by_label_contains("the figures below are still the last run's");
+    h.get_by_label_contains("the Results page still shows the last run's figures");
     assert!(h.query_by_label_contains("Playing the first games").is_none());
     assert!(
-        h.query_by_label_contains("Cancelled: the figures below cover")
+        h.query_by_label_contains("Cancelled: the Results page covers")
             .is_none()
     );
 }

@@ -29,7 +29,7 @@ fn a_folder_of_logs_fits_then_forecasts_and_checks() {
         h.state().live.status
     );
     assert!(
-        h.query_all_by_label_contains("60 testers, 64117 moves, 308 games")
+        h.query_all_by_label_contains("60 testers, 64,117 moves, 308 games")
             .next()
             .is_some(),
         "the fit's summary is shown"
@@ -63,6 +63,15 @@ fn a_folder_of_logs_fits_then_forecasts_and_checks() {
     assert!(
         h.query_all_by_label_contains("verdict: ").next().is_some(),
         "the check's verdict is shown"
+    );
+    // The check in the table's units: shares in %, as the table above.
+    h.get_by_label_contains("Checked against the logs played under block-blast-like (60 testers");
+    let reach = checked.0.rows.iter().find(|r| r.name == "reach_50").unwrap();
+    assert!(
+        h.query_all_by_label(&format!("{:.1} %", 100.0 * reach.observed))
+            .next()
+            .is_some(),
+        "reach 50 observed, in %"
     );
     assert!(
         h.query_by_label("block-blast-like: observed (60 testers)")

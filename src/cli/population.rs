@@ -51,6 +51,7 @@ pub(super) fn cmd_cohort(a: &CohortArgs, rules: &Rules, out: &mut String) -> Res
     let shapes = Shapes::new(&set, rules.size);
     let table = Table::new(&shapes, &set, rules.k, &dealing, rules.max_rounds);
     let dir = a.out.display().to_string();
+    cohort::check_size(a.testers, a.sessions).map_err(|m| FormatError::new("cohort", None, m))?;
     cohort::check_folder(&a.out, a.force)?;
     eprintln!(
         "playing {} testers of {} ({} session{} each) under {}...",
@@ -164,6 +165,8 @@ pub(super) struct ForecastArgs {
 /// Forecasts each generator; with `--check`, compares the one the logs
 /// were played under with them.
 pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) -> Result<(), FormatError> {
+    tenten_engine::study::population::forecast::check_size(a.players, a.generators.len())
+        .map_err(|m| FormatError::new("forecast", None, m))?;
     let population = file::by_name(&a.population)?;
     let set = piece_set(rules.pieces.as_deref())?;
     let shapes = Shapes::new(&set, rules.size);

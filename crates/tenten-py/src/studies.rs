@@ -267,6 +267,8 @@ fn forecast<'py>(
             format!("is {players}; forecast 1 to 10,000,000 players"),
         ));
     }
+    tenten_engine::study::population::forecast::check_size(players, generators.len())
+        .map_err(|m| input("forecast", m))?;
     let population = population_of(population)?;
     let set = args::pieces(pieces)?;
     let shapes = Shapes::new(&set, args::size("board", board)?);

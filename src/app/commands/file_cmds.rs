@@ -33,6 +33,7 @@ impl App {
             .or_else(files::start_folder);
         if dialogs::native_available() {
             let path = match purpose.proposed_name() {
+                _ if purpose.picks_folder() => files::pick_folder(purpose.title(), folder),
                 Some(name) => files::pick_save(purpose.title(), name, folder),
                 None => files::pick_open(purpose.title(), folder, matches!(purpose, Purpose::OpenDeal)),
             };
@@ -77,7 +78,8 @@ impl App {
             self.live.status = files::NO_FILE_CHOSEN.to_owned();
             return;
         };
-        // Remembered per kind of file, with the session.
+        // Remembered per kind of file, with the session (a chosen folder's
+        // parent, so the next choice starts beside it).
         if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
             let folder = std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf());
             self.state
@@ -102,6 +104,11 @@ impl App {
             Purpose::AddLabPlayer => self.add_lab_player(&path),
             Purpose::SaveGenerator => self.save_generator_to(&path),
             Purpose::SaveFiltered => self.save_filtered_to(&path),
+            Purpose::PickLogFolder { check } => {
+                let path = std::path::absolute(&path).unwrap_or(path);
+                self.live.status = format!("Chose {}", path.display());
+                self.live.picked_folder = Some((check, path));
+            }
             Purpose::SaveText { text, .. } => match tenten_engine::io::formats::write_atomic(&path, &text) {
                 Ok(()) => self.live.status = format!("Saved {}", path.display()),
                 Err(e) => self.live.error = Some(e.to_string()),

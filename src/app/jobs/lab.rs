@@ -393,7 +393,7 @@ impl Lab {
             self.ended_games = 0;
             // Ended before its first game: the last run's figures stay.
             self.note = Some(if self.plan.is_some() {
-                "The new run was cancelled before its first game finished; the figures below are still the last run's."
+                "The new run was cancelled before its first game finished; the Results page still shows the last run's figures."
             } else {
                 "The run was cancelled before its first game finished."
             }
@@ -418,7 +418,7 @@ impl Lab {
             // kept beside it.
             self.swap_other();
             self.note = Some(
-                "The re-run was cancelled: the figures below are the finished run's; its partial games are kept beside it."
+                "The re-run was cancelled: the Results page shows the finished run; its partial games are kept beside it."
                     .to_owned(),
             );
         }

@@ -162,7 +162,11 @@ pub fn reach_plot(ui: &mut Ui, result: &ForecastResult, pinned: Option<&Forecast
     for g in &result.generators {
         let c = generator_color(&g.forecast.generator);
         entries.push(Entry::line(
-            format!("{} ({} players)", g.forecast.generator, result.players),
+            format!(
+                "{} ({} players)",
+                g.forecast.generator,
+                tenten_engine::text::grouped(result.players as u64)
+            ),
             c,
             LineStyle::Solid,
             None,
@@ -201,7 +205,11 @@ pub fn reach_plot(ui: &mut Ui, result: &ForecastResult, pinned: Option<&Forecast
     }))
     .show(ui, |plot| {
         for g in &result.generators {
-            let name = format!("{} ({} players)", g.forecast.generator, result.players);
+            let name = format!(
+                "{} ({} players)",
+                g.forecast.generator,
+                tenten_engine::text::grouped(result.players as u64)
+            );
             if hidden.contains(&name) {
                 continue;
             }

@@ -84,6 +84,7 @@ impl App {
                 pending_load: None,
                 quit_confirmed: false,
                 welcome: false,
+                picked_folder: None,
             },
             undo: Undo::default(),
             cmds: Vec::new(),
@@ -231,7 +232,7 @@ impl App {
                 (Some(e), _) => format!("The forecast failed: {e}"),
                 (None, Some(r)) => format!(
                     "Forecast {} players of {} under {} generators",
-                    r.players,
+                    tenten_engine::text::grouped(r.players as u64),
                     r.population,
                     r.generators.len()
                 ),

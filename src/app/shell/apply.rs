@@ -43,6 +43,7 @@ impl App {
                 }
             }
             Command::ShowWelcome => self.live.welcome = true,
+            Command::PickLogFolder(check) => self.choose_file(Purpose::PickLogFolder { check }, ctx),
             Command::CloseWelcome => self.live.welcome = false,
             Command::SetShowWelcome(on) => self.state.settings.show_welcome = on,
             Command::QuitNow => {

@@ -45,6 +45,9 @@ pub enum Command {
     DismissConfirm,
     /// Close the window; with unsaved changes, ask first.
     Quit,
+    /// Choose a folder of logs for the Population view (true: to check a
+    /// forecast against).
+    PickLogFolder(bool),
     /// Show the start page (Help > Welcome).
     ShowWelcome,
     CloseWelcome,

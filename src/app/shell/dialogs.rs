@@ -25,6 +25,11 @@ pub enum Purpose {
     AddLabPlayer,
     /// The deals the Deals tab shows, as a new batch.
     SaveFiltered,
+    /// A folder of testers' JSON Lines logs for the Population view: to
+    /// fit, or (`check`) to check a forecast against.
+    PickLogFolder {
+        check: bool,
+    },
     /// An export (CSV, SVG, DOT) whose text is ready.
     SaveText {
         title: &'static str,
@@ -46,6 +51,10 @@ impl Purpose {
             Purpose::AddLabPlayer => "Play a player file in the Lab",
             Purpose::SaveGenerator => "Save generator",
             Purpose::SaveFiltered => "Save the deals shown as a batch",
+            Purpose::PickLogFolder { check: false } => "Choose the folder of testers' logs to fit",
+            Purpose::PickLogFolder { check: true } => {
+                "Choose the folder of logs to check the forecast against"
+            }
             Purpose::SaveText { title, .. } => title,
         }
     }
@@ -57,7 +66,8 @@ impl Purpose {
             | Purpose::OpenPieceSet
             | Purpose::OpenGenerator
             | Purpose::AddLabGenerator
-            | Purpose::AddLabPlayer => None,
+            | Purpose::AddLabPlayer
+            | Purpose::PickLogFolder { .. } => None,
             Purpose::SaveGenerator => Some("generator.ron"),
             Purpose::SaveDeal { batch: true } => Some("deals.ron"),
             Purpose::SaveDeal { batch: false } => Some("deal.ron"),
@@ -77,9 +87,15 @@ impl Purpose {
             Purpose::OpenPieceSet | Purpose::SavePieceSet => "sets",
             Purpose::OpenGenerator | Purpose::SaveGenerator | Purpose::AddLabGenerator => "generators",
             Purpose::AddLabPlayer => "players",
+            Purpose::PickLogFolder { .. } => "logs",
             Purpose::SaveText { name, .. } if name.ends_with("player.ron") => "players",
             Purpose::SaveText { .. } => "exports",
         }
+    }
+
+    /// It chooses a folder, not a file.
+    pub fn picks_folder(&self) -> bool {
+        matches!(self, Purpose::PickLogFolder { .. })
     }
 
     /// A save: it writes the chosen file.
@@ -105,6 +121,7 @@ impl InWindow {
     /// `at`: the dialog's top-left corner (below the menu bar).
     pub fn new(purpose: Purpose, folder: Option<PathBuf>, at: egui::Pos2) -> Self {
         let dialog = match purpose.proposed_name() {
+            _ if purpose.picks_folder() => FileDialog::select_folder(),
             Some(name) => FileDialog::save_file().default_filename(name),
             // egui_file's open dialog ignores a typed name (its Open button
             // opens only a clicked file); its save dialog takes a typed name,

@@ -267,6 +267,19 @@ pub fn pick_open(title: &str, folder: Option<PathBuf>, logs: bool) -> Option<Pat
     }
 }
 
+/// A folder dialog opening in `folder` (else `presets/`).
+pub fn pick_folder(title: &str, folder: Option<PathBuf>) -> Option<PathBuf> {
+    if dialogs_off() {
+        return None;
+    }
+    let d = rfd::FileDialog::new().set_title(title);
+    match folder.or_else(start_folder) {
+        Some(dir) => d.set_directory(dir),
+        None => d,
+    }
+    .pick_folder()
+}
+
 /// A save dialog filtered by the extension of the proposed `name`.
 pub fn pick_save(title: &str, name: &str, folder: Option<PathBuf>) -> Option<PathBuf> {
     if dialogs_off() {

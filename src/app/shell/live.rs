@@ -94,6 +94,9 @@ pub struct Live {
     pub quit_confirmed: bool,
     /// The start page is open.
     pub welcome: bool,
+    /// The last folder chosen for the Population view (true: the logs to
+    /// check against), which the view takes into its field.
+    pub picked_folder: Option<(bool, PathBuf)>,
 }
 
 impl Live {

@@ -26,6 +26,8 @@ pub struct PopulationTab {
     check: bool,
     players: usize,
     fitted: bool,
+    /// The folder choice last taken from `Live::picked_folder`.
+    taken: Option<(bool, PathBuf)>,
 }
 
 impl Default for PopulationTab {
@@ -41,6 +43,7 @@ impl Default for PopulationTab {
             check: false,
             players: 2_000,
             fitted: true,
+            taken: None,
         }
     }
 }
@@ -64,6 +67,19 @@ impl Tab for PopulationTab {
     }
 
     fn ui(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
+        // A folder chosen in the dialog since the last frame.
+        if live.picked_folder != self.taken {
+            self.taken = live.picked_folder.clone();
+            if let Some((check, folder)) = &self.taken {
+                let text = folder.display().to_string();
+                if *check {
+                    self.check_folder = text;
+                    self.check = true;
+                } else {
+                    self.folder = text;
+                }
+            }
+        }
         ui.label(RichText::new("Population: what a generator does to an audience").strong());
         ui.collapsing("What is measured", |ui| {
             ui.label(
@@ -95,6 +111,9 @@ impl PopulationTab {
                     .desired_width(260.0_f32.min(ui.available_width())),
             )
             .labelled_by(l.id);
+            if ui.button("Choose folder…").clicked() {
+                cmds.push(Command::PickLogFolder(false));
+            }
         });
         let job = &live.population_fit;
         ui.horizontal(|ui| {
@@ -218,6 +237,9 @@ impl PopulationTab {
                     .desired_width(260.0_f32.min(ui.available_width())),
             )
             .labelled_by(l.id);
+            if ui.button("Choose folder…").clicked() {
+                cmds.push(Command::PickLogFolder(true));
+            }
         });
         let job = &live.forecast;
         ui.horizontal(|ui| {

@@ -1,5 +1,5 @@
-//! The skill ladder, the first thing the Lab shows: a row per player and
-//! generator (the Kaplan-Meier median of rounds with its 95 % interval,
+//! The skill ladder, the first thing the Lab shows: each player, then a row
+//! per generator (the Kaplan-Meier median of rounds with its 95 % interval,
 //! and the unfair share of losses with its interval), so
 //! "with random, 31 % of casual's losses are unfair; with repair, none" is
 //! read at a glance. A click on a player shows that player's details below.
@@ -20,17 +20,16 @@ pub(super) fn ladder(ui: &mut Ui, state: &State, lab: &Lab, detail: &str, cmds: 
         "Players are models anchored on a few facts (see docs/players.md), not measured people. \
          Medians are Kaplan-Meier's: games cut off by the round cap count as alive.",
     );
-    // A row per (player, generator): four columns whatever the number of
-    // generators, so a ladder of many fits a narrow window without a
-    // sideways scroll.
+    // A player's name on a row of its own, then a row per generator: three
+    // columns whatever the number of generators, so a ladder of many fits a
+    // narrow window without a sideways scroll.
     crate::app::widgets::scroll::sideways(ui, "lab_ladder", |ui| {
         egui::Grid::new("lab_ladder_grid")
             .striped(true)
-            .spacing([12.0, 3.0])
+            .spacing([10.0, 3.0])
             .show(ui, |ui| {
-                ui.label(RichText::new("player").weak());
-                ui.label(RichText::new("generator").weak());
-                // Two-line headers: the columns are as narrow as their figures.
+                ui.label(RichText::new("generator").weak())
+                    .on_hover_text("Each player (click one for its details below), then its generators");
                 ui.label(RichText::new("median rounds\n[95 % CI]").weak())
                     .on_hover_text(
                         "Kaplan-Meier median of rounds, games cut off by the cap counted as alive",
@@ -42,22 +41,22 @@ pub(super) fn ladder(ui: &mut Ui, state: &State, lab: &Lab, detail: &str, cmds: 
                 ui.end_row();
                 for player in plan.player_names() {
                     let chosen = player == detail;
-                    for (i, r) in lab.of_player(player).iter().enumerate() {
-                        if i == 0 {
-                            if ui
-                                .selectable_label(chosen, RichText::new(player).strong())
-                                .on_hover_text("Show this player's survival, hazard and games below")
-                                .clicked()
-                                && !chosen
-                            {
-                                let mut s = state.settings.lab.clone();
-                                s.detail = player.to_owned();
-                                cmds.push(Command::SetLab(s));
-                            }
-                        } else {
-                            ui.label("");
-                        }
-                        ui.label(RichText::new(&r.name).color(generator_color(&r.name)).strong());
+                    if ui
+                        .selectable_label(chosen, RichText::new(player).strong())
+                        .on_hover_text("Show this player's survival, hazard and games below")
+                        .clicked()
+                        && !chosen
+                    {
+                        let mut s = state.settings.lab.clone();
+                        s.detail = player.to_owned();
+                        cmds.push(Command::SetLab(s));
+                    }
+                    ui.end_row();
+                    for r in lab.of_player(player) {
+                        ui.horizontal(|ui| {
+                            ui.add_space(12.0);
+                            ui.label(RichText::new(&r.name).color(generator_color(&r.name)).strong());
+                        });
                         let s = &r.summary;
                         if s.games == 0 {
                             ui.weak("…");

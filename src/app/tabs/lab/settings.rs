@@ -272,12 +272,12 @@ impl LabTab {
         if let Some(p) = lab.progress() {
             crate::app::jobs::progress_bar(ui, p);
             if lab.incoming.is_some() && lab.plan.is_some() {
-                ui.weak("Playing the new run's first games; until they finish, the figures below are the last run's.");
+                ui.weak("Playing the new run's first games; until they finish, the Results page shows the last run's figures.");
             }
         } else if let Some(note) = &lab.note {
             ui.weak(note);
         } else if lab.finished == Some(false) && lab.error.is_none() {
-            ui.weak("Cancelled: the figures below cover the games finished.");
+            ui.weak("Cancelled: the Results page covers the games finished.");
         }
     }
 }

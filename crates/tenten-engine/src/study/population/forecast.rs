@@ -24,6 +24,26 @@ use crate::study::population::session::{Session, Table, mix, play_session, playe
 
 /// Replicates a forecast's players are split into.
 pub const REPLICATES: usize = 20;
+
+/// The most sessions a forecast holds, players times generators: every
+/// player's session is kept until the figures are made, so the product a
+/// caller types is bounded, not each number alone.
+pub const MAX_SESSIONS: usize = 20_000_000;
+
+/// `players` under `generators` in range, or why not.
+pub fn check_size(players: usize, generators: usize) -> Result<(), String> {
+    let all = players.saturating_mul(generators);
+    if players == 0 || generators == 0 || all > MAX_SESSIONS {
+        return Err(format!(
+            "{} players x {} generators = {} sessions; a forecast plays 1 to {}",
+            crate::text::grouped(players as u64),
+            generators,
+            crate::text::grouped(all as u64),
+            crate::text::grouped(MAX_SESSIONS as u64)
+        ));
+    }
+    Ok(())
+}
 /// The rounds `reach_r` is told at.
 pub const REACH: [u32; 4] = [10, 25, 50, 100];
 /// The games after which `players_returning_after_k` is told.
