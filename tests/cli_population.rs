@@ -362,6 +362,8 @@ fn products_of_typed_numbers_are_bounded() {
         "cohort",
         "--population",
         "demo",
+        "--generator",
+        "random",
         "--testers",
         "100000",
         "--sessions",

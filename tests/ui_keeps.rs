@@ -317,6 +317,12 @@ fn the_start_page_opens_an_example_and_can_be_turned_off() {
         "{file:?}"
     );
     assert!(file.is_absolute(), "found wherever the window was started");
+    // A log opens from File > Open, which says so.
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label_contains("Open deal, board, batch or log");
+    h.key_press(egui::Key::Escape);
+    h.run();
     // The Help menu brings it back.
     h.get_by_label("Help").click();
     h.run();
