@@ -372,7 +372,7 @@ fn products_of_typed_numbers_are_bounded() {
         out.to_str().unwrap(),
     ]);
     assert!(
-        e.contains("100,000 testers x 2 sessions = 200,000 sessions; a cohort plays at most 20,000"),
+        e.contains("100,000 testers x 2 sessions = 200,000 sessions; a cohort (its logs held until written) plays at most 20,000"),
         "{e}"
     );
     assert!(!out.exists());

@@ -12,6 +12,7 @@
 //!    tuning, fitting);
 //! 5. `perf` (benchmarks, the throttle, the timing sweeps).
 
+pub mod bounds;
 pub mod danger;
 #[cfg(test)]
 mod fixtures;

@@ -130,7 +130,7 @@ def test_simulate_bounds_players_times_generators_times_games():
             generators=["random", "repair", "reject", "bag"],
             games=1_000_000,
         )
-    assert "16,000,000 games; a run plays at most 10,000,000 in all" in str(e.value)
+    assert "4 players x 4 generators x 1,000,000 games = 16,000,000 games; a run plays at most 10,000,000" in str(e.value)
 
 
 @pytest.mark.parametrize(

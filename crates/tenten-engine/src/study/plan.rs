@@ -206,17 +206,16 @@ impl Plan {
         }
         // Every (player, generator) plays `games`: the product is bounded
         // too, so no list of games grows past memory from numbers typed.
-        let pairs = self.players.len().saturating_mul(self.generators.len());
-        if pairs.saturating_mul(self.games) > MAX_GAMES {
-            return Err(format!(
-                "{} players x {} generators x {} games = {} games; a run plays at most {} in all",
-                self.players.len(),
-                self.generators.len(),
-                crate::text::grouped(self.games as u64),
-                crate::text::grouped(pairs.saturating_mul(self.games) as u64),
-                crate::text::grouped(MAX_GAMES as u64)
-            ));
-        }
+        crate::bounds::product(
+            &[
+                (self.players.len(), "players"),
+                (self.generators.len(), "generators"),
+                (self.games, "games"),
+            ],
+            "games",
+            MAX_GAMES,
+            "a run plays",
+        )?;
         if !(1..=MAX_ROUNDS).contains(&self.max_rounds) {
             return Err(format!(
                 "max_rounds: {}; the cap is 1 to {MAX_ROUNDS}",

@@ -102,17 +102,13 @@ pub const MAX_SESSIONS: usize = 20_000;
 
 /// `testers` of `sessions` each in range, or why not.
 pub fn check_size(testers: usize, sessions: usize) -> Result<(), String> {
-    let all = testers.saturating_mul(sessions);
-    if all > MAX_SESSIONS {
-        return Err(format!(
-            "{} testers x {} sessions = {} sessions; a cohort plays at most {} (its logs are held until written)",
-            crate::text::grouped(testers as u64),
-            sessions,
-            crate::text::grouped(all as u64),
-            crate::text::grouped(MAX_SESSIONS as u64)
-        ));
-    }
-    Ok(())
+    crate::bounds::product(
+        &[(testers, "testers"), (sessions, "sessions")],
+        "sessions",
+        MAX_SESSIONS,
+        "a cohort (its logs held until written) plays",
+    )
+    .map(|_| ())
 }
 
 /// The file in a cohort's folder that says which run wrote its logs.

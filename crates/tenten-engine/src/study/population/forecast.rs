@@ -32,17 +32,16 @@ pub const MAX_SESSIONS: usize = 20_000_000;
 
 /// `players` under `generators` in range, or why not.
 pub fn check_size(players: usize, generators: usize) -> Result<(), String> {
-    let all = players.saturating_mul(generators);
-    if players == 0 || generators == 0 || all > MAX_SESSIONS {
-        return Err(format!(
-            "{} players x {} generators = {} sessions; a forecast plays 1 to {}",
-            crate::text::grouped(players as u64),
-            generators,
-            crate::text::grouped(all as u64),
-            crate::text::grouped(MAX_SESSIONS as u64)
-        ));
+    if players == 0 || generators == 0 {
+        return Err("a forecast plays at least one player under one generator".to_owned());
     }
-    Ok(())
+    crate::bounds::product(
+        &[(players, "players"), (generators, "generators")],
+        "sessions",
+        MAX_SESSIONS,
+        "a forecast plays",
+    )
+    .map(|_| ())
 }
 /// The rounds `reach_r` is told at.
 pub const REACH: [u32; 4] = [10, 25, 50, 100];
