@@ -25,6 +25,17 @@ fn lab(games: usize, players: &[&str], generators: &[&str]) -> LabSettings {
     }
 }
 
+/// Raises piece `piece`'s weight by `by` in the palette, as a slider would.
+fn edit_weight(h: &mut Harness<'static, App>, piece: u8, by: u32) {
+    let weight = h.state().state.doc.set.pieces[usize::from(piece)].weight;
+    h.state_mut().push(Command::SetWeight {
+        piece,
+        weight: weight + by,
+        stroke: 1,
+    });
+    h.run();
+}
+
 fn finished(h: &mut Harness<'static, App>) {
     step_until(h, "the run's end", |a| !a.live.lab.running());
 }
@@ -138,13 +149,7 @@ fn a_tuned_name_follows_its_weights() {
         h.state().state.doc.generator_title().as_deref(),
         Some("random tuned")
     );
-    let weight = h.state().state.doc.set.pieces[0].weight;
-    h.state_mut().push(Command::SetWeight {
-        piece: 0,
-        weight: weight + 7,
-        stroke: 1,
-    });
-    h.run();
+    edit_weight(&mut h, 0, 7);
     let title = h.state().state.doc.generator_title().unwrap();
     assert_eq!(title, "random tuned (weights changed since)");
     h.state_mut()
@@ -165,13 +170,7 @@ fn a_tuned_name_follows_its_weights() {
 #[test]
 fn opening_a_file_asks_before_replacing_an_edited_set() {
     let mut h = common::ui::harness();
-    let w = h.state().state.doc.set.pieces[3].weight;
-    h.state_mut().push(Command::SetWeight {
-        piece: 3,
-        weight: w + 5,
-        stroke: 1,
-    });
-    h.run();
+    edit_weight(&mut h, 3, 5);
     assert!(h.state().state.doc.set_modified());
     let deal = preset("deals/mid-game.ron");
     h.state_mut().push(Command::Load(deal.clone()));
@@ -202,13 +201,7 @@ fn quit_asks_when_changes_are_not_saved() {
     h.state_mut().push(Command::Quit);
     h.run();
     assert!(h.state().live.confirm.is_none());
-    let w = h.state().state.doc.set.pieces[0].weight;
-    h.state_mut().push(Command::SetWeight {
-        piece: 0,
-        weight: w + 1,
-        stroke: 1,
-    });
-    h.run();
+    edit_weight(&mut h, 0, 1);
     h.state_mut().push(Command::Quit);
     h.run();
     let c = h.state().live.confirm.clone().expect("Quit asks");

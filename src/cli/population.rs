@@ -141,14 +141,7 @@ pub(super) fn cmd_fit_population(
         eprintln!("note: {note}");
     }
     let _ = writeln!(out, "{}", fitted.line());
-    let header = format!(
-        "// A model of an audience, not measured people: fitted by tenten fit-population to {} testers' logs\n\
-         // ({} moves, {} games). `fitted` holds the standard errors a forecast draws from and each tester's fit.\n",
-        fitted.testers.len(),
-        fitted.moves,
-        fitted.games
-    );
-    formats::write_atomic(&a.out, &format!("{header}{}", fitted.population.to_ron()))
+    formats::write_atomic(&a.out, &fitted.file_text("tenten fit-population"))
 }
 
 pub(super) struct ForecastArgs {

@@ -194,15 +194,7 @@ impl PopulationTab {
             cmds.push(Command::SaveText {
                 title: "Save the fitted population",
                 name: "population.ron",
-                text: format!(
-                    "// A model of an audience, not measured people: fitted in the window to {} testers' logs of {}\n\
-                     // ({} moves, {} games).\n{}",
-                    fit.testers.len(),
-                    f.folder.display(),
-                    fit.moves,
-                    fit.games,
-                    p.to_ron()
-                ),
+                text: fit.file_text(&format!("the window, from {},", f.folder.display())),
             });
         }
         testers_plot(ui, fit);

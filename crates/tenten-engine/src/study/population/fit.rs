@@ -562,6 +562,20 @@ fn num(x: f64) -> String {
 }
 
 impl PopulationFit {
+    /// The population file, under a header saying what it is and what it
+    /// was fitted to (`by`: "tenten fit-population", "the window"): the one
+    /// text the CLI and the window save.
+    pub fn file_text(&self, by: &str) -> String {
+        format!(
+            "// A model of an audience, not measured people: fitted by {by} to {} testers' logs\n\
+             // ({} moves, {} games). `fitted` holds the standard errors a forecast draws from and each tester's fit.\n{}",
+            self.testers.len(),
+            self.moves,
+            self.games,
+            self.population.to_ron()
+        )
+    }
+
     /// The CLI's line: every figure with its 95 % interval.
     pub fn line(&self) -> String {
         let mut out = format!(
