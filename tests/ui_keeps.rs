@@ -231,7 +231,11 @@ fn the_labs_run_and_the_population_survive_a_restart() {
     h.run();
     finished(&mut h);
     let games: Vec<usize> = h.state().live.lab.results.iter().map(|r| r.games.len()).collect();
-    assert!(data.join("lab-last-run.ron").is_file());
+    // Written on a job, off the frame the run ended in.
+    let kept = data.join("lab-last-run.ron");
+    step_until(&mut h, "the run kept on disk", |a| {
+        a.live.keeping.is_none() && kept.is_file()
+    });
     let cohort = preset("cohorts/demo/random");
     h.state_mut().push(Command::FitPopulation(cohort.clone()));
     h.run();

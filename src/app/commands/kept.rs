@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use tenten_engine::study::plan::Plan;
 use tenten_engine::study::results::ResultFile;
 
-use crate::app::jobs::job::Background as _;
+use crate::app::jobs::job::{Background as _, Job};
 use crate::app::jobs::lab::GeneratorResults;
 use crate::app::shell::app::App;
 
@@ -42,20 +42,43 @@ impl App {
 
     /// Writes the Lab's run (finished or cancelled, as shown) to the data
     /// folder, replacing the last one kept.
-    pub(crate) fn keep_lab_run(&mut self) {
-        let (Some(dir), Some(file)) = (&self.data_dir, self.live.lab.result_file()) else {
+    /// (A large run is megabytes of text: it is written on a job, not in
+    /// the frame the run ends in.)
+    pub(crate) fn keep_lab_run(&mut self, ctx: &egui::Context) {
+        let Some(dir) = self.data_dir.clone() else {
             return;
         };
-        let written = std::fs::create_dir_all(dir)
-            .map_err(|e| e.to_string())
-            .and_then(|()| {
-                tenten_engine::io::formats::write_atomic(&dir.join(LAB_RUN), &file.to_ron())
+        let Some(file) = self.live.lab.result_file() else {
+            return;
+        };
+        let spawned = Job::spawn("keep-lab-run", ctx, move |send, _| {
+            send(
+                std::fs::create_dir_all(&dir)
                     .map_err(|e| e.to_string())
-            });
-        if let Err(e) = written {
+                    .and_then(|()| {
+                        tenten_engine::io::formats::write_atomic(&dir.join(LAB_RUN), &file.to_ron())
+                            .map_err(|e| e.to_string())
+                    }),
+            );
+        });
+        match spawned {
+            Ok(job) => self.live.keeping = Some(job),
+            Err(e) => self.live.error = Some(format!("The Lab's run could not be kept: {e}")),
+        }
+    }
+
+    /// Takes the answer of the job keeping the Lab's run, once it is there.
+    pub(crate) fn poll_keeping(&mut self) {
+        let Some(job) = &mut self.live.keeping else {
+            return;
+        };
+        if let Some(Err(e)) = job.drain().pop() {
             self.live.error = Some(format!(
                 "The Lab's run could not be kept for the next session: {e}"
             ));
+        }
+        if job.ended() {
+            self.live.keeping = None;
         }
     }
 

@@ -212,16 +212,16 @@ impl Lab {
         self.note = Some("The last session's run, kept across the restart.".to_owned());
     }
 
-    /// The run on screen.
-    fn shown(&self) -> Shown {
+    /// The run on screen, moved out (its games are not copied).
+    fn take_shown(&mut self) -> Shown {
         Shown {
-            plan: self.plan.clone(),
-            fingerprint: self.fingerprint.clone(),
-            set_title: self.set_title.clone(),
-            results: self.results.clone(),
-            finished: self.finished,
-            seconds: self.seconds,
-            source: self.source.clone(),
+            plan: self.plan.take(),
+            fingerprint: std::mem::take(&mut self.fingerprint),
+            set_title: std::mem::take(&mut self.set_title),
+            results: std::mem::take(&mut self.results),
+            finished: self.finished.take(),
+            seconds: std::mem::take(&mut self.seconds),
+            source: self.source.take(),
         }
     }
 
@@ -243,7 +243,7 @@ impl Lab {
             return;
         }
         if let Some(other) = self.other.take() {
-            let now = self.shown();
+            let now = self.take_shown();
             self.show(other);
             self.other = Some(now);
         }
@@ -340,7 +340,7 @@ impl Lab {
         // A finished run is never thrown away by a re-run that may yet be
         // cancelled: it is kept until the new one finishes.
         if self.finished == Some(true) && self.plan.is_some() {
-            self.other = Some(self.shown());
+            self.other = Some(self.take_shown());
         }
         self.fingerprint = new.plan.fingerprint();
         self.plan = Some(new.plan);

@@ -14,7 +14,7 @@ use tenten_engine::search::changer::{ChangeOptions, Outcome};
 use tenten_engine::search::validator::validate;
 
 use crate::app::jobs::danger::DangerState;
-use crate::app::jobs::job::Watch;
+use crate::app::jobs::job::{Job, Watch};
 use crate::app::jobs::repair::{RepairJob, RepairPoll};
 use crate::app::jobs::timing::TimingSweep;
 use crate::app::panels::board_view::BoardView;
@@ -85,6 +85,7 @@ impl App {
                 quit_confirmed: false,
                 welcome: false,
                 picked_folder: None,
+                keeping: None,
             },
             undo: Undo::default(),
             cmds: Vec::new(),
@@ -129,6 +130,7 @@ impl App {
         w.extend(self.live.timing.watches());
         w.extend(self.live.deals.watch());
         w.extend(self.live.loading.as_ref().map(|(_, j)| j.watch()));
+        w.extend(self.live.keeping.as_ref().map(Job::watch));
         w
     }
 
@@ -153,6 +155,7 @@ impl App {
         self.dropped_files(&ctx);
         self.poll_job();
         self.poll_load(&ctx);
+        self.poll_keeping();
         self.poll_file_dialog(&ctx);
         if let Some(complete) = self.live.timing.poll() {
             let n = self.live.timing.measurements.len();
@@ -173,7 +176,7 @@ impl App {
             }
         }
         if let Some(complete) = ended {
-            self.keep_lab_run();
+            self.keep_lab_run(&ctx);
             let games = tenten_engine::text::grouped(self.live.lab.ended_games as u64);
             self.live.status = if complete {
                 format!(

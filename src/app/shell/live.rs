@@ -97,6 +97,8 @@ pub struct Live {
     /// The last folder chosen for the Population view (true: the logs to
     /// check against), which the view takes into its field.
     pub picked_folder: Option<(bool, PathBuf)>,
+    /// The job writing the Lab's finished run to the data folder.
+    pub keeping: Option<Job<Result<(), String>>>,
 }
 
 impl Live {

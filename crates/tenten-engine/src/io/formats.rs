@@ -97,13 +97,61 @@ pub fn read_text(path: &Path) -> Result<String, FormatError> {
 /// the link kept); an existing file keeps its permissions; the temporary
 /// file is removed on every error.
 pub fn write_atomic(path: &Path, contents: &str) -> Result<(), FormatError> {
-    let file = path.display().to_string();
-    let fail = |e: std::io::Error| FormatError::new(&file, None, format!("cannot write: {e}"));
     // Through a symlink to the file it names (relative to the link's folder).
     let target = match std::fs::read_link(path) {
         Ok(to) => path.parent().map_or(to.clone(), |d| d.join(&to)),
         Err(_) => path.to_path_buf(),
     };
+    let permissions = std::fs::metadata(&target).ok().map(|m| m.permissions());
+    through_temporary(path, &target, contents, permissions, |tmp| {
+        std::fs::rename(tmp, &target)
+    })
+}
+
+/// Writes a file that must not exist yet, whole or not at all: the text
+/// goes to a temporary file first, which is then hard-linked into place, an
+/// operation that fails rather than replace a file made meanwhile (by
+/// another process or thread).
+pub fn write_new(path: &Path, contents: &str) -> Result<(), FormatError> {
+    let exists = || FormatError::new(&path.display().to_string(), None, "exists; it is not replaced");
+    if path.exists() {
+        return Err(exists());
+    }
+    through_temporary(path, path, contents, None, |tmp| {
+        let linked = match std::fs::hard_link(tmp, path) {
+            // A file system without hard links (FAT): a rename, the file's
+            // absence checked just before.
+            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists && !path.exists() => {
+                std::fs::rename(tmp, path)
+            }
+            other => other,
+        };
+        // The link holds the text now; the temporary name goes either way.
+        let _ = std::fs::remove_file(tmp);
+        linked
+    })
+    .map_err(|e| {
+        if path.exists() && e.message.contains("exists") {
+            exists()
+        } else {
+            e
+        }
+    })
+}
+
+/// The one mechanism of both writers: `contents` into a fresh temporary
+/// file beside `target` (named uniquely per call, so two threads saving one
+/// file never share it), flushed, then `put` in place, then the folder
+/// flushed so the new name is durable. The temporary file is removed on
+/// every error; `path` names the file in messages.
+fn through_temporary(
+    path: &Path,
+    target: &Path,
+    contents: &str,
+    permissions: Option<std::fs::Permissions>,
+    put: impl FnOnce(&Path) -> std::io::Result<()>,
+) -> Result<(), FormatError> {
+    use std::io::Write as _;
     let dir = target
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -112,12 +160,8 @@ pub fn write_atomic(path: &Path, contents: &str) -> Result<(), FormatError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    // Unique per call, not per process: two threads saving the same file
-    // each write their own temporary file, and the last rename wins whole.
     let tmp = dir.join(format!(".{name}.{}.{}.tmp", std::process::id(), unique()));
-    let permissions = std::fs::metadata(&target).ok().map(|m| m.permissions());
     let result = (|| {
-        use std::io::Write as _;
         let mut f = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -128,76 +172,18 @@ pub fn write_atomic(path: &Path, contents: &str) -> Result<(), FormatError> {
         }
         f.sync_all()?;
         drop(f);
-        std::fs::rename(&tmp, &target)
+        put(&tmp)
     })();
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
-        return Err(fail(e));
+        return Err(FormatError::new(
+            &path.display().to_string(),
+            None,
+            format!("cannot write: {e}"),
+        ));
     }
-    // The rename is durable once the folder is: flush it (where a folder
+    // The new name is durable once the folder is: flush it (where a folder
     // can be opened, as on Unix).
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
-}
-
-/// Writes a file that must not exist yet, whole or not at all: the text
-/// goes to a temporary file first, which is then linked into place, an
-/// operation that fails rather than replace a file (made meanwhile by
-/// another process or thread, say). Where the file system has no hard
-/// links, the file is created exclusively and written.
-pub fn write_new(path: &Path, contents: &str) -> Result<(), FormatError> {
-    use std::io::Write as _;
-    let file = path.display().to_string();
-    let exists = || FormatError::new(&file, None, "exists; it is not replaced");
-    if path.exists() {
-        return Err(exists());
-    }
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.{}.new", std::process::id(), unique()));
-    let fail = |e: std::io::Error| FormatError::new(&file, None, format!("cannot write: {e}"));
-    let written = (|| {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        f.write_all(contents.as_bytes())?;
-        f.sync_all()
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(fail(e));
-    }
-    let linked = std::fs::hard_link(&tmp, path);
-    let _ = std::fs::remove_file(&tmp);
-    match linked {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Err(exists()),
-        Err(_) => {
-            // No hard links here: create the file exclusively.
-            let mut f = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(path)
-                .map_err(|e| match e.kind() {
-                    std::io::ErrorKind::AlreadyExists => exists(),
-                    _ => fail(e),
-                })?;
-            if let Err(e) = f.write_all(contents.as_bytes()).and_then(|()| f.sync_all()) {
-                drop(f);
-                let _ = std::fs::remove_file(path);
-                return Err(fail(e));
-            }
-        }
-    }
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }

@@ -79,17 +79,6 @@ pub fn records(text: &str, file: &str) -> Result<Vec<(usize, Record)>, FormatErr
     Ok(out)
 }
 
-/// The deals of a JSON Lines log, as a RON log's are read.
-pub fn parse_deals(text: &str, file: &str) -> Result<Vec<RawDeal>, FormatError> {
-    deals_of(records(text, file)?, text, file)
-}
-
-/// The deals of records already read from `text`; the first bad deal
-/// fails them all.
-pub fn deals_of(records: Vec<(usize, Record)>, text: &str, file: &str) -> Result<Vec<RawDeal>, FormatError> {
-    deals_each(records, text, file).into_iter().collect()
-}
-
 /// The deals of records already read from `text`, each read on its own:
 /// a bad board or holder is an `Err` in its place (a batch lists it).
 pub fn deals_each(
@@ -220,13 +209,6 @@ pub struct Ordered {
     pub notes: Vec<String>,
 }
 
-impl Ordered {
-    /// Where an entry came from: `file:line`.
-    pub fn at(&self, e: &Entry) -> String {
-        format!("{}:{}", self.files[e.file], e.line)
-    }
-}
-
 /// The same error at line `line` of the file (a record's text is one line,
 /// so its messages point at line 1 of it).
 fn on_line(mut e: FormatError, line: usize) -> FormatError {
@@ -302,7 +284,8 @@ impl<'a> Reader<'a> {
                 return Err(FormatError::new(
                     file,
                     Some((number, 1)),
-                    "not a JSON Lines log (one JSON object a line, as tenten cohort writes them; docs/formats.md)",
+                    "not a JSON Lines log: testers' logs are one JSON object a line, saying whose deal each is \
+                     and in which session (tenten cohort writes them; docs/formats.md)",
                 ));
             }
             let entry = self.entry(line, file, records).map_err(|e| on_line(e, number))?;
@@ -386,23 +369,18 @@ impl<'a> Reader<'a> {
         let mut notes = Vec::new();
         let at = |e: &Entry| format!("{}:{}", files[e.file], e.line);
         // Out of order: the first record of each file that comes before the
-        // one above it.
-        for f in 0..files.len() {
-            let mut last: Option<&Entry> = None;
-            for e in entries.iter().filter(|e| e.file == f) {
-                if let Some(l) = last
-                    && e.key < l.key
-                {
-                    notes.push(format!(
-                        "{}: records arrive out of order ({} comes after {} at line {}); read in (player, session, game, round) order",
-                        at(e),
-                        e.key,
-                        l.key,
-                        l.line
-                    ));
-                    break;
-                }
-                last = Some(e);
+        // one above it (a file's records are read one after another).
+        let mut noted = vec![false; files.len()];
+        for w in entries.windows(2) {
+            let (l, e) = (&w[0], &w[1]);
+            if l.file == e.file && e.key < l.key && !std::mem::replace(&mut noted[e.file], true) {
+                notes.push(format!(
+                    "{}: records arrive out of order ({} comes after {} at line {}); read in (player, session, game, round) order",
+                    at(e),
+                    e.key,
+                    l.key,
+                    l.line
+                ));
             }
         }
         // Stable: a repeated key keeps its order of reading.

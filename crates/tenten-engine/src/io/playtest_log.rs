@@ -91,11 +91,8 @@ pub fn parse(text: &str, file: &str, set: &PieceSet) -> Result<Log, FormatError>
             moves,
         });
     }
-    let mut games = Vec::with_capacity(deals.len());
-    for i in 0..deals.len() {
-        let new = i > 0 && deals[i - 1].moves.len() < deals[i - 1].holder.len();
-        games.push(games.last().map_or(0, |g| g + usize::from(new)));
-    }
+    // A game ends with the deal whose pieces were not all placed.
+    let games = game_numbers(&deals, |a, _| a.moves.len() == a.holder.len());
     finished(
         size,
         deals,
@@ -110,19 +107,10 @@ pub fn parse(text: &str, file: &str, set: &PieceSet) -> Result<Log, FormatError>
 /// A log of JSON Lines records already read and ordered.
 pub fn from_entries(ordered: jsonl_log::Ordered, file: &str) -> Result<Log, FormatError> {
     let generator = ordered.entries.iter().find_map(|e| e.generator.clone());
-    let n = ordered.entries.len();
-    let mut games: Vec<usize> = Vec::with_capacity(n);
-    let mut after_gap = Vec::with_capacity(n);
-    let mut deals = Vec::with_capacity(n);
-    let mut previous: Option<(String, String, u64)> = None;
-    for e in ordered.entries {
-        let key = (e.key.player, e.key.session, e.key.game);
-        let new = previous.as_ref().is_some_and(|p| *p != key);
-        games.push(games.last().map_or(0, |g| g + usize::from(new)));
-        previous = Some(key);
-        after_gap.push(e.after_gap);
-        deals.push(e.deal);
-    }
+    let games = game_numbers(&ordered.entries, |a, b| {
+        (&a.key.player, &a.key.session, a.key.game) == (&b.key.player, &b.key.session, b.key.game)
+    });
+    let (deals, after_gap) = ordered.entries.into_iter().map(|e| (e.deal, e.after_gap)).unzip();
     finished(
         ordered.size,
         deals,
@@ -132,6 +120,20 @@ pub fn from_entries(ordered: jsonl_log::Ordered, file: &str) -> Result<Log, Form
         ordered.notes,
         file,
     )
+}
+
+/// Each item's game, numbered from 0 in order: a new game begins wherever
+/// `same(previous, this)` says the two are not of one game.
+pub fn game_numbers<T>(items: &[T], same: impl Fn(&T, &T) -> bool) -> Vec<usize> {
+    let mut games = Vec::with_capacity(items.len());
+    let mut g = 0;
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 && !same(&items[i - 1], item) {
+            g += 1;
+        }
+        games.push(g);
+    }
+    games
 }
 
 fn finished(

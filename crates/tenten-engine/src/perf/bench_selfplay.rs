@@ -141,7 +141,7 @@ pub fn report(b: &SelfplayBench, seed: u64) -> String {
     // measured beside it, in the same run: never a remembered figure.
     let _ = writeln!(
         out,
-        "  coelho (the machine player) {coelho:.0} rounds/s; its target, 10x the analysis's C program, is measured side by side: ../shared/tools/coelho/speed.sh"
+        "  coelho (the machine player) {coelho:.0} rounds/s; its target, 10x the analysis's C program, is measured side by side: scripts/coelho-speed.sh PATH/TO/1010.c (zx80/1010, GPL v3)"
     );
     out
 }

@@ -145,16 +145,11 @@ impl Tab for LabTab {
             ));
             Vec::new()
         } else {
+            let title = state.doc.generator_title();
             crate::app::jobs::lab::stale(
                 plan,
                 &state.settings.lab,
-                state
-                    .doc
-                    .generator
-                    .as_ref()
-                    .zip(state.doc.generator_title())
-                    .as_ref()
-                    .map(|(r, t)| (*r, t.as_str())),
+                state.doc.generator.as_ref().zip(title.as_deref()),
                 &state.doc.set,
                 state.doc.board.size(),
                 tenten_engine::search::changer::ChangeOptions {

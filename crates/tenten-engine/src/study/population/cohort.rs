@@ -215,10 +215,3 @@ pub fn write_folder(
         ),
     )
 }
-
-/// The identity of the cohort in `dir`, if it has one.
-pub fn read_identity(dir: &Path) -> Option<Result<CohortRun, FormatError>> {
-    let path = dir.join(IDENTITY);
-    let text = std::fs::read_to_string(&path).ok()?;
-    Some(formats::parse_ron(&text, &path.display().to_string()))
-}

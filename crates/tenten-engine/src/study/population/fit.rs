@@ -21,7 +21,7 @@ use rayon::prelude::*;
 
 use crate::io::formats::FormatError;
 use crate::io::jsonl_log::{self, LogFile};
-use crate::io::playtest_log::{Log, Logged};
+use crate::io::playtest_log::{self, Log, Logged};
 use crate::model::board::BoardSize;
 use crate::model::pieces::PieceSet;
 use crate::model::shapes::Shapes;
@@ -75,18 +75,7 @@ pub struct Gathered {
 /// session), streamed, and gathers each tester's deals in key order,
 /// testers sorted by id.
 pub fn gather(logs: &[LogFile], set: &PieceSet) -> Result<Gathered, FormatError> {
-    if logs.is_empty() {
-        return Err(FormatError::new("fit-population", None, "no logs given"));
-    }
-    let ordered = jsonl_log::Reader::read_all(set, logs).map_err(|mut e| {
-        if e.message.starts_with("not a JSON Lines log") {
-            e.message =
-                "a population is fitted to JSON Lines logs, which say whose deal each is and in which \
-                         session (tenten cohort writes them; docs/formats.md)"
-                    .to_owned();
-        }
-        e
-    })?;
+    let ordered = jsonl_log::Reader::read_all(set, logs)?;
     let generator = ordered.entries.iter().find_map(|e| e.generator.clone());
     let mut testers: Vec<TesterData> = Vec::new();
     for e in ordered.entries {
@@ -113,11 +102,7 @@ pub fn gather(logs: &[LogFile], set: &PieceSet) -> Result<Gathered, FormatError>
 impl TesterData {
     /// The deals as one log (games numbered in order).
     fn log(&self, size: BoardSize) -> Log {
-        let mut games = Vec::with_capacity(self.keys.len());
-        for i in 0..self.keys.len() {
-            let new = i > 0 && (self.keys[i].0 != self.keys[i - 1].0 || self.keys[i].1 != self.keys[i - 1].1);
-            games.push(games.last().map_or(0, |g: &usize| g + usize::from(new)));
-        }
+        let games = playtest_log::game_numbers(&self.keys, |a, b| a.0 == b.0 && a.1 == b.1);
         Log {
             size,
             moves: self.deals.iter().map(|d| d.moves.len()).sum(),
