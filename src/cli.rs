@@ -22,6 +22,7 @@ use tenten_engine::search::changer::{ChangeOptions, DEFAULT_MAX_REDRAWS, Outcome
 use tenten_engine::search::heuristic::{FMatrix, Policy, Reading};
 use tenten_engine::search::validator::{Validation, validate};
 use tenten_engine::study::results::Shard;
+use tenten_engine::study::tune::Verdict;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -156,8 +157,9 @@ enum Command {
     },
     /// Tune a generator file's weights toward targets for players (Nelder-Mead, every
     /// candidate on the same seeds), validate the best few on other seeds, check the
-    /// start and the winner on fresh seeds, give each target a verdict (met or missed)
-    /// and write the winner. Exits 1 when a target is missed, unless --allow-miss.
+    /// start and the winner on fresh seeds, give each target a verdict from its interval
+    /// (met, missed or undecided) and write the winner. Exits 1 when a target is missed,
+    /// 3 when none is missed but one is undecided, unless --allow-miss.
     Tune {
         /// Replace output files (--out, --csv, a cohort's folder) that exist; without it they
         /// are refused, as the window asks before replacing a file.
@@ -185,7 +187,8 @@ enum Command {
         /// nats) of the tuned weights from the base's (0: none).
         #[arg(long, value_name = "STRENGTH", default_value_t = 0.0)]
         keep_mix: f64,
-        /// Exit 0 even when a target is missed (the verdicts are printed either way).
+        /// Exit 0 even when a target is missed or undecided (the verdicts are printed either
+        /// way).
         #[arg(long)]
         allow_miss: bool,
         /// The pieces whose weights move (default all).
@@ -198,9 +201,15 @@ enum Command {
         /// Games per candidate (all on the same seeds).
         #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
         games: u32,
-        /// Hold-out games on fresh seeds for the final check.
+        /// Hold-out games on fresh seeds for the final check: each target is met when its
+        /// interval lies inside its tolerance, missed when outside, else undecided.
         #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=100_000))]
         holdout: u32,
+        /// An undecided target grows the hold-out on fresh seeds, doubling, up to this many
+        /// games (default 4 x --holdout); every look's interval is at 1 - 0.05/K for K
+        /// looks, so the verdicts stay wrong at most 5 % of the time.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=400_000))]
+        holdout_max: Option<u32>,
         /// Seconds to search.
         #[arg(long, default_value_t = 120.0)]
         budget: f64,
@@ -572,7 +581,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
         return 2;
     }
     let mut out = String::new();
-    let mut missed = false;
+    let mut verdict_code = 0;
     let result = match cli.command {
         Command::Validate {
             policy,
@@ -645,6 +654,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             bounds,
             games,
             holdout,
+            holdout_max,
             budget,
             max_evaluations,
             seed,
@@ -662,6 +672,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
                 bounds,
                 games: games as usize,
                 holdout: holdout as usize,
+                holdout_max: holdout_max.map(|n| n as usize),
                 budget,
                 max_evaluations: max_evaluations.map(|n| n as usize),
                 seed,
@@ -670,7 +681,15 @@ pub fn main(args: Vec<OsString>) -> i32 {
             &file,
             &mut out,
         )
-        .map(|all_met| missed = !all_met && !allow_miss),
+        .map(|verdict| {
+            if !allow_miss {
+                verdict_code = match verdict {
+                    Verdict::Met => 0,
+                    Verdict::Missed => 1,
+                    Verdict::Undecided => 3,
+                };
+            }
+        }),
         Command::FitPlayer {
             log,
             pieces,
@@ -947,9 +966,9 @@ pub fn main(args: Vec<OsString>) -> i32 {
     };
     print!("{out}");
     match result {
-        // A tune that missed a target printed its verdicts: not a success.
-        Ok(()) if missed => 1,
-        Ok(()) => 0,
+        // A tune printed its verdicts: a missed or undecided target is not
+        // a success (1 and 3; 2 is bad input).
+        Ok(()) => verdict_code,
         Err(e) => {
             eprintln!("error: {e}");
             2

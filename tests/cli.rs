@@ -984,7 +984,7 @@ fn a_tune_that_misses_says_so_and_exits_1() {
     );
     assert!(stderr.contains("MISSED: unfair_share for novice:"), "{stderr}");
     let written = std::fs::read_to_string(&out_file).unwrap();
-    assert!(written.contains("unfair_share for novice MISSED"), "{written}");
+    assert!(written.contains("unfair_share for novice missed ("), "{written}");
     let allowed = tenten()
         .args(args(&["--allow-miss", "--force"]))
         .output()
@@ -1017,7 +1017,60 @@ fn a_tune_that_misses_says_so_and_exits_1() {
         unwritten.to_str().unwrap(),
     ]);
     assert!(e.contains("<= 1000"), "{e}");
+    let e = run_bad(&[
+        "tune",
+        "--generator",
+        "random",
+        "--target",
+        "median_rounds=30",
+        "--holdout",
+        "100",
+        "--holdout-max",
+        "50",
+        "--out",
+        unwritten.to_str().unwrap(),
+    ]);
+    assert!(e.contains("--holdout-max is from --holdout (100)"), "{e}");
     assert!(!unwritten.exists());
+}
+
+/// A target whose interval straddles its tolerance is undecided: the
+/// hold-out grew to --holdout-max, the line says how many games would
+/// decide it, stderr says UNDECIDED and the exit status is 3.
+#[test]
+fn an_undecided_tune_grows_its_hold_out_and_exits_3() {
+    let out_file = fresh_path("undecided.ron");
+    let out = tenten()
+        .args([
+            "tune",
+            "--generator",
+            "random",
+            "--player",
+            "novice",
+            "--target",
+            "median_rounds=22@0.5",
+            "--games",
+            "20",
+            "--holdout",
+            "20",
+            "--holdout-max",
+            "80",
+            "--max-evaluations",
+            "1",
+            "--out",
+            out_file.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(3), "{stdout}{stderr}");
+    let line = stdout.lines().next().unwrap();
+    assert!(line.contains(" verdict=undecided "), "{line}");
+    assert!(line.contains(" level=0.9833 "), "{line}");
+    assert!(line.contains(" holdout_games=80 "), "{line}");
+    assert!(!line.contains(" needed_games=none"), "{line}");
+    assert!(stderr.contains("UNDECIDED: median_rounds for novice:"), "{stderr}");
 }
 
 /// tune from a generator naming its piece set, written into another

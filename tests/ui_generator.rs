@@ -287,7 +287,11 @@ fn a_tune_in_the_lab_applies_and_undoes() {
     h.get_by_label("best so far");
     // A verdict, then the goal, the tuned and the start on the same games.
     let c = &report.holdout[0];
-    h.get_by_label(if c.met { "Met" } else { "Missed" });
+    h.get_by_label(match c.verdict {
+        tenten_engine::study::tune::Verdict::Met => "Met",
+        tenten_engine::study::tune::Verdict::Missed => "Missed",
+        tenten_engine::study::tune::Verdict::Undecided => "Undecided",
+    });
     h.get_by_label_contains("median_rounds for novice: goal 35 within 1.75; tuned ");
     // Medians are whole rounds ("22 [19-25]", never "22.00"), and the view
     // says what stopped the search.

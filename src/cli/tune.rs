@@ -4,11 +4,11 @@
 use std::sync::atomic::Ordering;
 
 use super::*;
-use tenten_engine::study::tune;
+use tenten_engine::study::tune::{self, Verdict};
 use tenten_engine::study::tune_run::{self, Options};
 
-/// Tunes; whether every target was met on the hold-out.
-pub(super) fn cmd_tune(a: Options, file: &Path, out: &mut String) -> Result<bool, FormatError> {
+/// Tunes; the verdict of the whole tune on the hold-out.
+pub(super) fn cmd_tune(a: Options, file: &Path, out: &mut String) -> Result<Verdict, FormatError> {
     let req = tune_run::request(&a)?;
     eprintln!(
         "tuning {} weights of {} for {} ({} {} a candidate, {:.0} s)...",
@@ -43,13 +43,20 @@ pub(super) fn cmd_tune(a: Options, file: &Path, out: &mut String) -> Result<bool
         return Err(err);
     }
     let cap = req.plan.max_rounds;
-    for c in report.holdout.iter().filter(|c| !c.met) {
+    for c in report.holdout.iter().filter(|c| c.verdict != Verdict::Met) {
+        let needs = match c.needed {
+            Some(n) if c.verdict == Verdict::Undecided => format!("; about {n} would decide it"),
+            None if c.verdict == Verdict::Undecided => "; it sits on the tolerance's edge".to_owned(),
+            _ => String::new(),
+        };
         eprintln!(
-            "MISSED: {} for {}: {} on {} fresh {}, goal {} within {}",
+            "{}: {} for {}: {} ({:.1} % interval) on {} fresh {}, goal {} within {}{needs}",
+            c.verdict.word().to_uppercase(),
             c.goal.target.name(),
             c.player,
             c.holdout.show(cap),
-            req.holdout_games,
+            100.0 * c.level,
+            c.games,
             tune_run::unit(&req),
             c.goal.target.goal(),
             c.goal.tolerance
@@ -60,5 +67,5 @@ pub(super) fn cmd_tune(a: Options, file: &Path, out: &mut String) -> Result<bool
     }
     let note = tune_run::final_note(&req, &a, &report);
     formats::write_atomic(file, &tune_run::tuned_file(&req, &a, &report.tuned, file, &note))?;
-    Ok(report.all_met())
+    Ok(report.verdict())
 }

@@ -35,6 +35,13 @@ impl Tuned {
         self.report.all_met()
     }
 
+    /// The whole tune's verdict: "missed" if any target is, else
+    /// "undecided" if any is, else "met".
+    #[getter]
+    fn verdict(&self) -> &'static str {
+        self.report.verdict().word()
+    }
+
     /// What `tenten tune` prints, line for line.
     #[getter]
     fn line(&self) -> String {
@@ -42,10 +49,12 @@ impl Tuned {
     }
 
     /// One row a target and player: "target", "player", "goal",
-    /// "tolerance", "verdict" ("met" or "missed"), the hold-out's figure
-    /// "holdout" with its 95 % interval "holdout_lo", "holdout_hi", and the
-    /// base generator's "start", "start_lo", "start_hi" (inf: past the
-    /// round cap; nan: no interval).
+    /// "tolerance", "verdict" ("met", "missed" or "undecided"), the
+    /// hold-out's figure "holdout" with its interval "holdout_lo",
+    /// "holdout_hi" at confidence "level" on "holdout_games", "needed" (the
+    /// games an undecided target would need; 0: decided or none would), and
+    /// the base generator's "start", "start_lo", "start_hi" at 95 % (inf:
+    /// past the round cap; nan: no interval).
     #[getter]
     fn verdicts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let rows = &self.report.holdout;
@@ -67,8 +76,20 @@ impl Tuned {
         out.set_item(
             "verdict",
             rows.iter()
-                .map(|c| if c.met { "met" } else { "missed" })
+                .map(|c| c.verdict.word())
                 .collect::<Vec<_>>(),
+        )?;
+        out.set_item("level", col(&|c| c.level))?;
+        out.set_item(
+            "holdout_games",
+            rows.iter().map(|c| c.games as u64).collect::<Vec<_>>().into_pyarray(py),
+        )?;
+        out.set_item(
+            "needed",
+            rows.iter()
+                .map(|c| c.needed.unwrap_or(0) as u64)
+                .collect::<Vec<_>>()
+                .into_pyarray(py),
         )?;
         out.set_item("holdout", col(&|c| value(&c.holdout)))?;
         out.set_item("holdout_lo", col(&|c| lo(&c.holdout)))?;
@@ -116,10 +137,9 @@ impl Tuned {
         format!(
             "<tenten.Tuned {} tuned: {}>",
             self.req.base.file.name,
-            if self.report.all_met() {
-                "all met"
-            } else {
-                "missed"
+            match self.report.verdict() {
+                tenten_engine::study::tune::Verdict::Met => "all met",
+                v => v.word(),
             }
         )
     }
@@ -156,6 +176,8 @@ impl Tuned {
 ///     weight, at most 1000.
 /// games: games (or players) a candidate, all on the same seeds.
 /// holdout: hold-out games (or players) on fresh seeds for the check.
+/// holdout_max: an undecided target grows the hold-out, doubling, up to
+///     this many (None: 4 x holdout).
 /// budget: seconds to search.
 /// max_evaluations: stop after this many evaluations too: a run cut by
 ///     evaluations, not seconds, is repeatable on any machine.
@@ -166,8 +188,8 @@ impl Tuned {
 /// `line` (the CLI's lines), `save`.
 #[pyfunction]
 #[pyo3(
-    signature = (generator, targets, players=vec!["casual".to_owned()], population=None, keep_mix=0.0, free=None, bounds=(1.0, 200.0), games=200, holdout=400, budget=120.0, max_evaluations=None, seed=1, max_rounds=10_000),
-    text_signature = "(generator, targets, players=['casual'], population=None, keep_mix=0.0, free=None, bounds=(1.0, 200.0), games=200, holdout=400, budget=120.0, max_evaluations=None, seed=1, max_rounds=10000)"
+    signature = (generator, targets, players=vec!["casual".to_owned()], population=None, keep_mix=0.0, free=None, bounds=(1.0, 200.0), games=200, holdout=400, holdout_max=None, budget=120.0, max_evaluations=None, seed=1, max_rounds=10_000),
+    text_signature = "(generator, targets, players=['casual'], population=None, keep_mix=0.0, free=None, bounds=(1.0, 200.0), games=200, holdout=400, holdout_max=None, budget=120.0, max_evaluations=None, seed=1, max_rounds=10000)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn tune(
@@ -181,6 +203,7 @@ fn tune(
     bounds: (f64, f64),
     games: usize,
     holdout: usize,
+    holdout_max: Option<usize>,
     budget: f64,
     max_evaluations: Option<usize>,
     seed: u64,
@@ -205,6 +228,7 @@ fn tune(
         bounds: format!("{},{}", bounds.0, bounds.1),
         games,
         holdout,
+        holdout_max,
         budget,
         max_evaluations,
         seed,

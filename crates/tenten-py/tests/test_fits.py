@@ -91,7 +91,9 @@ def test_tune_prints_the_clis_lines_and_saves_its_file(cli, tmp_path):
     assert tuned.evaluations == 12
     v = tuned.verdicts
     assert list(v["target"]) == ["median_rounds"] and list(v["player"]) == ["novice"]
-    assert v["verdict"][0] == ("met" if tuned.all_met else "missed")
+    assert v["verdict"][0] == tuned.verdict and tuned.verdict in ("met", "missed", "undecided")
+    assert tuned.all_met == (tuned.verdict == "met")
+    assert 30 <= v["holdout_games"][0] <= 120 and 0.95 <= v["level"][0] < 1
     assert v["holdout_lo"][0] <= v["holdout"][0] <= v["holdout_hi"][0]
     assert v["goal"][0] == 40 and v["tolerance"][0] == 2
     w = tuned.weights

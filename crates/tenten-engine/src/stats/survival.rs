@@ -91,6 +91,19 @@ fn events(games: &[(u32, bool)]) -> Vec<(u32, u64, u64, u64)> {
 
 /// Kaplan-Meier's product-limit estimate with Greenwood's variance.
 pub fn kaplan_meier(games: &[(u32, bool)]) -> Survival {
+    kaplan_meier_at(games, Z)
+}
+
+/// The normal law's quantile for a two-sided interval of confidence
+/// `level` (0.95 gives 1.96): how many standard errors its half-width is.
+pub fn z_of(level: f64) -> f64 {
+    use statrs::distribution::Normal;
+    Normal::new(0.0, 1.0).map_or(Z, |n| n.inverse_cdf(0.5 + level.clamp(0.5, 1.0 - 1e-12) / 2.0))
+}
+
+/// Kaplan-Meier with bands and intervals `z` standard errors wide (`Z`:
+/// 95 %): a sequential check spends its error over several looks.
+pub fn kaplan_meier_at(games: &[(u32, bool)], z: f64) -> Survival {
     let mut steps = vec![Step {
         rounds: 0,
         survival: 1.0,
@@ -108,7 +121,7 @@ pub fn kaplan_meier(games: &[(u32, bool)]) -> Survival {
         if n > d {
             greenwood += d as f64 / (n as f64 * (n - d) as f64);
         }
-        let (lo, hi) = log_log_band(s, greenwood);
+        let (lo, hi) = log_log_band(s, greenwood, z);
         steps.push(Step {
             rounds: t,
             survival: s,
@@ -120,7 +133,7 @@ pub fn kaplan_meier(games: &[(u32, bool)]) -> Survival {
     // A half reached as a product of fractions may round to just above it.
     let first_at_or_below =
         |f: fn(&Step) -> f64| steps.iter().find(|st| f(st) <= 0.5 + 1e-12).map(|st| st.rounds);
-    let (rmean, rmean_ci) = restricted_mean(&evs, &steps, last, games.len());
+    let (rmean, rmean_ci) = restricted_mean(&evs, &steps, last, games.len(), z);
     Survival {
         games: games.len(),
         censored: games.iter().filter(|g| g.1).count(),
@@ -135,12 +148,12 @@ pub fn kaplan_meier(games: &[(u32, bool)]) -> Survival {
 
 /// The 95 % band of S on the log-log scale (Kalbfleisch and Prentice):
 /// S^exp(±z·se), se = sqrt(Greenwood) / |ln S|. At S = 1 or 0 it is S.
-fn log_log_band(s: f64, greenwood: f64) -> (f64, f64) {
+fn log_log_band(s: f64, greenwood: f64, z: f64) -> (f64, f64) {
     if s <= 0.0 || s >= 1.0 {
         return (s, s);
     }
     let se = greenwood.sqrt() / s.ln().abs();
-    (s.powf((Z * se).exp()), s.powf((-Z * se).exp()))
+    (s.powf((z * se).exp()), s.powf((-z * se).exp()))
 }
 
 /// The area under the curve up to `last` and the half-width of its 95 %
@@ -151,6 +164,7 @@ fn restricted_mean(
     steps: &[Step],
     last: u32,
     n: usize,
+    z: f64,
 ) -> (Option<f64>, Option<(f64, f64)>) {
     if n == 0 {
         return (None, None);
@@ -175,7 +189,7 @@ fn restricted_mean(
     let ci = if evs.iter().all(|e| e.2 == 0) {
         (last * 0.05f64.powf(1.0 / n as f64), last)
     } else {
-        let h = Z * var.sqrt();
+        let h = z * var.sqrt();
         ((area - h).max(0.0), (area + h).min(last))
     };
     (Some(area), (n >= 2).then_some(ci))
@@ -254,14 +268,19 @@ fn poisson_interval(k: u64) -> (f64, f64) {
 /// A share with its Wilson 95 % interval; `None` when there is nothing to
 /// share out.
 pub fn share(part: usize, whole: usize) -> Option<(f64, f64, f64)> {
+    share_at(part, whole, Z)
+}
+
+/// A share with its Wilson interval `z` standard errors wide.
+pub fn share_at(part: usize, whole: usize, z: f64) -> Option<(f64, f64, f64)> {
     if whole == 0 {
         return None;
     }
     let n = whole as f64;
     let p = part as f64 / n;
-    let z2 = Z * Z;
+    let z2 = z * z;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-    let half = Z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     Some((p, (centre - half).max(0.0), (centre + half).min(1.0)))
 }
 

@@ -11,8 +11,8 @@
 //! from the designer's. Common random numbers fit the tuning seeds' noise,
 //! so the few best candidates are played again on validation seeds before
 //! one is chosen; the start and the winner are then both measured on fresh
-//! seeds (the hold-out), each goal with its 95 % interval and a verdict:
-//! met (within its tolerance) or missed.
+//! seeds (the hold-out), each goal with its interval and a verdict from
+//! it: met, missed or undecided (`tune_verdict`).
 //!
 //! The weights are tuned in steps of a tenth of the base weights (fewer
 //! when a base weight is so large that tenths would pass 1000), every piece
@@ -32,12 +32,15 @@ use crate::play::dealing::Dealing;
 use crate::play::game::{BANDS, Game};
 use crate::play::generator_file::GeneratorSpec;
 use crate::progress::Progress;
-use crate::stats::{divergence, survival};
+use crate::stats::survival::{self, Survival};
+use crate::stats::divergence;
 use crate::study::population::file::Population;
 use crate::study::population::forecast::{Forecast, Outcome, REACH, play_players, summarize};
 use crate::study::population::quit::MAX_GAMES;
 use crate::study::population::session::Table;
 use crate::study::runner::{self, Plan, Summary};
+pub use crate::study::tune_verdict::{Checked, Verdict};
+use crate::study::tune_verdict;
 
 /// The weights are tuned at this many steps per base weight, at most.
 pub const STEPS: u32 = 10;
@@ -241,24 +244,28 @@ impl Target {
     /// past the round cap (more than half the games alive at it) is
     /// `None`: beyond the cap, not the cap.
     pub fn interval(&self, s: &Summary, set: &PieceSet) -> Measured {
+        self.interval_at(s, &s.km, set, survival::z_of(0.95))
+    }
+
+    /// The measure with its interval `z` standard errors wide, the median
+    /// read from `km` (made at the same `z`).
+    pub fn interval_at(&self, s: &Summary, km: &Survival, set: &PieceSet, z: f64) -> Measured {
+        let share = |x: Option<(f64, f64, f64)>| Measured {
+            value: Some(x.map_or(0.0, |x| x.0)),
+            ci: x.map(|(_, lo, hi)| (lo, hi)),
+        };
         match *self {
             Target::MedianRounds(_) => {
-                let (lo, hi) = s.km.median_ci;
+                let (lo, hi) = km.median_ci;
                 Measured {
-                    value: s.km.median.map(f64::from),
+                    value: km.median.map(f64::from),
                     ci: lo.map(|lo| (f64::from(lo), hi.map_or(f64::INFINITY, f64::from))),
                 }
             }
-            Target::UnfairShare(_) => Measured {
-                value: Some(s.unfair_share.map_or(0.0, |x| x.0)),
-                ci: s.unfair_share.map(|(_, lo, hi)| (lo, hi)),
-            },
+            Target::UnfairShare(_) => share(survival::share_at(s.unfair, s.games - s.censored, z)),
             Target::SmallShare { band, .. } => {
-                let x = small_share(s, set, band);
-                Measured {
-                    value: Some(x.map_or(0.0, |x| x.0)),
-                    ci: x.map(|(_, lo, hi)| (lo, hi)),
-                }
+                let (small, whole) = small_counts(s, set, band);
+                share(survival::share_at(small, whole, z))
             }
             Target::Reach { .. } | Target::GamesPerSession(_) => Measured {
                 value: None,
@@ -342,16 +349,18 @@ impl Goal {
         self.target.miss(measured) / self.tolerance
     }
 
-    /// Met when the value is within the tolerance of the goal; a median
-    /// beyond the cap is missed (how far beyond is unknown).
-    pub fn met(&self, m: &Measured) -> bool {
-        m.value.is_some_and(|v| self.misses_by(v) <= 1.0 + 1e-9)
-    }
 }
 
 /// The share of pieces of 1-3 cells among those dealt in `band`, with its
 /// Wilson interval.
 pub fn small_share(s: &Summary, set: &PieceSet, band: usize) -> Option<(f64, f64, f64)> {
+    let (small, whole) = small_counts(s, set, band);
+    survival::share(small, whole)
+}
+
+/// The pieces of 1-3 cells dealt on boards in `band`, and all pieces dealt
+/// there.
+pub fn small_counts(s: &Summary, set: &PieceSet, band: usize) -> (usize, usize) {
     let small: u64 = s
         .dealt
         .iter()
@@ -359,7 +368,7 @@ pub fn small_share(s: &Summary, set: &PieceSet, band: usize) -> Option<(f64, f64
         .filter(|(_, p)| p.cells().len() <= 3)
         .map(|(d, _)| d[band])
         .sum();
-    survival::share(small as usize, s.dealt_by_band[band] as usize)
+    (small as usize, s.dealt_by_band[band] as usize)
 }
 
 /// A loss this small means every goal is met within a tenth of its
@@ -388,6 +397,9 @@ pub struct TuneRequest {
     /// repeatable).
     pub max_evaluations: Option<usize>,
     pub holdout_games: usize,
+    /// An undecided goal grows the hold-out, doubling, up to this many
+    /// games (`tune_verdict`); at most `holdout_games` means one look.
+    pub holdout_max: usize,
     /// Tune for an audience instead of players: each candidate's figures
     /// are those of this population's players, `plan.games` of them, one
     /// session each (its point estimate: a fit's uncertainty is the
@@ -458,17 +470,6 @@ pub struct Evaluation {
     pub x: Vec<f64>,
 }
 
-/// One goal for one player checked on the hold-out games: the start and
-/// the tuned generator, each with its 95 % interval, and the verdict.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Checked {
-    pub player: String,
-    pub goal: Goal,
-    pub start: Measured,
-    pub holdout: Measured,
-    pub met: bool,
-}
-
 /// A finalist: a candidate among the best on the tuning seeds, and its
 /// loss on the validation seeds.
 #[derive(Clone, Debug, PartialEq)]
@@ -537,7 +538,20 @@ impl TuneReport {
     /// Every goal met for every player on the hold-out (false when the
     /// hold-out was cancelled).
     pub fn all_met(&self) -> bool {
-        !self.holdout.is_empty() && self.holdout.iter().all(|c| c.met)
+        !self.holdout.is_empty() && self.holdout.iter().all(|c| c.verdict == Verdict::Met)
+    }
+
+    /// The verdict of the whole tune: missed if any goal is, else
+    /// undecided if any is (or the hold-out was cancelled), else met.
+    pub fn verdict(&self) -> Verdict {
+        let any = |v: Verdict| self.holdout.iter().any(|c| c.verdict == v);
+        if any(Verdict::Missed) {
+            Verdict::Missed
+        } else if any(Verdict::Undecided) || self.holdout.is_empty() {
+            Verdict::Undecided
+        } else {
+            Verdict::Met
+        }
     }
 }
 
@@ -596,7 +610,7 @@ fn summaries(
 
 /// The audience's figures under `spec`: the population's players `games`
 /// (player i of the plan's seed), one session each.
-fn audience_forecast(
+pub(crate) fn audience_forecast(
     req: &TuneRequest,
     spec: &GeneratorSpec,
     games: std::ops::Range<usize>,
@@ -838,55 +852,8 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
     let chosen = finalists.first().map_or(best.x.clone(), |f| f.x.clone());
     let tuned = candidate(req, &chosen);
     // The hold-out: the start and the winner on the same fresh seeds.
-    let fresh = HOLDOUT_SEEDS..HOLDOUT_SEEDS + req.holdout_games;
     let base = candidate(req, &x0);
-    let holdout = if req.audience.is_some() {
-        match (
-            audience_forecast(req, &base, fresh.clone(), progress),
-            audience_forecast(req, &tuned, fresh, progress),
-        ) {
-            (Some(before), Some(after)) => req
-                .goals
-                .iter()
-                .map(|g| {
-                    let holdout = g.target.audience_interval(&after);
-                    Checked {
-                        player: AUDIENCE.to_owned(),
-                        goal: *g,
-                        start: g.target.audience_interval(&before),
-                        met: g.met(&holdout),
-                        holdout,
-                    }
-                })
-                .collect(),
-            _ => Vec::new(),
-        }
-    } else {
-        match (
-            summaries(req, &base, fresh.clone(), progress),
-            summaries(req, &tuned, fresh, progress),
-        ) {
-            (Some(before), Some(after)) => req
-                .plan
-                .player_names()
-                .into_iter()
-                .zip(before.iter().zip(&after))
-                .flat_map(|(player, (b, a))| {
-                    req.goals.iter().map(move |g| {
-                        let holdout = g.target.interval(a, &req.plan.set);
-                        Checked {
-                            player: player.to_owned(),
-                            goal: *g,
-                            start: g.target.interval(b, &req.plan.set),
-                            met: g.met(&holdout),
-                            holdout,
-                        }
-                    })
-                })
-                .collect(),
-            _ => Vec::new(),
-        }
-    };
+    let holdout = tune_verdict::check(req, &base, &tuned, progress).unwrap_or_default();
     Some(TuneReport {
         weights_before: start_weights(&req.base.set),
         weights_after: tuned.set.pieces.iter().map(|p| p.weight).collect(),

@@ -13,6 +13,12 @@ use crate::study::population::file::Population;
 use crate::study::runner::Plan;
 use crate::study::tune::{self, Goal, Measured, TuneReport, TuneRequest};
 
+/// How far an undecided target grows the hold-out unless told: four
+/// times its first look (three looks).
+pub const HOLDOUT_GROWTH: usize = 4;
+/// The most hold-out games (or players) a target may grow to.
+pub const MAX_HOLDOUT: usize = 400_000;
+
 /// The options, as the CLI takes them.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -28,6 +34,9 @@ pub struct Options {
     pub bounds: String,
     pub games: usize,
     pub holdout: usize,
+    /// An undecided target grows the hold-out up to this many (`None`:
+    /// four times `holdout`).
+    pub holdout_max: Option<usize>,
     pub budget: f64,
     pub max_evaluations: Option<usize>,
     pub seed: u64,
@@ -104,6 +113,13 @@ pub fn request_for(a: &Options, audience: Option<Population>) -> Result<TuneRequ
     } else {
         a.players.iter().map(String::as_str).collect()
     };
+    let holdout_max = a.holdout_max.unwrap_or(a.holdout.saturating_mul(HOLDOUT_GROWTH));
+    if holdout_max < a.holdout || holdout_max > MAX_HOLDOUT {
+        return Err(bad(format!(
+            "--holdout-max is from --holdout ({}) to {MAX_HOLDOUT}; got {holdout_max}",
+            a.holdout
+        )));
+    }
     let req = TuneRequest {
         plan: Plan {
             games: a.games,
@@ -120,6 +136,7 @@ pub fn request_for(a: &Options, audience: Option<Population>) -> Result<TuneRequ
         budget_seconds: a.budget,
         max_evaluations: a.max_evaluations,
         holdout_games: a.holdout,
+        holdout_max,
     };
     req.check().map_err(bad)?;
     Ok(req)
@@ -169,22 +186,25 @@ pub fn final_note(req: &TuneRequest, a: &Options, report: &TuneReport) -> String
         .iter()
         .map(|c| {
             format!(
-                "{} for {} {} ({})",
+                "{} for {} {} ({} at {:.1} % on {})",
                 c.goal.target.name(),
                 c.player,
-                if c.met { "met" } else { "MISSED" },
-                c.holdout.show(cap)
+                c.verdict.word(),
+                c.holdout.show(cap),
+                100.0 * c.level,
+                c.games
             )
         })
         .collect();
     format!(
-        "{} evaluations of {} {} (seeds {}..), {} finalists validated, hold-out {}: {}.",
+        "{} evaluations of {} {} (seeds {}..), {} finalists validated, hold-out {} to {}: {}.",
         report.evaluations.len(),
         a.games,
         unit(req),
         a.seed,
         report.finalists.len(),
         a.holdout,
+        req.holdout_max,
         verdicts.join("; ")
     )
 }
@@ -226,17 +246,19 @@ pub fn lines(req: &TuneRequest, report: &TuneReport) -> Vec<String> {
     for c in &report.holdout {
         let _ = writeln!(
             out,
-            "target={} player={} goal={} tolerance={} verdict={} holdout={} holdout_ci={} start={} start_ci={} holdout_{unit}={}",
+            "target={} player={} goal={} tolerance={} verdict={} holdout={} holdout_ci={} level={} start={} start_ci={} holdout_{unit}={} needed_{unit}={}",
             c.goal.target.name(),
             c.player,
             c.goal.target.goal(),
             c.goal.tolerance,
-            if c.met { "met" } else { "missed" },
+            c.verdict.word(),
             value(&c.holdout, cap),
             interval(&c.holdout, cap),
+            (c.level * 1e4).round() / 1e4,
             value(&c.start, cap),
             interval(&c.start, cap),
-            req.holdout_games
+            c.games,
+            c.needed.map_or("none".to_owned(), |n| n.to_string())
         );
     }
     let _ = writeln!(out, "weights_before={}", weights(set, &report.weights_before));

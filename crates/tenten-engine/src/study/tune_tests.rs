@@ -27,6 +27,7 @@ fn request_for(players: &[&str], goals: Vec<Goal>, evaluations: usize) -> TuneRe
         max_evaluations: Some(evaluations),
         audience: None,
         holdout_games: 80,
+        holdout_max: 80,
     }
 }
 
@@ -86,7 +87,8 @@ fn a_tune_moves_the_median_toward_its_target_on_fresh_seeds() {
         "hold-out {holdout} for {goal}"
     );
     assert!(c.holdout.ci.is_some());
-    assert_eq!(c.met, (holdout - goal).abs() <= c.goal.tolerance);
+    // The verdict is the interval's, not the point's.
+    assert_eq!(c.verdict, c.goal.verdict(&c.holdout));
     // The winner was chosen among finalists on validation seeds.
     assert!(!r.finalists.is_empty() && r.finalists.len() <= FINALISTS);
     assert!(
@@ -161,14 +163,8 @@ fn goals_take_a_tolerance_and_measure_their_miss_in_it() {
         value: Some(v),
         ci: None,
     };
-    assert!(share.met(&m(0.16)) && !share.met(&m(0.18)) && share.met(&m(0.0)));
-    assert!(
-        !median.met(&Measured {
-            value: None,
-            ci: None
-        }),
-        "beyond the cap is a miss"
-    );
+    assert!((share.band().1 - 0.17).abs() < 1e-12 && share.band().0 == f64::NEG_INFINITY);
+    assert_eq!(median.band(), (33.25, 36.75));
     assert_eq!(
         Measured {
             value: None,
@@ -210,7 +206,11 @@ fn an_unreachable_goal_is_missed_on_the_hold_out() {
     let r = tune(&req, &Progress::default(), |_| {}).unwrap();
     assert!(!r.all_met());
     let c = &r.holdout[0];
-    assert!(!c.met && c.holdout.value.unwrap() > 0.001, "{c:?}");
+    assert!(
+        c.verdict == Verdict::Missed && c.holdout.ci.unwrap().0 > 0.001,
+        "{c:?}"
+    );
+    assert_eq!(r.verdict(), Verdict::Missed);
 }
 
 /// Every player plays every candidate; the misses are summed, and the
@@ -277,6 +277,7 @@ fn a_population_tune_meets_its_targets_on_the_holdout() {
     req.plan.games = 150;
     req.plan.max_rounds = 1_000;
     req.holdout_games = 600;
+    req.holdout_max = 2_400;
     req.audience = Some(crate::study::population::file::by_name("demo").unwrap());
     req.goals = vec![
         Goal::parse("reach=50:0.6@0.03").unwrap(),
@@ -287,14 +288,19 @@ fn a_population_tune_meets_its_targets_on_the_holdout() {
     assert_eq!(report.holdout.len(), 2);
     for c in &report.holdout {
         assert_eq!(c.player, AUDIENCE);
+        // Within 0.03 on 600 to 2,400 players the reach may stay
+        // undecided (the interval at 98.3 % is about ±0.017 at 2,400): never
+        // missed, and the verdict is its interval's.
         assert!(
-            c.met,
-            "{} missed: {:?} (start {:?})",
+            c.verdict != Verdict::Missed && c.verdict == c.goal.verdict(&c.holdout),
+            "{}: {:?} (start {:?})",
             c.goal.target.name(),
             c.holdout,
             c.start
         );
+        assert!(c.holdout.value.is_some_and(|v| c.goal.misses_by(v) <= 1.0));
     }
+    assert_eq!(report.holdout[1].verdict, Verdict::Met, "unfair share");
     // The start missed the reach: the tune moved it.
     let reach = &report.holdout[0];
     assert!(reach.start.value.unwrap() < 0.57, "{:?}", reach.start);

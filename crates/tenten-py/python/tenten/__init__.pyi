@@ -127,6 +127,8 @@ class Tuned:
     @property
     def all_met(self) -> bool: ...
     @property
+    def verdict(self) -> str: ...
+    @property
     def line(self) -> str: ...
     @property
     def verdicts(self) -> dict[str, np.ndarray | list[str]]: ...
@@ -147,6 +149,7 @@ def tune(
     bounds: tuple[float, float] = (1.0, 200.0),
     games: int = 200,
     holdout: int = 400,
+    holdout_max: int | None = None,
     budget: float = 120.0,
     max_evaluations: int | None = None,
     seed: int = 1,

@@ -6,6 +6,7 @@ use crate::app::jobs::job::Background as _;
 use egui::{RichText, Ui};
 
 use tenten_engine::play::who::NAMES as STRATEGIES;
+use tenten_engine::study::tune::Verdict;
 
 use super::LabTab;
 use crate::app::plots::tune::convergence_plot;
@@ -119,15 +120,26 @@ impl LabTab {
                 // The verdict first, in its colour: a missed goal is never
                 // a line to skim past.
                 ui.horizontal_wrapped(|ui| {
-                        let (verdict, colour) = if c.met { ("Met", paint::OK) } else { ("Missed", paint::BAD) };
+                        let (verdict, colour) = match c.verdict {
+                            Verdict::Met => ("Met", paint::OK),
+                            Verdict::Missed => ("Missed", paint::BAD),
+                            Verdict::Undecided => ("Undecided", paint::WARN),
+                        };
                         ui.label(RichText::new(verdict).color(colour).strong());
+                        let needs = match (c.verdict, c.needed) {
+                            (Verdict::Undecided, Some(n)) => format!("; about {n} games would decide it"),
+                            (Verdict::Undecided, None) => "; it sits on the tolerance's edge".to_owned(),
+                            _ => String::new(),
+                        };
                         ui.label(format!(
-                            "{} for {}: goal {} within {}; tuned {}, at the start {} (both on the same {} fresh games, 95 % CI)",
+                            "{} for {}: goal {} within {}; tuned {} ({:.1} % CI on {} fresh games), at the start {} (95 % CI on {}){needs}",
                             c.goal.target.name(),
                             c.player,
                             c.goal.target.goal(),
                             c.goal.tolerance,
                             c.holdout.show(cap),
+                            100.0 * c.level,
+                            c.games,
                             c.start.show(cap),
                             state.settings.lab.tune.holdout
                         ));

@@ -1,0 +1,258 @@
+//! A tune's verdicts, decided from intervals, not from point estimates.
+//!
+//! A goal is **met** when the hold-out's interval lies inside the goal's
+//! tolerance band, **missed** when it lies outside it, and **undecided**
+//! otherwise. An undecided goal grows the hold-out on fresh seeds: looks
+//! at n, 2n, 4n, ... games up to `holdout_max`, each look's interval at
+//! confidence 1 − 0.05/K for K planned looks (Bonferroni), so the chance
+//! that any look's interval misses the truth, and a verdict is wrong, stays
+//! at most 5 % however many looks are taken. A goal still undecided at the
+//! last look says how many games would decide it.
+
+use statrs::distribution::{ContinuousCDF, StudentsT};
+
+use crate::play::game::Game;
+use crate::play::generator_file::GeneratorSpec;
+use crate::progress::Progress;
+use crate::stats::survival;
+use crate::study::population::forecast::{Forecast, replicates};
+use crate::study::runner;
+use crate::study::tune::{
+    AUDIENCE, Goal, HOLDOUT_SEEDS, Measured, Target, TuneRequest, audience_forecast,
+};
+
+/// The error a tune's verdicts may make, spent over the looks.
+pub const ALPHA: f64 = 0.05;
+
+/// What the hold-out says of a goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The interval lies inside the tolerance band.
+    Met,
+    /// The interval lies outside it.
+    Missed,
+    /// The interval straddles an edge of the band.
+    Undecided,
+}
+
+impl Verdict {
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Met => "met",
+            Verdict::Missed => "missed",
+            Verdict::Undecided => "undecided",
+        }
+    }
+}
+
+/// One goal for one player checked on the hold-out games: the start and
+/// the tuned generator, each with its interval, and the verdict.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    pub player: String,
+    pub goal: Goal,
+    /// The start on the first look's games, at 95 %.
+    pub start: Measured,
+    /// The tuned generator at the look that decided it (or the last).
+    pub holdout: Measured,
+    pub verdict: Verdict,
+    /// Hold-out games (or players) behind `holdout`.
+    pub games: usize,
+    /// The confidence of `holdout`'s interval (0.95 with one look).
+    pub level: f64,
+    /// For an undecided goal, about how many games would decide it (the
+    /// interval narrowing as 1/√n around the same estimate); `None` when
+    /// decided, or when no number would (the estimate on the band's edge,
+    /// or an interval open past the cap).
+    pub needed: Option<usize>,
+}
+
+impl Goal {
+    /// The band the figure must lie in: the goal ± the tolerance, or up to
+    /// goal + tolerance for a ceiling (`unfair_share`).
+    pub fn band(&self) -> (f64, f64) {
+        let g = self.target.goal();
+        match self.target {
+            Target::UnfairShare(_) => (f64::NEG_INFINITY, g + self.tolerance),
+            _ => (g - self.tolerance, g + self.tolerance),
+        }
+    }
+
+    /// The verdict of `m`'s interval. Without an interval nothing is
+    /// decided, except a ceiling on a share of losses when there were no
+    /// losses (none of them can be unfair).
+    pub fn verdict(&self, m: &Measured) -> Verdict {
+        let (blo, bhi) = self.band();
+        match m.ci {
+            Some((lo, hi)) if blo <= lo && hi <= bhi => Verdict::Met,
+            Some((lo, hi)) if hi < blo || lo > bhi => Verdict::Missed,
+            Some(_) => Verdict::Undecided,
+            None if matches!(self.target, Target::UnfairShare(_)) && m.value == Some(0.0) => Verdict::Met,
+            None => Verdict::Undecided,
+        }
+    }
+
+    /// About how many games `n` would have to become to decide `m`: the
+    /// interval's half-width shrinks as 1/√n until it clears the band's
+    /// nearer edge.
+    pub fn needed(&self, m: &Measured, n: usize) -> Option<usize> {
+        let (v, (lo, hi)) = (m.value?, m.ci?);
+        if !hi.is_finite() {
+            return None;
+        }
+        let (blo, bhi) = self.band();
+        let margin = if v < blo {
+            blo - v
+        } else if v > bhi {
+            v - bhi
+        } else {
+            (v - blo).min(bhi - v)
+        };
+        let half = (v - lo).max(hi - v);
+        (margin > 0.0 && half > 0.0).then(|| (n as f64 * (half / margin).powi(2)).ceil() as usize)
+    }
+}
+
+/// The hold-out's looks: `first`, doubling, up to `max` (the last look at
+/// `max` itself).
+pub fn looks(first: usize, max: usize) -> Vec<usize> {
+    let first = first.max(1);
+    let mut out = vec![first];
+    while *out.last().unwrap_or(&first) < max {
+        let next = out.last().unwrap_or(&first).saturating_mul(2).min(max);
+        out.push(next);
+    }
+    out
+}
+
+/// The confidence of each look's interval when `k` looks are planned.
+pub fn level(k: usize) -> f64 {
+    1.0 - ALPHA / k.max(1) as f64
+}
+
+/// An audience's figure with its interval widened from 95 % to `level`:
+/// the forecast's interval is Student's t over its replicates.
+fn audience_at(target: &Target, f: &Forecast, players: usize, level: f64) -> Measured {
+    let m = target.audience_interval(f);
+    let df = replicates(players).saturating_sub(1).max(1) as f64;
+    let t = |p: f64| StudentsT::new(0.0, 1.0, df).map_or(f64::NAN, |t| t.inverse_cdf(p));
+    let scale = t(0.5 + level / 2.0) / t(0.975);
+    let (Some(v), Some((lo, hi))) = (m.value, m.ci) else {
+        return m;
+    };
+    let (floor, ceiling) = match target {
+        Target::GamesPerSession(_) => (1.0, f64::INFINITY),
+        _ => (0.0, 1.0),
+    };
+    Measured {
+        value: Some(v),
+        ci: Some((
+            (v - (v - lo) * scale).max(floor),
+            (v + (hi - v) * scale).min(ceiling),
+        )),
+    }
+}
+
+/// The start and the tuned generator on the hold-out, every goal of every
+/// player given its verdict; `None` when cancelled.
+pub fn check(
+    req: &TuneRequest,
+    base: &GeneratorSpec,
+    tuned: &GeneratorSpec,
+    progress: &Progress,
+) -> Option<Vec<Checked>> {
+    let looks = looks(req.holdout_games, req.holdout_max.max(req.holdout_games));
+    let level = level(looks.len());
+    let z = survival::z_of(level);
+    let first = HOLDOUT_SEEDS..HOLDOUT_SEEDS + looks[0];
+    if req.audience.is_some() {
+        let before = audience_forecast(req, base, first, progress)?;
+        let mut checked: Vec<Checked> = req
+            .goals
+            .iter()
+            .map(|g| Checked {
+                player: AUDIENCE.to_owned(),
+                goal: *g,
+                start: g.target.audience_interval(&before),
+                holdout: Measured {
+                    value: None,
+                    ci: None,
+                },
+                verdict: Verdict::Undecided,
+                games: 0,
+                level,
+                needed: None,
+            })
+            .collect();
+        for &n in &looks {
+            let after = audience_forecast(req, tuned, HOLDOUT_SEEDS..HOLDOUT_SEEDS + n, progress)?;
+            for c in checked.iter_mut().filter(|c| c.verdict == Verdict::Undecided) {
+                c.holdout = audience_at(&c.goal.target, &after, n, level);
+                c.verdict = c.goal.verdict(&c.holdout);
+                c.games = n;
+            }
+            if checked.iter().all(|c| c.verdict != Verdict::Undecided) {
+                break;
+            }
+        }
+        return Some(finish(checked));
+    }
+    let players = req.plan.player_names();
+    let mut checked = Vec::new();
+    for p in players {
+        let start_games = runner::run_spec(&req.plan, p, base, first.clone(), progress)?;
+        let start = runner::summarize(&start_games, &req.plan.set);
+        let mut mine: Vec<Checked> = req
+            .goals
+            .iter()
+            .map(|g| Checked {
+                player: p.to_owned(),
+                goal: *g,
+                start: g.target.interval(&start, &req.plan.set),
+                holdout: Measured {
+                    value: None,
+                    ci: None,
+                },
+                verdict: Verdict::Undecided,
+                games: 0,
+                level,
+                needed: None,
+            })
+            .collect();
+        let mut games: Vec<Game> = Vec::new();
+        for &n in &looks {
+            let more = HOLDOUT_SEEDS + games.len()..HOLDOUT_SEEDS + n;
+            games.extend(runner::run_spec(&req.plan, p, tuned, more, progress)?);
+            let s = runner::summarize(&games, &req.plan.set);
+            let timed: Vec<(u32, bool)> = games
+                .iter()
+                .map(|g| (g.rounds, g.end == crate::play::game::End::Censored))
+                .collect();
+            let km = survival::kaplan_meier_at(&timed, z);
+            for c in mine.iter_mut().filter(|c| c.verdict == Verdict::Undecided) {
+                c.holdout = c.goal.target.interval_at(&s, &km, &req.plan.set, z);
+                c.verdict = c.goal.verdict(&c.holdout);
+                c.games = n;
+            }
+            if mine.iter().all(|c| c.verdict != Verdict::Undecided) {
+                break;
+            }
+        }
+        checked.extend(mine);
+    }
+    Some(finish(checked))
+}
+
+/// The games an undecided goal would need.
+fn finish(mut checked: Vec<Checked>) -> Vec<Checked> {
+    for c in &mut checked {
+        if c.verdict == Verdict::Undecided {
+            c.needed = c.goal.needed(&c.holdout, c.games);
+        }
+    }
+    checked
+}
+
+#[cfg(test)]
+#[path = "tune_verdict_tests.rs"]
+mod tests;
