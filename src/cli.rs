@@ -65,6 +65,11 @@ fn outputs(c: &Command) -> (Vec<&Path>, bool) {
             *force
         }
         Command::Cohort { force, .. } => *force,
+        Command::Calibrate(a) => {
+            out.extend(a.csv.as_deref());
+            out.extend(a.out.as_deref());
+            a.force
+        }
         _ => false,
     };
     (out, force)
@@ -491,8 +496,14 @@ enum Command {
         #[arg(long, value_name = "T", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
         checkpoint_seconds: u32,
     },
-    /// Merge the result files of a sharded run (simulate --shard I/N --out FILE, or
-    /// forecast --shard I/N --out FILE): prints exactly the lines one process would have printed.
+    /// Check an estimator by simulation-based calibration: R true settings drawn from ranges
+    /// (or one population held fixed), the data a designer would have simulated, the
+    /// estimator run as its command runs, and per parameter the coverage of its 95 %
+    /// interval (with that coverage's own interval), bias, RMSE, width and failures:
+    /// `parameter=<p> coverage=<c> coverage_ci=<lo>,<hi> bias=<b> rmse=<r> width=<w> failed=<n>`.
+    Calibrate(calibrate::Args),
+    /// Merge the result files of a sharded run (simulate, forecast or calibrate --shard I/N
+    /// --out FILE): prints exactly the lines one process would have printed.
     Merge {
         /// Replace output files (--out, --csv, a cohort's folder) that exist; without it they
         /// are refused, as the window asks before replacing a file.
@@ -926,14 +937,18 @@ pub fn main(args: Vec<OsString>) -> i32 {
                 &mut out,
             )
         }
+        Command::Calibrate(a) => calibrate::cmd_calibrate(&a, &mut out),
         Command::Merge {
             files,
             csv,
             out: merged,
             force: _,
-        } => match population::forecast_shards(&files) {
-            Some(shards) => shards.and_then(|s| population::cmd_merge_forecast(&s, &mut out)),
-            None => simulate::cmd_merge(&files, csv.as_deref(), merged.as_deref(), &mut out),
+        } => match (population::forecast_shards(&files), calibrate::studies(&files)) {
+            (Some(shards), _) => shards.and_then(|s| population::cmd_merge_forecast(&s, &mut out)),
+            (None, Some(studies)) => {
+                studies.and_then(|s| calibrate::cmd_merge(&s, csv.as_deref(), merged.as_deref(), &mut out))
+            }
+            (None, None) => simulate::cmd_merge(&files, csv.as_deref(), merged.as_deref(), &mut out),
         },
         Command::Completions { shell } => {
             out.push_str(&manual::completions(Cli::command(), shell));
@@ -1248,6 +1263,7 @@ fn cmd_sweep(
     Ok(())
 }
 
+mod calibrate;
 mod explain;
 mod manual;
 mod players;

@@ -3,6 +3,7 @@
 //! an ETA, stops when cancelled (the engine's inner loops read the flag) and
 //! ends when its channel disconnects.
 
+pub mod calibration;
 pub mod danger;
 pub mod explain;
 pub mod fit;

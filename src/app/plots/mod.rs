@@ -1,5 +1,6 @@
 //! The egui_plot figures of the labs.
 
+pub mod calibration;
 pub mod explain;
 pub mod fit;
 pub mod lab;

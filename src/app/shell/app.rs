@@ -77,6 +77,7 @@ impl App {
                 tune: Default::default(),
                 population_fit: Default::default(),
                 forecast: Default::default(),
+                calibration: Default::default(),
                 deals: Default::default(),
                 loading: None,
                 file_dialog: None,
@@ -127,6 +128,7 @@ impl App {
         w.extend(self.live.tune.watches());
         w.extend(self.live.population_fit.watches());
         w.extend(self.live.forecast.watches());
+        w.extend(self.live.calibration.watches());
         w.extend(self.live.timing.watches());
         w.extend(self.live.deals.watch());
         w.extend(self.live.loading.as_ref().map(|(_, j)| j.watch()));
@@ -227,6 +229,18 @@ impl App {
                     f.folder.display()
                 ),
                 (None, None) => "Fitting a population cancelled".to_owned(),
+            };
+        }
+        if self.live.calibration.poll() {
+            let c = &self.live.calibration;
+            self.live.status = match (&c.error, &c.result) {
+                (Some(e), _) => format!("The calibration study failed: {e}"),
+                (None, Some(s)) => format!(
+                    "Calibrated {} over {} replications",
+                    s.plan.estimator.name(),
+                    s.plan.replications
+                ),
+                (None, None) => "The calibration study was cancelled".to_owned(),
             };
         }
         if self.live.forecast.poll() {

@@ -399,6 +399,11 @@ impl App {
             Command::UseFittedInLab => self.use_fitted_in_lab(),
             Command::StartTune => self.start_tune(ctx),
             Command::CancelTune => self.live.tune.cancel(),
+            Command::StartCalibration(plan) => match self.live.calibration.start(*plan, ctx) {
+                Ok(()) => self.live.status = "Calibrating…".to_owned(),
+                Err(e) => self.live.calibration.error = Some(e),
+            },
+            Command::CancelCalibration => self.live.calibration.cancel(),
             Command::ApplyTuned => self.apply_tuned(),
             Command::ReplayLabGame {
                 player,

@@ -171,6 +171,9 @@ pub enum Command {
     /// tab (undoable).
     StartTune,
     CancelTune,
+    /// Run a calibration study (the Calibration page).
+    StartCalibration(Box<tenten_engine::study::calibrate::Plan>),
+    CancelCalibration,
     ApplyTuned,
     /// Play game `game` of `player` against `generator` of the last run
     /// again, round by round.

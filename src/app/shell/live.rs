@@ -78,6 +78,8 @@ pub struct Live {
     /// forecast of the Lab's generators for it.
     pub population_fit: crate::app::jobs::population::PopulationFitJob,
     pub forecast: crate::app::jobs::population::ForecastJob,
+    /// The Calibration page's last study and the job running it.
+    pub calibration: crate::app::jobs::calibration::CalibrationJob,
     /// The open batch's deal list: verdicts, filter, order.
     pub deals: crate::app::shell::deals_view::DealsView,
     /// A large file being read on a thread.

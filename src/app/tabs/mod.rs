@@ -7,6 +7,7 @@ use crate::app::shell::command::Command;
 use crate::app::shell::live::Live;
 use crate::app::shell::state::State;
 
+mod calibration;
 mod deal;
 mod deals;
 mod generator;
@@ -32,6 +33,7 @@ pub fn all() -> Vec<Box<dyn Tab>> {
         Box::new(lab::LabTab::default()),
         Box::new(population::PopulationTab::default()),
         Box::new(generator::GeneratorTab),
+        Box::new(calibration::CalibrationTab::default()),
     ]
 }
 
@@ -49,3 +51,6 @@ pub const POPULATION_TAB: usize = 6;
 
 /// Where `all` puts the Generator tab (opening a generator file shows it).
 pub const GENERATOR_TAB: usize = 7;
+
+/// Where `all` puts the Calibration page.
+pub const CALIBRATION_TAB: usize = 8;

@@ -4,6 +4,7 @@
 //! to a log (`fit`: rank choice; `fit_value`: value choice; `fit_check`: how
 //! well it explains the moves; `compare`: which model explains them best).
 
+pub mod calibrate;
 pub mod compare;
 pub mod difference;
 pub mod explain;

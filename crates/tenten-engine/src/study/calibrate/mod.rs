@@ -1,0 +1,393 @@
+//! Simulation-based calibration: the workbench checks its own estimators
+//! (Cook, Gelman and Rubin 2006; Talts et al. 2018; Morris, White and
+//! Crowther 2019). Each replication draws a true setting from seeded
+//! ranges, simulates the data a designer would have (one tester's deals, or
+//! a cohort of testers × sessions) under a generator, runs the estimator as
+//! the CLI does, and keeps every estimate beside its truth; `summary` tells
+//! per parameter how often the 95 % interval held the truth, the bias, the
+//! RMSE and the width.
+//!
+//! `plan` is the study's identity, by value; `estimators` one replication
+//! of each; `summary` the table; `file` the result file, shards, merge and
+//! checkpoints.
+
+pub mod estimators;
+pub mod file;
+pub mod summary;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::board::BoardSize;
+use crate::model::generator::Generator;
+use crate::progress::Progress;
+use crate::study::population::file::{LogNormal, LogitNormal, Population, by_name};
+use crate::study::population::quit::Quit;
+
+/// The estimators a study can check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Estimator {
+    /// `fit-player` (rank choice, piece lookahead) on one tester's deals.
+    FitPlayer,
+    /// `fit-population` on a cohort of testers × sessions.
+    FitPopulation,
+    /// `forecast` from that fit, against the true population's players.
+    Forecast,
+    /// `tune`'s verdict on a median target, confirmed on fresh games.
+    Tune,
+}
+
+impl Estimator {
+    pub const NAMES: [&'static str; 4] = ["fit-player", "fit-population", "forecast", "tune"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Estimator::FitPlayer => "fit-player",
+            Estimator::FitPopulation => "fit-population",
+            Estimator::Forecast => "forecast",
+            Estimator::Tune => "tune",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "fit-player" => Ok(Estimator::FitPlayer),
+            "fit-population" => Ok(Estimator::FitPopulation),
+            "forecast" => Ok(Estimator::Forecast),
+            "tune" => Ok(Estimator::Tune),
+            other => Err(format!(
+                "unknown estimator {other:?}; choose {}",
+                Estimator::NAMES.join(", ")
+            )),
+        }
+    }
+}
+
+/// A closed range a true parameter is drawn from, uniformly.
+pub type Range = (f64, f64);
+
+/// Where the true settings come from: each parameter drawn uniformly from
+/// its range per replication (a range of one value holds it fixed). The
+/// defaults surround the demo population.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Ranges {
+    pub temperature_median: Range,
+    pub temperature_log_sd: Range,
+    pub slip_median: Range,
+    pub slip_logit_sd: Range,
+    pub quit_base: Range,
+    pub quit_unfair_odds: Range,
+    pub quit_per_log_round: Range,
+}
+
+impl Default for Ranges {
+    fn default() -> Self {
+        Self {
+            temperature_median: (0.8, 1.6),
+            temperature_log_sd: (0.15, 0.4),
+            slip_median: (0.02, 0.08),
+            slip_logit_sd: (0.2, 0.5),
+            quit_base: (0.2, 0.35),
+            quit_unfair_odds: (2.0, 5.0),
+            quit_per_log_round: (-0.3, -0.1),
+        }
+    }
+}
+
+impl Ranges {
+    /// Every range one value: the population file `p` held fixed.
+    pub fn fixed(p: &Population) -> Result<Self, String> {
+        let t = p
+            .temperature
+            .ok_or("a population held fixed needs rank choice (a temperature)")?;
+        let one = |x: f64| (x, x);
+        Ok(Self {
+            temperature_median: one(t.median),
+            temperature_log_sd: one(t.log_sd),
+            slip_median: one(p.slip.median),
+            slip_logit_sd: one(p.slip.logit_sd),
+            quit_base: one(p.quit.base),
+            quit_unfair_odds: one(p.quit.unfair_odds),
+            quit_per_log_round: one(p.quit.per_log_round),
+        })
+    }
+
+    /// Reads a ranges file (RON: any of the fields, each `(LO, HI)`).
+    pub fn parse(text: &str, file: &str) -> Result<Self, crate::io::formats::FormatError> {
+        let r: Self = crate::io::formats::parse_ron(text, file)?;
+        r.check()
+            .map_err(|m| crate::io::formats::FormatError::new(file, None, m))?;
+        Ok(r)
+    }
+
+    fn all(&self) -> [(&'static str, Range, f64, f64); 7] {
+        use crate::study::population::file::MAX_SPREAD;
+        [
+            ("temperature_median", self.temperature_median, 1e-3, 100.0),
+            ("temperature_log_sd", self.temperature_log_sd, 0.0, MAX_SPREAD),
+            ("slip_median", self.slip_median, 1e-6, 0.999),
+            ("slip_logit_sd", self.slip_logit_sd, 0.0, MAX_SPREAD),
+            ("quit_base", self.quit_base, 1e-6, 0.999),
+            ("quit_unfair_odds", self.quit_unfair_odds, 1e-3, 1e3),
+            ("quit_per_log_round", self.quit_per_log_round, -10.0, 10.0),
+        ]
+    }
+
+    /// Each range LO <= HI inside what a population can hold, or the field
+    /// at fault.
+    pub fn check(&self) -> Result<(), String> {
+        for (name, (lo, hi), min, max) in self.all() {
+            if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
+                return Err(format!("{name}: a range is (LO, HI) with LO <= HI; got ({lo}, {hi})"));
+            }
+            if lo < min || hi > max {
+                return Err(format!("{name}: ({lo}, {hi}) leaves {min} to {max}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Replication `r`'s true population (rank choice, piece lookahead).
+    pub fn draw(&self, seed: u64, r: usize) -> Population {
+        let mut rng = Generator::new(replication_seed(seed, r) ^ TRUTH_STREAM);
+        let mut pick = |(lo, hi): Range| lo + (hi - lo) * rng.unit();
+        let mut p = by_name("demo").unwrap_or_else(|_| unreachable!("the demo preset parses"));
+        p.name = format!("truth {r}");
+        p.fitted = None;
+        p.temperature = Some(LogNormal {
+            median: pick(self.temperature_median),
+            log_sd: pick(self.temperature_log_sd),
+        });
+        p.slip = LogitNormal {
+            median: pick(self.slip_median),
+            logit_sd: pick(self.slip_logit_sd),
+        };
+        p.quit = Quit {
+            base: pick(self.quit_base),
+            unfair_odds: pick(self.quit_unfair_odds),
+            per_log_round: pick(self.quit_per_log_round),
+        };
+        p
+    }
+}
+
+const TRUTH_STREAM: u64 = 0x7E57_CA11_B0A7_0001;
+
+/// The seed of replication `r`: every replication its own stream, so a
+/// shard plays exactly what one process would.
+pub fn replication_seed(seed: u64, r: usize) -> u64 {
+    crate::study::population::session::mix(seed ^ crate::study::population::session::mix(r as u64 + 1))
+}
+
+/// The data a designer would have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Design {
+    /// Testers × sessions (fit-population, forecast).
+    pub testers: usize,
+    pub sessions: usize,
+    /// One tester's deals (fit-player).
+    pub deals: usize,
+}
+
+impl Design {
+    /// The documented default: 50 testers × 5 sessions; 300 deals.
+    pub const DEFAULT: Design = Design {
+        testers: 50,
+        sessions: 5,
+        deals: 300,
+    };
+    /// The small one: 20 × 2; 100 deals.
+    pub const SMALL: Design = Design {
+        testers: 20,
+        sessions: 2,
+        deals: 100,
+    };
+}
+
+/// A calibration study's identity: everything that decides its
+/// replications, by value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Plan {
+    /// The engine's behaviour version (`plan::ENGINE`).
+    pub engine: String,
+    pub estimator: Estimator,
+    pub design: Design,
+    pub ranges: Ranges,
+    /// The generator the testers played (a built-in's name).
+    pub generator: String,
+    /// The generator a forecast is for (forecast only).
+    pub forecast_generator: String,
+    /// Players the forecast plays, and the true population's players its
+    /// truth is measured on (forecast only).
+    pub forecast_players: usize,
+    pub truth_players: usize,
+    pub board: (u8, u8),
+    pub max_rounds: u32,
+    pub replications: usize,
+    pub seed: u64,
+}
+
+/// The most replications a study holds.
+pub const MAX_REPLICATIONS: usize = 100_000;
+
+impl Plan {
+    pub fn new(estimator: Estimator, design: Design, replications: usize, seed: u64) -> Self {
+        Self {
+            engine: crate::study::plan::ENGINE.to_owned(),
+            estimator,
+            design,
+            ranges: Ranges::default(),
+            generator: "random".to_owned(),
+            forecast_generator: "repair".to_owned(),
+            forecast_players: 2_000,
+            truth_players: 10_000,
+            board: (10, 10),
+            max_rounds: 1_000,
+            replications,
+            seed,
+        }
+    }
+
+    pub fn size(&self) -> Result<BoardSize, String> {
+        BoardSize::new(usize::from(self.board.0), usize::from(self.board.1)).map_err(|e| format!("board: {e}"))
+    }
+
+    /// What cannot be simulated, refused with the field at fault.
+    pub fn check(&self) -> Result<(), String> {
+        if self.replications == 0 || self.replications > MAX_REPLICATIONS {
+            return Err(format!(
+                "replications: 1 to {MAX_REPLICATIONS}; got {}",
+                self.replications
+            ));
+        }
+        self.ranges.check()?;
+        self.size()?;
+        if self.max_rounds == 0 {
+            return Err("max-rounds: a game needs a round".to_owned());
+        }
+        let d = self.design;
+        match self.estimator {
+            Estimator::FitPlayer => {
+                if !(10..=100_000).contains(&d.deals) {
+                    return Err(format!("deals: 10 to 100,000 for one tester; got {}", d.deals));
+                }
+                // One tester's log is recorded as `deal --log` records it.
+                if self.generator != "random" {
+                    return Err(format!(
+                        "generator: fit-player's replications record a tester under random; got {}",
+                        self.generator
+                    ));
+                }
+            }
+            Estimator::FitPopulation | Estimator::Forecast => {
+                if d.testers < 2 {
+                    return Err(format!(
+                        "testers: a population's spread needs at least 2 testers; got {}",
+                        d.testers
+                    ));
+                }
+                if d.sessions == 0 {
+                    return Err("sessions: each tester plays at least one session; got 0".to_owned());
+                }
+                crate::study::population::cohort::check_size(d.testers, d.sessions)?;
+            }
+            Estimator::Tune => {}
+        }
+        if self.estimator == Estimator::Forecast {
+            for (n, what) in [
+                (self.forecast_players, "forecast-players"),
+                (self.truth_players, "truth-players"),
+            ] {
+                if !(20..=1_000_000).contains(&n) {
+                    return Err(format!("{what}: 20 to 1,000,000; got {n}"));
+                }
+            }
+        }
+        for g in [&self.generator, &self.forecast_generator] {
+            if !crate::play::dealers::NAMES.contains(&g.as_str()) {
+                return Err(format!(
+                    "unknown generator {g:?}; a study plays a built-in: {}",
+                    crate::play::dealers::NAMES.join(", ")
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One estimate beside its truth; `lo`, `hi` NaN without an interval.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Estimate {
+    pub parameter: String,
+    pub truth: f64,
+    pub value: f64,
+    pub lo: f64,
+    pub hi: f64,
+    /// A tune's verdict on the hold-out ("met", "missed", "undecided").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
+    /// A tune's tolerance band, which its verdict is confirmed against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub band: Option<(f64, f64)>,
+}
+
+impl Estimate {
+    pub fn new(parameter: &str, truth: f64, value: f64, (lo, hi): (f64, f64)) -> Self {
+        Self {
+            parameter: parameter.to_owned(),
+            truth,
+            value,
+            lo,
+            hi,
+            verdict: None,
+            band: None,
+        }
+    }
+
+    pub fn has_interval(&self) -> bool {
+        !self.lo.is_nan() && !self.hi.is_nan()
+    }
+
+    pub fn covers(&self) -> bool {
+        self.has_interval() && self.lo <= self.truth && self.truth <= self.hi
+    }
+}
+
+/// One replication: its estimates, or why the estimator failed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Replication {
+    pub index: usize,
+    pub estimates: Vec<Estimate>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
+}
+
+/// Plays replications `indices` of `plan` in order; `on_done` hears of
+/// each as it ends (checkpoints, progress). `None` when cancelled; the
+/// replications done before are in `on_done`'s hands.
+pub fn run(
+    plan: &Plan,
+    indices: impl IntoIterator<Item = usize>,
+    progress: &Progress,
+    mut on_done: impl FnMut(&Replication),
+) -> Option<Vec<Replication>> {
+    let mut out = Vec::new();
+    for r in indices {
+        if progress.cancelled() {
+            return None;
+        }
+        let rep = estimators::replicate(plan, r, progress)?;
+        progress.advance(1);
+        on_done(&rep);
+        out.push(rep);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests;

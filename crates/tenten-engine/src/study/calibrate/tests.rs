@@ -1,0 +1,186 @@
+use super::file::{Study, merge};
+use super::summary::{self, rows};
+use super::*;
+
+fn small(estimator: Estimator, replications: usize) -> Plan {
+    let mut p = Plan::new(estimator, Design::SMALL, replications, 7);
+    p.board = (8, 8);
+    p.max_rounds = 300;
+    p
+}
+
+#[test]
+fn designs_and_ranges_that_cannot_be_simulated_are_refused_by_field() {
+    let ok = small(Estimator::FitPopulation, 3);
+    assert!(ok.check().is_ok());
+    let mut p = ok.clone();
+    p.design.testers = 0;
+    assert!(p.check().unwrap_err().starts_with("testers:"));
+    let mut p = ok.clone();
+    p.design.sessions = 0;
+    assert!(p.check().unwrap_err().starts_with("sessions:"));
+    let mut p = ok.clone();
+    p.ranges.temperature_log_sd = (-0.1, 0.2);
+    assert!(p.check().unwrap_err().starts_with("temperature_log_sd:"));
+    let mut p = ok.clone();
+    p.ranges.slip_median = (0.3, 0.1);
+    assert!(p.check().unwrap_err().contains("LO <= HI"));
+    let mut p = ok.clone();
+    p.replications = 0;
+    assert!(p.check().unwrap_err().starts_with("replications:"));
+    let mut p = ok.clone();
+    p.generator = "lucky".to_owned();
+    assert!(p.check().unwrap_err().contains("unknown generator"));
+    let mut p = small(Estimator::FitPlayer, 1);
+    p.design.deals = 3;
+    assert!(p.check().unwrap_err().starts_with("deals:"));
+    let mut p = ok;
+    p.board = (30, 30);
+    assert!(p.check().unwrap_err().starts_with("board:"));
+    // A ranges file names what it refuses.
+    let e = Ranges::parse("(slip_median: (0.5, 2.0))", "r.ron").unwrap_err();
+    assert!(e.to_string().contains("r.ron") && e.to_string().contains("slip_median"), "{e}");
+    let r = Ranges::parse("(quit_unfair_odds: (3.0, 3.0))", "r.ron").unwrap();
+    assert_eq!(r.quit_unfair_odds, (3.0, 3.0));
+    assert_eq!(r.slip_median, Ranges::default().slip_median);
+}
+
+/// The truths are drawn from the ranges, each replication its own, the
+/// same for the same seed; a population held fixed is drawn as itself.
+#[test]
+fn truths_come_from_the_ranges_and_a_fixed_population_is_itself() {
+    let r = Ranges::default();
+    let a: Vec<f64> = (0..50).map(|i| r.draw(3, i).quit.unfair_odds).collect();
+    assert!(a.iter().all(|x| (2.0..=5.0).contains(x)));
+    assert!(a.windows(2).any(|w| w[0] != w[1]));
+    assert_eq!(r.draw(3, 7), r.draw(3, 7));
+    assert_ne!(r.draw(3, 7), r.draw(4, 7));
+    let demo = by_name("demo").unwrap();
+    let fixed = Ranges::fixed(&demo).unwrap().draw(9, 2);
+    assert_eq!(fixed.temperature, demo.temperature);
+    assert_eq!(fixed.slip, demo.slip);
+    assert_eq!(fixed.quit, demo.quit);
+}
+
+fn e(p: &str, truth: f64, value: f64, ci: (f64, f64)) -> Estimate {
+    Estimate::new(p, truth, value, ci)
+}
+
+/// Every figure is defined for 0 replications, 1, and all failed.
+#[test]
+fn the_table_is_defined_for_none_one_and_all_failed() {
+    let plan = small(Estimator::FitPlayer, 1);
+    assert!(rows(&[]).is_empty());
+    assert_eq!(
+        summary::lines(&plan, &[]),
+        vec!["estimator=fit-player design=100_deals replications=0 parameters=none"]
+    );
+    let one = [Replication {
+        index: 0,
+        estimates: vec![e("slip", 0.05, 0.06, (0.04, 0.08))],
+        failed: None,
+    }];
+    let t = rows(&one);
+    assert_eq!((t[0].n, t[0].covered, t[0].coverage), (1, 1, 1.0));
+    assert!((t[0].bias - 0.01).abs() < 1e-12 && t[0].bias_mcse.is_nan());
+    assert!((t[0].width - 0.04).abs() < 1e-12);
+    assert_eq!(t[0].calibrated(), "unclear", "one replication cannot tell");
+    let line = &summary::lines(&plan, &t)[0];
+    assert!(line.contains(" bias_mcse=none ") && line.contains(" coverage=1.0000 "), "{line}");
+    let failed = [Replication {
+        index: 0,
+        estimates: Vec::new(),
+        failed: Some("no moves".to_owned()),
+    }];
+    assert!(rows(&failed).is_empty());
+    // A failure beside a success is counted, with its reason.
+    let both = [one[0].clone(), Replication { index: 1, ..failed[0].clone() }];
+    let t = rows(&both);
+    assert_eq!((t[0].n, t[0].failed), (1, 1));
+    let line = &summary::lines(&plan, &t)[0];
+    assert!(line.contains(" replications=2 ") && line.contains(" failed=1 "), "{line}");
+    assert!(line.contains("failed_first=\"no moves\""), "{line}");
+    // No interval: coverage none, calibrated unknown; an open one counts.
+    let open = [Replication {
+        index: 0,
+        estimates: vec![
+            e("a", 1.0, 1.0, (f64::NAN, f64::NAN)),
+            e("b", 5.0, 1.0, (0.5, f64::INFINITY)),
+        ],
+        failed: None,
+    }];
+    let t = rows(&open);
+    assert_eq!((t[0].with_interval, t[0].calibrated()), (0, "unknown"));
+    assert_eq!((t[1].covered, t[1].width), (1, f64::INFINITY));
+}
+
+/// 200 replications: 190 covered is calibrated; 170 is not, and its own
+/// interval says so; a CSV row per parameter.
+#[test]
+fn coverage_is_judged_with_its_own_binomial_interval() {
+    let reps = |covered: usize| -> Vec<Replication> {
+        (0..200)
+            .map(|i| Replication {
+                index: i,
+                estimates: vec![e("x", 1.0, 1.0, if i < covered { (0.9, 1.1) } else { (1.1, 1.2) })],
+                failed: None,
+            })
+            .collect()
+    };
+    let good = rows(&reps(190));
+    assert_eq!(good[0].calibrated(), "yes");
+    let (lo, hi) = good[0].coverage_ci;
+    assert!(lo < 0.95 && 0.95 < hi && lo > 0.9, "{lo} {hi}");
+    assert_eq!(rows(&reps(170))[0].calibrated(), "no");
+    assert_eq!(rows(&reps(200))[0].calibrated(), "no", "always covering is too wide");
+    let plan = small(Estimator::FitPopulation, 200);
+    let csv = summary::csv(&plan, &good);
+    assert_eq!(csv.lines().count(), 2);
+    assert!(csv.lines().nth(1).unwrap().starts_with("fit-population,20x2,x,200,200,190,0.9500,"));
+}
+
+/// Shards play exactly what one process plays; merge refuses another
+/// study, a repeat and a gap, naming the file; the file round-trips.
+#[test]
+fn shards_merge_into_the_one_process_study() {
+    let plan = small(Estimator::FitPlayer, 5);
+    let never = Progress::default();
+    let whole = run(&plan, 0..5, &never, |_| {}).unwrap();
+    let shard = |i: usize| {
+        let idx = Study::indices(&plan, (i, 2));
+        Study::new(plan.clone(), (i, 2), run(&plan, idx, &never, |_| {}).unwrap())
+    };
+    let (a, b) = (shard(0), shard(1));
+    let text = a.to_ron();
+    assert!(text.starts_with("// A calibration study"), "{text}");
+    let back = Study::parse(&text, "a.ron").unwrap().unwrap();
+    assert_eq!(back, a);
+    let (merged_plan, merged) = merge(&[("a.ron".into(), a.clone()), ("b.ron".into(), b.clone())]).unwrap();
+    assert_eq!(merged_plan, plan);
+    assert_eq!(merged, whole);
+    let e = merge(&[("a.ron".into(), a.clone())]).unwrap_err();
+    assert!(e.contains("replication 1 of 5 is in none"), "{e}");
+    let e = merge(&[("a.ron".into(), a.clone()), ("c.ron".into(), a.clone())]).unwrap_err();
+    assert!(e.contains("c.ron repeats replication 0 of a.ron"), "{e}");
+    let mut other = b;
+    other.plan.seed = 8;
+    let e = merge(&[("a.ron".into(), a), ("b.ron".into(), other)]).unwrap_err();
+    assert!(e.contains("b.ron is of another study than a.ron") && e.contains("seed"), "{e}");
+    assert!(Study::parse("(games: [])", "x.ron").is_none());
+    // A checkpoint knows what is left.
+    let part = Study::new(plan.clone(), (0, 1), whole[..2].to_vec());
+    assert_eq!(part.remaining(), vec![2, 3, 4]);
+}
+
+#[test]
+fn a_cancelled_study_stops_before_its_next_replication() {
+    let plan = small(Estimator::FitPopulation, 50);
+    let progress = Progress::default();
+    let mut seen = 0;
+    let out = run(&plan, 0..50, &progress, |_| {
+        seen += 1;
+        progress.cancel();
+    });
+    assert!(out.is_none());
+    assert_eq!(seen, 1, "the worker stopped after the cancel");
+}

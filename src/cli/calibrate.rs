@@ -1,0 +1,235 @@
+//! `tenten calibrate`: an estimator checked by simulation-based
+//! calibration, and the merge of a sharded study.
+
+use std::time::Instant;
+
+use super::*;
+use tenten_engine::study::calibrate::file::{self as study_file, Study};
+use tenten_engine::study::calibrate::summary;
+use tenten_engine::study::calibrate::{self, Design, Estimator, Plan, Ranges, Replication};
+use tenten_engine::study::population::file as population_file;
+
+#[derive(clap::Args, Debug)]
+pub(super) struct Args {
+    /// Replace output files (--out, --csv) that exist; without it they are refused.
+    #[arg(long)]
+    pub force: bool,
+    /// fit-player (rank, piece lookahead, on one tester's deals), fit-population (a cohort
+    /// of testers x sessions), forecast (that fit's forecast against the true population's
+    /// players) or tune (the verdict on a median target, confirmed on 2,000 fresh games).
+    #[arg(long, value_parser = Estimator::parse)]
+    estimator: Estimator,
+    #[arg(long, value_name = "R", default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    replications: u32,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Testers and their sessions each (fit-population, forecast); default 50 x 5.
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    testers: u32,
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    sessions: u32,
+    /// One tester's deals (fit-player).
+    #[arg(long, value_name = "N", default_value_t = 300)]
+    deals: u32,
+    /// The ranges the truth is drawn from, a RON file of (LO, HI) pairs: temperature_median,
+    /// temperature_log_sd, slip_median, slip_logit_sd, quit_base, quit_unfair_odds,
+    /// quit_per_log_round (any left out keep their defaults, around the demo population).
+    #[arg(long, value_name = "RANGES.ron", conflicts_with = "population")]
+    ranges: Option<PathBuf>,
+    /// Hold one population fixed instead of drawing (a file or a preset's name).
+    #[arg(long, value_name = "POP")]
+    population: Option<String>,
+    /// The generator the testers play (a built-in).
+    #[arg(long, value_name = "G", default_value = "random")]
+    generator: String,
+    /// The generator a forecast is for (forecast).
+    #[arg(long, value_name = "G", default_value = "repair")]
+    forecast_generator: String,
+    /// Players a forecast plays, and the true population's players its truth is measured on.
+    #[arg(long, value_name = "N", default_value_t = 2_000)]
+    forecast_players: u32,
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    truth_players: u32,
+    #[arg(long, value_name = "WxH", default_value = "10x10", value_parser = simulate::parse_size)]
+    size: BoardSize,
+    #[arg(long, value_name = "R", default_value_t = 1_000, value_parser = clap::value_parser!(u32).range(1..))]
+    max_rounds: u32,
+    /// Play only shard I of N: the replications r with r mod N = I; needs --out. `tenten
+    /// merge` puts the shards back together.
+    #[arg(long, value_name = "I/N", value_parser = simulate::parse_shard)]
+    shard: Option<Shard>,
+    /// Write the study (its plan by value and every replication's estimates and truths) to
+    /// this file, atomically.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Keep the replications done in this file as they end; the same command run again
+    /// resumes from it.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Write the table (a row per parameter) as CSV.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+}
+
+fn bad(m: impl Into<String>) -> FormatError {
+    FormatError::new("calibrate", None, m)
+}
+
+/// The study the options ask for, checked.
+fn plan(a: &Args) -> Result<Plan, FormatError> {
+    let design = Design {
+        testers: a.testers as usize,
+        sessions: a.sessions as usize,
+        deals: a.deals as usize,
+    };
+    let mut plan = Plan::new(a.estimator, design, a.replications as usize, a.seed);
+    plan.ranges = match (&a.ranges, &a.population) {
+        (Some(file), _) => Ranges::parse(&formats::read_text(file)?, &file.display().to_string())?,
+        (None, Some(p)) => Ranges::fixed(&population_file::by_name(p)?).map_err(bad)?,
+        (None, None) => Ranges::default(),
+    };
+    plan.generator = a.generator.clone();
+    plan.forecast_generator = a.forecast_generator.clone();
+    plan.forecast_players = a.forecast_players as usize;
+    plan.truth_players = a.truth_players as usize;
+    plan.board = (a.size.w() as u8, a.size.h() as u8);
+    plan.max_rounds = a.max_rounds;
+    plan.check().map_err(bad)?;
+    Ok(plan)
+}
+
+/// Where the study starts: a checkpoint of the same study and shard, or
+/// nothing done.
+fn resumed(plan: &Plan, shard: (usize, usize), checkpoint: Option<&Path>) -> Result<Study, FormatError> {
+    let fresh = Study::new(plan.clone(), shard, Vec::new());
+    let Some(path) = checkpoint.filter(|p| p.exists()) else {
+        return Ok(fresh);
+    };
+    let name = path.display().to_string();
+    let text = formats::read_text(path)?;
+    let study = match Study::parse(&text, &name) {
+        Some(Ok(s)) => s,
+        Some(Err(e)) => return Err(FormatError::new(&name, None, e)),
+        None => return Err(FormatError::new(&name, None, "is not a calibration checkpoint")),
+    };
+    if study.plan != *plan || study.shard != shard {
+        return Err(FormatError::new(
+            &name,
+            None,
+            "is a checkpoint of another study (its plan or shard differs); remove it or name another",
+        ));
+    }
+    eprintln!("resuming from {name}: {} replications done", study.replications.len());
+    Ok(study)
+}
+
+pub(super) fn cmd_calibrate(a: &Args, out: &mut String) -> Result<(), FormatError> {
+    let plan = plan(a)?;
+    let shard = a.shard.unwrap_or(Shard::ALL);
+    if shard.of > 1 && a.out.is_none() {
+        return Err(bad(format!(
+            "--shard {shard} needs --out FILE: a shard's replications are for `tenten merge`"
+        )));
+    }
+    let mut study = resumed(&plan, (shard.index, shard.of), a.checkpoint.as_deref())?;
+    let todo = study.remaining();
+    eprintln!(
+        "calibrating {} ({} design, {} replications to play, seed {})...",
+        plan.estimator.name(),
+        summary::design(&plan),
+        todo.len(),
+        plan.seed
+    );
+    let started = Instant::now();
+    let total = todo.len();
+    let mut done = 0usize;
+    let mut failed_write = None;
+    let progress = Progress::default();
+    calibrate::run(&plan, todo, &progress, |rep: &Replication| {
+        done += 1;
+        study.replications.push(rep.clone());
+        let per = started.elapsed().as_secs_f64() / done as f64;
+        eprintln!(
+            "  replication {} ({done} of {total}){} eta {:.0} s",
+            rep.index,
+            rep.failed.as_deref().map_or(String::new(), |w| format!(" failed: {w}")),
+            per * (total - done) as f64
+        );
+        if let Some(path) = &a.checkpoint
+            && failed_write.is_none()
+            && let Err(e) = formats::write_atomic(path, &study.to_ron())
+        {
+            failed_write = Some(e);
+        }
+    })
+    .ok_or_else(|| bad("cancelled"))?;
+    if let Some(e) = failed_write {
+        return Err(e);
+    }
+    study.replications.sort_by_key(|r| r.index);
+    if let Some(file) = &a.out {
+        formats::write_atomic(file, &study.to_ron())?;
+    }
+    if shard.of > 1 {
+        let _ = writeln!(
+            out,
+            "calibrate shard={shard} replications={} of {} out={}",
+            study.replications.len(),
+            plan.replications,
+            a.out.as_deref().map_or(String::new(), |p| p.display().to_string())
+        );
+        return Ok(());
+    }
+    report(&plan, &study.replications, a.csv.as_deref(), out)
+}
+
+/// The lines (and the CSV) of a whole study.
+fn report(plan: &Plan, reps: &[Replication], csv: Option<&Path>, out: &mut String) -> Result<(), FormatError> {
+    let rows = summary::rows(reps);
+    for line in summary::lines(plan, &rows) {
+        let _ = writeln!(out, "{line}");
+    }
+    if let Some(file) = csv {
+        formats::write_atomic(file, &summary::csv(plan, &rows))?;
+    }
+    Ok(())
+}
+
+/// The files as calibration studies, or `None` when the first is none.
+pub(super) fn studies(files: &[PathBuf]) -> Option<Result<Vec<(String, Study)>, FormatError>> {
+    let first = files.first()?;
+    let text = formats::read_text(first).ok()?;
+    let _ = Study::parse(&text, &first.display().to_string())?;
+    Some(
+        files
+            .iter()
+            .map(|f| {
+                let name = f.display().to_string();
+                let text = formats::read_text(f)?;
+                match Study::parse(&text, &name) {
+                    Some(Ok(s)) => Ok((name, s)),
+                    Some(Err(e)) => Err(FormatError::new(&name, None, e)),
+                    None => Err(FormatError::new(
+                        &name,
+                        None,
+                        "not a calibration study (calibrate --shard I/N --out FILE writes one)",
+                    )),
+                }
+            })
+            .collect(),
+    )
+}
+
+/// Merges a sharded study: the lines one process would have printed.
+pub(super) fn cmd_merge(
+    shards: &[(String, Study)],
+    csv: Option<&Path>,
+    merged: Option<&Path>,
+    out: &mut String,
+) -> Result<(), FormatError> {
+    let (plan, reps) = study_file::merge(shards).map_err(|e| FormatError::new("merge", None, e))?;
+    if let Some(file) = merged {
+        formats::write_atomic(file, &Study::new(plan.clone(), (0, 1), reps.clone()).to_ron())?;
+    }
+    report(&plan, &reps, csv, out)
+}
