@@ -1070,7 +1070,10 @@ fn an_undecided_tune_grows_its_hold_out_and_exits_3() {
     assert!(line.contains(" level=0.9833 "), "{line}");
     assert!(line.contains(" holdout_games=80 "), "{line}");
     assert!(!line.contains(" needed_games=none"), "{line}");
-    assert!(stderr.contains("UNDECIDED: median_rounds for novice:"), "{stderr}");
+    assert!(
+        stderr.contains("UNDECIDED: median_rounds for novice:"),
+        "{stderr}"
+    );
 }
 
 /// tune from a generator naming its piece set, written into another

@@ -415,3 +415,29 @@ fn a_forecast_stops_on_cancel() {
         h.state().live.status
     );
 }
+
+#[test]
+fn a_calibration_study_stops_on_cancel() {
+    let mut h = harness();
+    let plan = tenten_engine::study::calibrate::Plan::new(
+        tenten_engine::study::calibrate::Estimator::FitPopulation,
+        tenten_engine::study::calibrate::Design::DEFAULT,
+        1_000,
+        1,
+    );
+    h.state_mut().push(Command::StartCalibration(Box::new(plan)));
+    h.step();
+    assert!(h.state().live.calibration.running(), "the study is running");
+    cancel_and_join(&mut h, "a 1,000-replication study", Command::CancelCalibration);
+    h.run();
+    assert!(!h.state().live.calibration.running());
+    assert!(
+        h.state().live.calibration.result.is_none(),
+        "a cancelled study leaves no result"
+    );
+    assert!(
+        h.state().live.status.contains("cancelled"),
+        "{}",
+        h.state().live.status
+    );
+}

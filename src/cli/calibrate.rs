@@ -119,7 +119,10 @@ fn resumed(plan: &Plan, shard: (usize, usize), checkpoint: Option<&Path>) -> Res
             "is a checkpoint of another study (its plan or shard differs); remove it or name another",
         ));
     }
-    eprintln!("resuming from {name}: {} replications done", study.replications.len());
+    eprintln!(
+        "resuming from {name}: {} replications done",
+        study.replications.len()
+    );
     Ok(study)
 }
 
@@ -152,7 +155,9 @@ pub(super) fn cmd_calibrate(a: &Args, out: &mut String) -> Result<(), FormatErro
         eprintln!(
             "  replication {} ({done} of {total}){} eta {:.0} s",
             rep.index,
-            rep.failed.as_deref().map_or(String::new(), |w| format!(" failed: {w}")),
+            rep.failed
+                .as_deref()
+                .map_or(String::new(), |w| format!(" failed: {w}")),
             per * (total - done) as f64
         );
         if let Some(path) = &a.checkpoint
@@ -176,7 +181,9 @@ pub(super) fn cmd_calibrate(a: &Args, out: &mut String) -> Result<(), FormatErro
             "calibrate shard={shard} replications={} of {} out={}",
             study.replications.len(),
             plan.replications,
-            a.out.as_deref().map_or(String::new(), |p| p.display().to_string())
+            a.out
+                .as_deref()
+                .map_or(String::new(), |p| p.display().to_string())
         );
         return Ok(());
     }
@@ -184,7 +191,12 @@ pub(super) fn cmd_calibrate(a: &Args, out: &mut String) -> Result<(), FormatErro
 }
 
 /// The lines (and the CSV) of a whole study.
-fn report(plan: &Plan, reps: &[Replication], csv: Option<&Path>, out: &mut String) -> Result<(), FormatError> {
+fn report(
+    plan: &Plan,
+    reps: &[Replication],
+    csv: Option<&Path>,
+    out: &mut String,
+) -> Result<(), FormatError> {
     let rows = summary::rows(reps);
     for line in summary::lines(plan, &rows) {
         let _ = writeln!(out, "{line}");

@@ -14,7 +14,7 @@ use tenten_engine::play::coelho::CoelhoWeights;
 use tenten_engine::play::dealing::Dealing;
 use tenten_engine::play::player::{Choice, Lookahead};
 use tenten_engine::progress::Progress;
-use tenten_engine::study::population::check::{check, testers_of};
+use tenten_engine::study::population::check::{REFERENCE_COHORTS, check, reference, testers_of};
 use tenten_engine::study::population::cohort::{self, cohort};
 use tenten_engine::study::population::file;
 use tenten_engine::study::population::fit::{Model, fit_population};
@@ -261,7 +261,17 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
         if let Some((generator, testers)) = &checked
             && generator == name
         {
-            for line in check(&f, &outcomes, testers).lines() {
+            let reference = reference(
+                &population,
+                &table,
+                a.players,
+                testers,
+                REFERENCE_COHORTS,
+                a.seed,
+                &Progress::default(),
+            )
+            .unwrap_or_else(|| unreachable!("not cancelled"));
+            for line in check(&f, &outcomes, testers, &reference).lines() {
                 let _ = writeln!(out, "{line}");
             }
         }

@@ -75,14 +75,15 @@ impl Tuned {
         out.set_item("tolerance", col(&|c| c.goal.tolerance))?;
         out.set_item(
             "verdict",
-            rows.iter()
-                .map(|c| c.verdict.word())
-                .collect::<Vec<_>>(),
+            rows.iter().map(|c| c.verdict.word()).collect::<Vec<_>>(),
         )?;
         out.set_item("level", col(&|c| c.level))?;
         out.set_item(
             "holdout_games",
-            rows.iter().map(|c| c.games as u64).collect::<Vec<_>>().into_pyarray(py),
+            rows.iter()
+                .map(|c| c.games as u64)
+                .collect::<Vec<_>>()
+                .into_pyarray(py),
         )?;
         out.set_item(
             "needed",

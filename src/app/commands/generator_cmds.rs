@@ -245,7 +245,10 @@ impl App {
             max_evaluations: None,
             audience: None,
             holdout_games: t.holdout.max(1),
-            holdout_max: t.holdout.max(1).saturating_mul(tenten_engine::study::tune_run::HOLDOUT_GROWTH),
+            holdout_max: t
+                .holdout
+                .max(1)
+                .saturating_mul(tenten_engine::study::tune_run::HOLDOUT_GROWTH),
         };
         // A median past the round cap, say, is refused before anything runs.
         if let Err(e) = request.check() {

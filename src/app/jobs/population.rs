@@ -9,7 +9,7 @@ use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::model::shapes::Shapes;
 use tenten_engine::play::dealing::Dealing;
 use tenten_engine::play::player::{Choice, Lookahead};
-use tenten_engine::study::population::check::{Check, check, testers_of};
+use tenten_engine::study::population::check::{Check, REFERENCE_COHORTS, check, reference, testers_of};
 use tenten_engine::study::population::file::Population;
 use tenten_engine::study::population::fit::{Model, PopulationFit, fit_population};
 use tenten_engine::study::population::forecast::{
@@ -191,16 +191,27 @@ impl ForecastJob {
                 let all: Vec<&Outcome> = outcomes.iter().collect();
                 let forecast = summarize(g, &all, ask.players, with_fit);
                 let last = CURVE_ROUNDS.min(ask.max_rounds);
-                let check = checked
-                    .as_ref()
-                    .filter(|(_, name, _)| name == g)
-                    .map(|(_, _, testers)| {
+                let check = match checked.as_ref().filter(|(_, name, _)| name == g) {
+                    None => None,
+                    Some((_, _, testers)) => {
+                        let Some(reference) = reference(
+                            &ask.population,
+                            &table,
+                            ask.players,
+                            testers,
+                            REFERENCE_COHORTS,
+                            ask.seed,
+                            progress,
+                        ) else {
+                            return;
+                        };
                         let sessions: Vec<Session> = testers.iter().flat_map(|t| t.1.clone()).collect();
-                        (
-                            check(&forecast, &outcomes, testers),
+                        Some((
+                            check(&forecast, &outcomes, testers, &reference),
                             observed_reach(&sessions, last),
-                        )
-                    });
+                        ))
+                    }
+                };
                 out.push(GeneratorForecast {
                     curve: reach_curve(&all, ask.players, with_fit, last),
                     forecast,

@@ -8,7 +8,9 @@
 //! at a glance.
 
 use egui::{Color32, Ui};
-use egui_plot::{FilledArea, GridMark, HLine, HoverPosition, Line, MarkerShape, Plot, PlotPoints, Points, VLine};
+use egui_plot::{
+    FilledArea, GridMark, HLine, HoverPosition, Line, MarkerShape, Plot, PlotPoints, Points, VLine,
+};
 
 use tenten_engine::study::calibrate::Replication;
 use tenten_engine::study::calibrate::summary::Row;
@@ -45,9 +47,22 @@ pub fn coverage_plot(ui: &mut Ui, rows: &[Row], replications: usize) {
     }
     let (blo, bhi) = honest_band(replications);
     let entries = [
-        Entry::line("coverage with its 95 % interval", paint::OK, egui_plot::LineStyle::Solid, Some(MarkerShape::Circle)),
-        Entry::line("nominal 95 %", NOMINAL, egui_plot::LineStyle::Dashed { length: 6.0 }, None),
-        Entry::block(format!("where an honest interval falls over {replications} replications ({blo:.1}-{bhi:.1} %)"), BAND.gamma_multiply(0.35)),
+        Entry::line(
+            "coverage with its 95 % interval",
+            paint::OK,
+            egui_plot::LineStyle::Solid,
+            Some(MarkerShape::Circle),
+        ),
+        Entry::line(
+            "nominal 95 %",
+            NOMINAL,
+            egui_plot::LineStyle::Dashed { length: 6.0 },
+            None,
+        ),
+        Entry::block(
+            format!("where an honest interval falls over {replications} replications ({blo:.1}-{bhi:.1} %)"),
+            BAND.gamma_multiply(0.35),
+        ),
     ];
     legend::show(ui, "calibration_coverage", &entries);
     ui.weak("Green: calibrated (90-98 %); red: not (its interval excludes 95 %); amber: too few replications to tell.");
@@ -121,11 +136,20 @@ pub fn zipper_plot(ui: &mut Ui, parameter: &str, replications: &[Replication]) {
     let mut rows: Vec<(f64, f64, f64, f64, usize, bool)> = replications
         .iter()
         .flat_map(|r| r.estimates.iter().map(move |e| (r.index, e)))
-        .filter(|(_, e)| e.parameter == parameter && e.has_interval() && e.truth.is_finite() && e.value.is_finite())
+        .filter(|(_, e)| {
+            e.parameter == parameter && e.has_interval() && e.truth.is_finite() && e.value.is_finite()
+        })
         .map(|(i, e)| {
             let half = ((e.hi - e.lo) / 2.0).max(1e-12);
             let z = ((e.value - e.truth) / half).abs();
-            (z, e.lo - e.truth, e.hi - e.truth, e.value - e.truth, i, e.covers())
+            (
+                z,
+                e.lo - e.truth,
+                e.hi - e.truth,
+                e.value - e.truth,
+                i,
+                e.covers(),
+            )
         })
         .collect();
     if rows.is_empty() {
@@ -136,9 +160,24 @@ pub fn zipper_plot(ui: &mut Ui, parameter: &str, replications: &[Replication]) {
     let n = rows.len();
     let misses = rows.iter().filter(|r| !r.5).count();
     let entries = [
-        Entry::line(format!("interval that held the truth ({} of {n})", n - misses), paint::HIGHLIGHT, egui_plot::LineStyle::Solid, None),
-        Entry::line(format!("interval that missed ({misses})"), paint::BAD, egui_plot::LineStyle::Solid, None),
-        Entry::line("the truth", NOMINAL, egui_plot::LineStyle::Dashed { length: 6.0 }, None),
+        Entry::line(
+            format!("interval that held the truth ({} of {n})", n - misses),
+            paint::HIGHLIGHT,
+            egui_plot::LineStyle::Solid,
+            None,
+        ),
+        Entry::line(
+            format!("interval that missed ({misses})"),
+            paint::BAD,
+            egui_plot::LineStyle::Solid,
+            None,
+        ),
+        Entry::line(
+            "the truth",
+            NOMINAL,
+            egui_plot::LineStyle::Dashed { length: 6.0 },
+            None,
+        ),
     ];
     legend::show(ui, "calibration_zipper", &entries);
     // Open intervals drawn to the edge of what the finite ones span.
@@ -146,7 +185,11 @@ pub fn zipper_plot(ui: &mut Ui, parameter: &str, replications: &[Replication]) {
     let (lo, hi) = finite.fold((0.0f64, 0.0f64), |a, x| (a.0.min(x), a.1.max(x)));
     let pad = 0.05 * (hi - lo).max(1e-9);
     let clip = |x: f64| x.clamp(lo - pad, hi + pad);
-    let ranked: Vec<[f64; 2]> = rows.iter().enumerate().map(|(k, r)| [r.3, 100.0 * (k as f64 + 0.5) / n as f64]).collect();
+    let ranked: Vec<[f64; 2]> = rows
+        .iter()
+        .enumerate()
+        .map(|(k, r)| [r.3, 100.0 * (k as f64 + 0.5) / n as f64])
+        .collect();
     let info: Vec<(usize, f64, f64)> = rows.iter().map(|r| (r.4, r.1, r.2)).collect();
     Plot::new("calibration_zipper")
         .height(300.0)

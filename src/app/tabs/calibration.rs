@@ -43,7 +43,11 @@ impl Default for CalibrationTab {
 impl CalibrationTab {
     /// The study the fields ask for.
     pub fn plan(&self) -> Plan {
-        let design = if self.small { Design::SMALL } else { Design::DEFAULT };
+        let design = if self.small {
+            Design::SMALL
+        } else {
+            Design::DEFAULT
+        };
         Plan::new(self.estimator, design, self.replications, self.seed)
     }
 }
@@ -63,7 +67,15 @@ fn table(ui: &mut Ui, rows: &[Row]) {
         .striped(true)
         .num_columns(7)
         .show(ui, |ui| {
-            for h in ["parameter", "coverage [95 % CI]", "bias ± MCSE", "RMSE", "median width", "failed", "calibrated"] {
+            for h in [
+                "parameter",
+                "coverage [95 % CI]",
+                "bias ± MCSE",
+                "RMSE",
+                "median width",
+                "failed",
+                "calibrated",
+            ] {
                 ui.label(RichText::new(h).strong());
             }
             ui.end_row();
@@ -123,7 +135,11 @@ impl Tab for CalibrationTab {
                             }
                         });
                     ui.label("Design");
-                    ui.radio_value(&mut self.small, false, "default (50 testers x 5 sessions; 300 deals)");
+                    ui.radio_value(
+                        &mut self.small,
+                        false,
+                        "default (50 testers x 5 sessions; 300 deals)",
+                    );
                     ui.radio_value(&mut self.small, true, "small (20 x 2; 100 deals)");
                 });
                 ui.horizontal_wrapped(|ui| {
@@ -134,7 +150,10 @@ impl Tab for CalibrationTab {
                 });
             });
             ui.horizontal(|ui| {
-                if ui.add_enabled(!job.running(), egui::Button::new("Run the study")).clicked() {
+                if ui
+                    .add_enabled(!job.running(), egui::Button::new("Run the study"))
+                    .clicked()
+                {
                     cmds.push(Command::StartCalibration(Box::new(self.plan())));
                 }
                 if job.running() && ui.button("Cancel study").clicked() {

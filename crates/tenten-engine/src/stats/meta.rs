@@ -7,8 +7,9 @@
 //! than the noise comes out near zero, not inflated: the noise is s_i's.
 //! τ's 95 % interval is the profile's (its low end 0 when the likelihood
 //! at τ = 0 is within the cut); μ's is Student's t on n - 1 degrees of
-//! freedom. Each tester's shrunken estimate is the empirical-Bayes
-//! posterior mean, μ + τ² / (τ² + s_i²) (y_i - μ).
+//! freedom with the Hartung-Knapp variance. Each tester's shrunken
+//! estimate is the empirical-Bayes posterior mean, μ + τ² / (τ² + s_i²)
+//! (y_i - μ).
 
 use crate::stats::inference::t_975;
 
@@ -99,7 +100,21 @@ pub fn random_effects(estimates: &[(f64, f64)]) -> Option<RandomEffects> {
     };
     let (_, mean) = restricted(&data, tau);
     let sw: f64 = data.iter().map(|&(_, s)| 1.0 / (tau * tau + s * s)).sum();
-    let mean_se = 1.0 / sw.sqrt();
+    // Hartung and Knapp (2001): the weighted spread of the estimates about
+    // μ scales μ's variance, so an interval does not rest on each tester's
+    // standard error being known exactly (REML takes them as known); never
+    // narrower than the plain one (q at least 1: Röver, Knapp and
+    // Friede 2015). The calibration study measured the plain interval's
+    // coverage of the slip's median at 88 % on 20 testers x 2 sessions.
+    let q = if n > 1 {
+        data.iter()
+            .map(|&(y, s)| (y - mean).powi(2) / (tau * tau + s * s))
+            .sum::<f64>()
+            / (n - 1) as f64
+    } else {
+        1.0
+    };
+    let mean_se = (q.max(1.0) / sw).sqrt();
     let half = t_975(n.saturating_sub(1).max(1)) * mean_se;
     let sd_ci = if n < 2 {
         (0.0, f64::INFINITY)

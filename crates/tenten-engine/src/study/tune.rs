@@ -32,15 +32,15 @@ use crate::play::dealing::Dealing;
 use crate::play::game::{BANDS, Game};
 use crate::play::generator_file::GeneratorSpec;
 use crate::progress::Progress;
-use crate::stats::survival::{self, Survival};
 use crate::stats::divergence;
+use crate::stats::survival::{self, Survival};
 use crate::study::population::file::Population;
 use crate::study::population::forecast::{Forecast, Outcome, REACH, play_players, summarize};
 use crate::study::population::quit::MAX_GAMES;
 use crate::study::population::session::Table;
 use crate::study::runner::{self, Plan, Summary};
-pub use crate::study::tune_verdict::{Checked, Verdict};
 use crate::study::tune_verdict;
+pub use crate::study::tune_verdict::{Checked, Verdict};
 
 /// The weights are tuned at this many steps per base weight, at most.
 pub const STEPS: u32 = 10;
@@ -348,7 +348,6 @@ impl Goal {
     pub fn misses_by(&self, measured: f64) -> f64 {
         self.target.miss(measured) / self.tolerance
     }
-
 }
 
 /// The share of pieces of 1-3 cells among those dealt in `band`, with its

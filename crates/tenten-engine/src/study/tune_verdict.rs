@@ -17,9 +17,7 @@ use crate::progress::Progress;
 use crate::stats::survival;
 use crate::study::population::forecast::{Forecast, replicates};
 use crate::study::runner;
-use crate::study::tune::{
-    AUDIENCE, Goal, HOLDOUT_SEEDS, Measured, Target, TuneRequest, audience_forecast,
-};
+use crate::study::tune::{AUDIENCE, Goal, HOLDOUT_SEEDS, Measured, Target, TuneRequest, audience_forecast};
 
 /// The error a tune's verdicts may make, spent over the looks.
 pub const ALPHA: f64 = 0.05;

@@ -74,7 +74,11 @@ fn looks_double_to_the_maximum_and_spend_five_percent_between_them() {
     assert_eq!(looks(400, 400), vec![400]);
     assert_eq!(looks(400, 1_600), vec![400, 800, 1_600]);
     assert_eq!(looks(400, 1_000), vec![400, 800, 1_000]);
-    assert_eq!(looks(400, 100), vec![400], "a maximum below the first look is one look");
+    assert_eq!(
+        looks(400, 100),
+        vec![400],
+        "a maximum below the first look is one look"
+    );
     assert_eq!(looks(0, 0), vec![1]);
     assert!((level(1) - 0.95).abs() < 1e-12);
     assert!((level(3) - (1.0 - 0.05 / 3.0)).abs() < 1e-12);
@@ -159,5 +163,9 @@ fn a_tune_is_missed_if_any_goal_is_then_undecided_then_met() {
         assert_eq!(r.all_met(), whole == Verdict::Met);
     }
     r.holdout.clear();
-    assert_eq!(r.verdict(), Verdict::Undecided, "a cancelled hold-out decides nothing");
+    assert_eq!(
+        r.verdict(),
+        Verdict::Undecided,
+        "a cancelled hold-out decides nothing"
+    );
 }

@@ -33,7 +33,9 @@ impl Study {
 
     /// The replications this shard plays, in order.
     pub fn indices(plan: &Plan, (index, of): (usize, usize)) -> Vec<usize> {
-        (0..plan.replications).filter(|r| r % of.max(1) == index).collect()
+        (0..plan.replications)
+            .filter(|r| r % of.max(1) == index)
+            .collect()
     }
 
     /// The replications still to play: those of the shard not in the file.
@@ -100,9 +102,12 @@ pub fn merge(shards: &[(String, Study)]) -> Result<(Plan, Vec<Replication>), Str
             return Err(format!("{name} is of another study than {first_name}{field}"));
         }
         for r in &s.replications {
-            let slot = seen
-                .get_mut(r.index)
-                .ok_or_else(|| format!("{name}: replication {} is past the study's {}", r.index, first.plan.replications))?;
+            let slot = seen.get_mut(r.index).ok_or_else(|| {
+                format!(
+                    "{name}: replication {} is past the study's {}",
+                    r.index, first.plan.replications
+                )
+            })?;
             if let Some(other) = slot.replace(name) {
                 return Err(format!("{name} repeats replication {} of {other}", r.index));
             }

@@ -139,7 +139,9 @@ impl Ranges {
     pub fn check(&self) -> Result<(), String> {
         for (name, (lo, hi), min, max) in self.all() {
             if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
-                return Err(format!("{name}: a range is (LO, HI) with LO <= HI; got ({lo}, {hi})"));
+                return Err(format!(
+                    "{name}: a range is (LO, HI) with LO <= HI; got ({lo}, {hi})"
+                ));
             }
             if lo < min || hi > max {
                 return Err(format!("{name}: ({lo}, {hi}) leaves {min} to {max}"));
@@ -252,7 +254,8 @@ impl Plan {
     }
 
     pub fn size(&self) -> Result<BoardSize, String> {
-        BoardSize::new(usize::from(self.board.0), usize::from(self.board.1)).map_err(|e| format!("board: {e}"))
+        BoardSize::new(usize::from(self.board.0), usize::from(self.board.1))
+            .map_err(|e| format!("board: {e}"))
     }
 
     /// What cannot be simulated, refused with the field at fault.

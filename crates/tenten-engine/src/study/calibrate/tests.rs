@@ -39,7 +39,10 @@ fn designs_and_ranges_that_cannot_be_simulated_are_refused_by_field() {
     assert!(p.check().unwrap_err().starts_with("board:"));
     // A ranges file names what it refuses.
     let e = Ranges::parse("(slip_median: (0.5, 2.0))", "r.ron").unwrap_err();
-    assert!(e.to_string().contains("r.ron") && e.to_string().contains("slip_median"), "{e}");
+    assert!(
+        e.to_string().contains("r.ron") && e.to_string().contains("slip_median"),
+        "{e}"
+    );
     let r = Ranges::parse("(quit_unfair_odds: (3.0, 3.0))", "r.ron").unwrap();
     assert_eq!(r.quit_unfair_odds, (3.0, 3.0));
     assert_eq!(r.slip_median, Ranges::default().slip_median);
@@ -86,7 +89,10 @@ fn the_table_is_defined_for_none_one_and_all_failed() {
     assert!((t[0].width - 0.04).abs() < 1e-12);
     assert_eq!(t[0].calibrated(), "unclear", "one replication cannot tell");
     let line = &summary::lines(&plan, &t)[0];
-    assert!(line.contains(" bias_mcse=none ") && line.contains(" coverage=1.0000 "), "{line}");
+    assert!(
+        line.contains(" bias_mcse=none ") && line.contains(" coverage=1.0000 "),
+        "{line}"
+    );
     let failed = [Replication {
         index: 0,
         estimates: Vec::new(),
@@ -94,11 +100,20 @@ fn the_table_is_defined_for_none_one_and_all_failed() {
     }];
     assert!(rows(&failed).is_empty());
     // A failure beside a success is counted, with its reason.
-    let both = [one[0].clone(), Replication { index: 1, ..failed[0].clone() }];
+    let both = [
+        one[0].clone(),
+        Replication {
+            index: 1,
+            ..failed[0].clone()
+        },
+    ];
     let t = rows(&both);
     assert_eq!((t[0].n, t[0].failed), (1, 1));
     let line = &summary::lines(&plan, &t)[0];
-    assert!(line.contains(" replications=2 ") && line.contains(" failed=1 "), "{line}");
+    assert!(
+        line.contains(" replications=2 ") && line.contains(" failed=1 "),
+        "{line}"
+    );
     assert!(line.contains("failed_first=\"no moves\""), "{line}");
     // No interval: coverage none, calibrated unknown; an open one counts.
     let open = [Replication {
@@ -122,7 +137,12 @@ fn coverage_is_judged_with_its_own_binomial_interval() {
         (0..200)
             .map(|i| Replication {
                 index: i,
-                estimates: vec![e("x", 1.0, 1.0, if i < covered { (0.9, 1.1) } else { (1.1, 1.2) })],
+                estimates: vec![e(
+                    "x",
+                    1.0,
+                    1.0,
+                    if i < covered { (0.9, 1.1) } else { (1.1, 1.2) },
+                )],
                 failed: None,
             })
             .collect()
@@ -132,11 +152,20 @@ fn coverage_is_judged_with_its_own_binomial_interval() {
     let (lo, hi) = good[0].coverage_ci;
     assert!(lo < 0.95 && 0.95 < hi && lo > 0.9, "{lo} {hi}");
     assert_eq!(rows(&reps(170))[0].calibrated(), "no");
-    assert_eq!(rows(&reps(200))[0].calibrated(), "no", "always covering is too wide");
+    assert_eq!(
+        rows(&reps(200))[0].calibrated(),
+        "no",
+        "always covering is too wide"
+    );
     let plan = small(Estimator::FitPopulation, 200);
     let csv = summary::csv(&plan, &good);
     assert_eq!(csv.lines().count(), 2);
-    assert!(csv.lines().nth(1).unwrap().starts_with("fit-population,20x2,x,200,200,190,0.9500,"));
+    assert!(
+        csv.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("fit-population,20x2,x,200,200,190,0.9500,")
+    );
 }
 
 /// Shards play exactly what one process plays; merge refuses another
@@ -165,7 +194,10 @@ fn shards_merge_into_the_one_process_study() {
     let mut other = b;
     other.plan.seed = 8;
     let e = merge(&[("a.ron".into(), a), ("b.ron".into(), other)]).unwrap_err();
-    assert!(e.contains("b.ron is of another study than a.ron") && e.contains("seed"), "{e}");
+    assert!(
+        e.contains("b.ron is of another study than a.ron") && e.contains("seed"),
+        "{e}"
+    );
     assert!(Study::parse("(games: [])", "x.ron").is_none());
     // A checkpoint knows what is left.
     let part = Study::new(plan.clone(), (0, 1), whole[..2].to_vec());
@@ -183,4 +215,59 @@ fn a_cancelled_study_stops_before_its_next_replication() {
     });
     assert!(out.is_none());
     assert_eq!(seen, 1, "the worker stopped after the cancel");
+}
+
+/// The fewest of `n` honest 95 % intervals that hold their truth, but for
+/// a chance of 1 in 200: the low end of the binomial band.
+fn band_low(n: usize) -> usize {
+    use statrs::distribution::{Binomial, DiscreteCDF};
+    let b = Binomial::new(0.95, n as u64).unwrap();
+    (0..=n).find(|&k| b.cdf(k as u64) >= 0.005).unwrap()
+}
+
+/// The suite's seeded, deterministic small studies (the full ones are
+/// benchmarks): 60 replications of fit-player on 100 deals and of a
+/// reduced population (12 testers x 2 sessions on 8x8); every interval's
+/// coverage inside the binomial band of an honest 95 % interval.
+#[test]
+fn small_seeded_studies_cover_inside_the_binomial_band() {
+    assert_eq!(band_low(60), 52);
+    let mut player = Plan::new(Estimator::FitPlayer, Design::SMALL, 60, 11);
+    player.board = (8, 8);
+    let mut population = Plan::new(
+        Estimator::FitPopulation,
+        Design {
+            testers: 12,
+            sessions: 2,
+            deals: 0,
+        },
+        60,
+        12,
+    );
+    population.board = (8, 8);
+    population.max_rounds = 300;
+    for plan in [player, population] {
+        let reps = run(&plan, 0..60, &Progress::default(), |_| {}).unwrap();
+        for r in rows(&reps).iter().filter(|r| r.with_interval > 0) {
+            eprintln!(
+                "{} {}: {} of {}",
+                plan.estimator.name(),
+                r.parameter,
+                r.covered,
+                r.with_interval
+            );
+            assert_eq!(
+                r.with_interval, 60,
+                "{}: every replication gave an interval",
+                r.parameter
+            );
+            assert!(
+                r.covered >= band_low(60),
+                "{} {}: {} of 60 intervals held the truth",
+                plan.estimator.name(),
+                r.parameter,
+                r.covered
+            );
+        }
+    }
 }

@@ -8,11 +8,72 @@
 //! sums over sessions, its variance the ratio estimator's, each player a
 //! cluster). The log-rank test takes games as independent; games of one
 //! tester share its skill, so its p-value is optimistic, and the verdict
-//! counts the figures.
+//! reads the statistic among reference cohorts instead: cohorts of as many
+//! testers drawn from the forecast's population, each playing as many
+//! sessions as the tester it stands for (`reference`), so a tester's
+//! several sessions share one skill there as they do in the logs. (With
+//! one session per reference player, cohorts of the true population itself
+//! were called "differs" in 2 of 6.)
 
+use rayon::prelude::*;
+
+use crate::model::generator::Generator;
+use crate::progress::Progress;
 use crate::stats::logrank::{LogRank, log_rank};
-use crate::study::population::forecast::{Forecast, NAMES, Outcome, clustered_ratio, ratio_parts};
-use crate::study::population::session::Session;
+use crate::study::population::file::Population;
+use crate::study::population::forecast::{
+    Forecast, NAMES, Outcome, clustered_ratio, ratio_parts, replicate, replicates,
+};
+use crate::study::population::session::{Session, Table, mix, play_session, player_seed, session_seed};
+
+/// Reference cohorts a check draws.
+pub const REFERENCE_COHORTS: usize = 40;
+
+const REFERENCE_STREAM: u64 = 0x00C0_4027_0000_0001;
+
+/// `cohorts` reference cohorts for `testers`: cohort c's population is the
+/// forecast's replicate c mod B (one draw of the fit), and its tester i
+/// plays as many sessions as tester i did. `None` when cancelled.
+pub fn reference(
+    population: &Population,
+    table: &Table,
+    forecast_players: usize,
+    testers: &[(String, Vec<Session>)],
+    cohorts: usize,
+    seed: u64,
+    progress: &Progress,
+) -> Option<Vec<Testers>> {
+    let b = replicates(forecast_players);
+    let populations: Vec<Population> = (0..b).map(|r| replicate(population, seed, r)).collect();
+    let m = testers.len();
+    (0..cohorts)
+        .into_par_iter()
+        .map(|c| {
+            let p = &populations[c % b];
+            testers
+                .iter()
+                .enumerate()
+                .map(|(i, (_, played))| {
+                    let who = player_seed(mix(seed ^ REFERENCE_STREAM), (c * m + i) as u64);
+                    let drawn = p.draw(&format!("r{c}-{i}"), &mut Generator::new(who));
+                    let sessions = (0..played.len())
+                        .map(|j| {
+                            play_session(
+                                table,
+                                &drawn.player,
+                                &p.quit,
+                                session_seed(who, j as u64),
+                                None,
+                                progress,
+                            )
+                        })
+                        .collect::<Option<Vec<Session>>>()?;
+                    Some((format!("r{c}-{i}"), sessions))
+                })
+                .collect::<Option<Testers>>()
+        })
+        .collect()
+}
 
 /// Each tester's id and sessions, as a check reads them.
 pub type Testers = Vec<(String, Vec<Session>)>;
@@ -64,8 +125,8 @@ pub struct Check {
     pub games: usize,
     pub rows: Vec<Row>,
     pub survival: Option<LogRank>,
-    /// The log-rank statistic's p-value among cohorts of as many testers
-    /// drawn from the forecast (`calibrated_p`), with how many were drawn.
+    /// The log-rank statistic's p-value among the reference cohorts
+    /// (`calibrated_p`), with how many there were.
     pub calibrated: Option<(f64, usize)>,
     /// Observed and predicted games as (rounds, censored).
     pub observed_games: Vec<(u32, bool)>,
@@ -98,56 +159,43 @@ fn observed(testers: &[(String, Vec<Session>)], j: usize) -> (f64, f64) {
     (r, var.sqrt())
 }
 
-/// The variance of figure `j` over cohorts of `m` testers drawn from the
-/// forecast's players: within each replicate (one draw of the fit), the
-/// ratio's clustered variance scaled from its players to `m`, averaged over
-/// replicates. The forecast's thousands of players measure it far better
-/// than a cohort's few testers measure their own.
-fn cohort_variance(predicted: &[Outcome], j: usize, m: usize) -> f64 {
-    let replicates = predicted.iter().map(|o| o.replicate + 1).max().unwrap_or(0);
-    let scaled: Vec<f64> = (0..replicates)
-        .filter_map(|r| {
-            let parts: Vec<(f64, f64)> = predicted
-                .iter()
-                .filter(|o| o.replicate == r)
-                .map(|o| ratio_parts(&o.session)[j])
-                .collect();
-            let (_, var) = clustered_ratio(&parts);
-            var.is_finite()
-                .then(|| var * parts.len() as f64 / m.max(1) as f64)
-        })
+/// The variance of figure `j` over cohorts like the testers': within each
+/// reference cohort, the ratio's clustered variance (each tester a cluster
+/// of its sessions), averaged over the cohorts.
+fn cohort_variance(reference: &[Testers], j: usize) -> f64 {
+    let vars: Vec<f64> = reference
+        .iter()
+        .map(|c| observed(c, j).1.powi(2))
+        .filter(|v| v.is_finite())
         .collect();
-    if scaled.is_empty() {
+    if vars.is_empty() {
         f64::INFINITY
     } else {
-        scaled.iter().sum::<f64>() / scaled.len() as f64
+        vars.iter().sum::<f64>() / vars.len() as f64
     }
 }
 
-/// Where `chi2` falls among the log-rank statistics of cohorts of `m`
-/// testers drawn from the forecast itself (each replicate's players in
-/// groups of `m`, each group against every predicted game): the share at
-/// least as large, (1 + k) / (1 + K). Games of one tester share its skill,
-/// which the plain test ignores; cohorts of testers carry it.
-fn calibrated_p(chi2: f64, predicted: &[Outcome], all: &[(u32, bool)], m: usize) -> (f64, usize) {
-    let replicates = predicted.iter().map(|o| o.replicate + 1).max().unwrap_or(0);
-    let mut stats = Vec::new();
-    for r in 0..replicates {
-        let mine: Vec<&Outcome> = predicted.iter().filter(|o| o.replicate == r).collect();
-        for group in mine.chunks_exact(m.max(1)) {
-            let games = games_of(group.iter().map(|o| &o.session));
-            if let Some(t) = log_rank(&games, all) {
-                stats.push(t.chi2);
-            }
-        }
-    }
+/// Where `chi2` falls among the log-rank statistics of the reference
+/// cohorts (each against every predicted game): the share at least as
+/// large, (1 + k) / (1 + K).
+fn calibrated_p(chi2: f64, reference: &[Testers], all: &[(u32, bool)]) -> (f64, usize) {
+    let stats: Vec<f64> = reference
+        .iter()
+        .filter_map(|c| log_rank(&games_of(c.iter().flat_map(|t| &t.1)), all).map(|t| t.chi2))
+        .collect();
     let k = stats.iter().filter(|&&x| x >= chi2).count();
     ((1 + k) as f64 / (1 + stats.len()) as f64, stats.len())
 }
 
 /// Checks `forecast` (of the generator the testers played, its players'
-/// `predicted` sessions) against the testers' sessions.
-pub fn check(forecast: &Forecast, predicted: &[Outcome], testers: &[(String, Vec<Session>)]) -> Check {
+/// `predicted` sessions) against the testers' sessions, with `reference`
+/// cohorts like theirs (`reference`).
+pub fn check(
+    forecast: &Forecast,
+    predicted: &[Outcome],
+    testers: &[(String, Vec<Session>)],
+    reference: &[Testers],
+) -> Check {
     let rows = CHECKED
         .iter()
         .map(|name| {
@@ -155,7 +203,7 @@ pub fn check(forecast: &Forecast, predicted: &[Outcome], testers: &[(String, Vec
             let (obs, se) = observed(testers, j);
             let f = forecast.figures[j];
             let forecast_half = f.ci.map_or(0.0, |(lo, hi)| (hi - lo) / 2.0);
-            let cohort = cohort_variance(predicted, j, testers.len());
+            let cohort = cohort_variance(reference, j);
             let half = (forecast_half.powi(2) + 1.96f64.powi(2) * cohort).sqrt();
             // Shares stay shares; a mean of games stays at least 1.
             let interval = if *name == "games_per_session" {
@@ -176,7 +224,7 @@ pub fn check(forecast: &Forecast, predicted: &[Outcome], testers: &[(String, Vec
     let observed_games = games_of(testers.iter().flat_map(|t| &t.1));
     let predicted_games = games_of(predicted.iter().map(|o| &o.session));
     let survival = log_rank(&observed_games, &predicted_games);
-    let calibrated = survival.map(|s| calibrated_p(s.chi2, predicted, &predicted_games, testers.len()));
+    let calibrated = survival.map(|s| calibrated_p(s.chi2, reference, &predicted_games));
     Check {
         generator: forecast.generator.clone(),
         testers: testers.len(),
@@ -216,7 +264,7 @@ impl Check {
         out.push(match (&self.survival, self.calibrated) {
             (Some(s), Some((p, cohorts))) => format!(
                 "check generator={} survival: log-rank chi2={:.3} p={:.4} (games as independent) p_cohorts={:.3} \
-                 (among {cohorts} cohorts of {} testers drawn from the forecast) observed_ends={:.0} expected_ends={:.1}",
+                 (among {cohorts} cohorts of {} testers drawn from the forecast, as many sessions each) observed_ends={:.0} expected_ends={:.1}",
                 self.generator, s.chi2, s.p, p, self.testers, s.observed, s.expected,
             ),
             _ => format!("check generator={} survival: nothing to test (no ended games)", self.generator),

@@ -205,3 +205,32 @@ fn a_line_longer_than_the_cap_is_refused_with_its_number() {
     assert_eq!(e.at, Some((4, 1)), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A cohort read back from its logs is the sessions it played: every
+/// game's rounds and end as the simulation had them (a check compares the
+/// logs with simulated reference cohorts, so any drift would be a bias).
+#[test]
+fn a_cohort_read_back_is_the_sessions_it_played() {
+    use crate::model::generator::Generator;
+    use crate::study::population::session::{play_session, player_seed, session_seed};
+    let set = PieceSet::classic();
+    let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+    let dealing = Dealing::by_name("random", &set).unwrap();
+    let table = Table::new(&shapes, &set, 3, &dealing, 1_000);
+    let demo = by_name("demo").unwrap();
+    let never = Progress::default();
+    let logs: Vec<LogFile> = cohort(&demo, &table, "random", 6, 3, 101, &never)
+        .unwrap()
+        .into_iter()
+        .map(|l| text(&format!("{}.jsonl", l.id), l.text))
+        .collect();
+    let (testers, _) = crate::study::population::check::testers_of(&logs, &set).unwrap();
+    for (i, (id, read)) in testers.iter().enumerate() {
+        let who = player_seed(101, i as u64);
+        let player = demo.draw(id, &mut Generator::new(who)).player;
+        let played: Vec<Session> = (0..3)
+            .map(|j| play_session(&table, &player, &demo.quit, session_seed(who, j), None, &never).unwrap())
+            .collect();
+        assert_eq!(read, &played, "tester {id}");
+    }
+}
