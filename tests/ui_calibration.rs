@@ -31,13 +31,19 @@ fn a_study_runs_from_the_page_and_shows_its_table_and_plots() {
         h.state().live.status
     );
     h.run();
+    assert!(
+        h.query_all_by_label_contains("60 replications (0 failed)")
+            .next()
+            .is_some(),
+        "the study says what it measured"
+    );
     for label in ["temperature", "slip", "coverage [95 % CI]", "calibrated"] {
         assert!(h.query_all_by_label(label).next().is_some(), "{label}");
     }
     // Every coverage shown with its count, as the engine's table has it.
     let rows = tenten_engine::study::calibrate::summary::rows(&study.replications);
     for r in &rows {
-        let shown = format!("({} of {})", r.covered, r.with_interval);
+        let shown = format!(", {}/{}", r.covered, r.with_interval);
         assert!(h.query_all_by_label_contains(&shown).next().is_some(), "{shown}");
     }
     assert!(h.query_by_label("nominal 95 %").is_some(), "the coverage legend");

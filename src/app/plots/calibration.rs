@@ -20,6 +20,7 @@ use crate::app::widgets::paint;
 
 const NOMINAL: Color32 = Color32::from_rgb(0x55, 0x55, 0x66);
 const BAND: Color32 = Color32::from_rgb(0x8a, 0x8f, 0x98);
+const TRUTH: Color32 = Color32::from_rgb(0xe0, 0x9a, 0x1f);
 
 fn verdict_color(r: &Row) -> Color32 {
     match r.calibrated() {
@@ -211,7 +212,7 @@ pub fn zipper_plot(ui: &mut Ui, parameter: &str, replications: &[Replication]) {
                 let c = if r.5 { paint::HIGHLIGHT } else { paint::BAD };
                 plot.add(Line::new("interval", PlotPoints::from(vec![[clip(r.1), y], [clip(r.2), y]])).color(c).width(1.2));
             }
-            plot.add(Points::new("estimate", ranked).color(Color32::from_gray(60)).radius(1.5));
-            plot.add(VLine::new("the truth", 0.0).color(NOMINAL).style(egui_plot::LineStyle::Dashed { length: 6.0 }));
+            plot.add(Points::new("estimate", ranked).color(Color32::from_gray(200)).radius(1.5));
+            plot.add(VLine::new("the truth", 0.0).color(TRUTH).width(2.0).style(egui_plot::LineStyle::Dashed { length: 6.0 }));
         });
 }

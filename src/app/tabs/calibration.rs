@@ -65,15 +65,14 @@ fn figure(x: f64) -> String {
 fn table(ui: &mut Ui, rows: &[Row]) {
     egui::Grid::new("calibration_table")
         .striped(true)
-        .num_columns(7)
+        .num_columns(6)
         .show(ui, |ui| {
             for h in [
                 "parameter",
                 "coverage [95 % CI]",
                 "bias ± MCSE",
                 "RMSE",
-                "median width",
-                "failed",
+                "width",
                 "calibrated",
             ] {
                 ui.label(RichText::new(h).strong());
@@ -85,7 +84,7 @@ fn table(ui: &mut Ui, rows: &[Row]) {
                     "no interval".to_owned()
                 } else {
                     format!(
-                        "{:.1} % [{:.1}-{:.1}] ({} of {})",
+                        "{:.1} % [{:.1}-{:.1}], {}/{}",
                         100.0 * r.coverage,
                         100.0 * r.coverage_ci.0,
                         100.0 * r.coverage_ci.1,
@@ -95,8 +94,8 @@ fn table(ui: &mut Ui, rows: &[Row]) {
                 });
                 ui.label(format!("{} ± {}", figure(r.bias), figure(r.bias_mcse)));
                 ui.label(figure(r.rmse));
-                ui.label(figure(r.width));
-                ui.label(r.failed.to_string());
+                ui.label(figure(r.width))
+                    .on_hover_text("the median width of the 95 % intervals");
                 let (word, colour) = match r.calibrated() {
                     "yes" => ("yes", paint::OK),
                     "no" => ("no", paint::BAD),
@@ -169,11 +168,17 @@ impl Tab for CalibrationTab {
             let Some(study) = &job.result else { return };
             let rows = summary::rows(&study.replications);
             ui.separator();
+            let failed = study.replications.iter().filter(|r| r.failed.is_some()).count();
             ui.label(format!(
-                "{} on the {} design: {} replications, seed {}, testers under {}, engine behaviour {}.",
+                "{} on the {} design: {} replications ({failed} failed{}), seed {}, testers under {}, engine behaviour {}.",
                 study.plan.estimator.name(),
                 summary::design(&study.plan),
                 study.plan.replications,
+                study
+                    .replications
+                    .iter()
+                    .find_map(|r| r.failed.as_deref())
+                    .map_or(String::new(), |w| format!(", the first: {w}")),
                 study.plan.seed,
                 study.plan.generator,
                 study.plan.engine
