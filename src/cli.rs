@@ -502,6 +502,10 @@ enum Command {
     /// interval (with that coverage's own interval), bias, RMSE, width and failures:
     /// `parameter=<p> coverage=<c> coverage_ci=<lo>,<hi> bias=<b> rmse=<r> width=<w> failed=<n>`.
     Calibrate(calibrate::Args),
+    /// Plan a playtest by simulation: the testers (at --sessions each) that give a figure's
+    /// 95 % interval a --width, or with --compare G1,G2 the testers per generator that
+    /// detect a --difference with --power; each answer checked at the design it names.
+    PlanPlaytest(calibrate::PlanArgs),
     /// Merge the result files of a sharded run (simulate, forecast or calibrate --shard I/N
     /// --out FILE): prints exactly the lines one process would have printed.
     Merge {
@@ -938,6 +942,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             )
         }
         Command::Calibrate(a) => calibrate::cmd_calibrate(&a, &mut out),
+        Command::PlanPlaytest(a) => calibrate::cmd_plan_playtest(&a, &mut out),
         Command::Merge {
             files,
             csv,

@@ -245,3 +245,129 @@ pub(super) fn cmd_merge(
     }
     report(&plan, &reps, csv, out)
 }
+
+#[derive(clap::Args, Debug)]
+pub(super) struct PlanArgs {
+    /// The audience: a population file or a preset's name.
+    #[arg(long, value_name = "POP")]
+    population: String,
+    /// The generator the testers will play (width), or give --compare.
+    #[arg(long, value_name = "G", required_unless_present = "compare")]
+    generator: Option<String>,
+    /// The figure: reach_10, reach_25, reach_50, reach_100, games_per_session, ...
+    #[arg(long, value_name = "NAME", default_value = "reach_50")]
+    figure: String,
+    /// The 95 % interval's full width to reach (hi - lo).
+    #[arg(long, value_name = "W", conflicts_with = "compare")]
+    width: Option<f64>,
+    /// Two generators to compare (an A/B test, testers split between them).
+    #[arg(long, value_name = "G1,G2", requires = "difference")]
+    compare: Option<String>,
+    /// The difference in the figure to detect (two-sided 5 % test).
+    #[arg(long, value_name = "D")]
+    difference: Option<f64>,
+    #[arg(long, value_name = "P", default_value_t = 0.8)]
+    power: f64,
+    /// Sessions each tester plays.
+    #[arg(long, value_name = "S", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=100))]
+    sessions: u32,
+    /// Cohorts simulated at each design tried.
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(2..=1_000))]
+    pilots: u32,
+    /// Cohorts simulated at the answer, to check it.
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(2..=10_000))]
+    checks: u32,
+    /// Players the true figure is measured on (once).
+    #[arg(long, value_name = "N", default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(100..=1_000_000))]
+    truth_players: u32,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, value_name = "WxH", default_value = "10x10", value_parser = simulate::parse_size)]
+    size: BoardSize,
+    #[arg(long, value_name = "R", default_value_t = 1_000, value_parser = clap::value_parser!(u32).range(1..))]
+    max_rounds: u32,
+}
+
+pub(super) fn cmd_plan_playtest(a: &PlanArgs, out: &mut String) -> Result<(), FormatError> {
+    use tenten_engine::study::calibrate::plan_playtest::{self, Ask};
+    let bad = |m: String| FormatError::new("plan-playtest", None, m);
+    let ask = Ask {
+        population: population_file::by_name(&a.population)?,
+        figure: a.figure.clone(),
+        sessions: a.sessions as usize,
+        pilots: a.pilots as usize,
+        checks: a.checks as usize,
+        truth_players: a.truth_players as usize,
+        seed: a.seed,
+        board: (a.size.w() as u8, a.size.h() as u8),
+        max_rounds: a.max_rounds,
+    };
+    let never = Progress::default();
+    match (&a.compare, a.width, &a.generator) {
+        (Some(pair), _, _) => {
+            let (g1, g2) = pair
+                .split_once(',')
+                .ok_or_else(|| bad(format!("--compare is G1,G2; got {pair:?}")))?;
+            let d = a
+                .difference
+                .ok_or_else(|| bad("--compare needs --difference".to_owned()))?;
+            eprintln!("sizing an A/B test of {g1} against {g2} on {}...", a.figure);
+            let r = plan_playtest::testers_for_difference(&ask, (g1.trim(), g2.trim()), d, a.power, &never)
+                .map_err(bad)?
+                .ok_or_else(|| bad("cancelled".to_owned()))?;
+            let _ = writeln!(
+                out,
+                "plan figure={} difference={d} power={} sessions={} testers_per_generator={} sd_per_tester={:.4},{:.4} pilots={}",
+                a.figure, a.power, a.sessions, r.testers, r.sd.0, r.sd.1, a.pilots
+            );
+            let _ = writeln!(
+                out,
+                "check testers_per_generator={} true_{}={:.4},{:.4} true_difference={:.4} detected={:.3} false_alarms={:.3} ab_tests={} (simulated, two-sided 5 %)",
+                r.testers,
+                a.figure,
+                r.truth.0,
+                r.truth.1,
+                r.truth.0 - r.truth.1,
+                r.detected,
+                r.false_alarms,
+                r.checks
+            );
+        }
+        (None, Some(width), Some(g)) => {
+            eprintln!("sizing a playtest of {g} for {} within {width}...", a.figure);
+            let r = plan_playtest::testers_for_width(&ask, g, width, &never)
+                .map_err(bad)?
+                .ok_or_else(|| bad("cancelled".to_owned()))?;
+            let _ = writeln!(
+                out,
+                "plan figure={} width={width} generator={g} sessions={} testers={} median_width={:.4} pilots={}",
+                a.figure, a.sessions, r.testers, r.median_width, a.pilots
+            );
+            for (t, w) in &r.tried {
+                let _ = writeln!(out, "tried testers={t} median_width={w:.4}");
+            }
+            let c = &r.check;
+            let _ = writeln!(
+                out,
+                "check estimator=playtest design={}x{} parameter={} truth={:.4} replications={} coverage={:.4} coverage_ci={:.4},{:.4} bias={:.4} width={:.4} calibrated={}",
+                r.testers,
+                a.sessions,
+                a.figure,
+                r.truth,
+                c.n,
+                c.coverage,
+                c.coverage_ci.0,
+                c.coverage_ci.1,
+                c.bias,
+                c.width,
+                c.calibrated()
+            );
+        }
+        _ => {
+            return Err(bad(
+                "give --width W (with --generator), or --compare G1,G2 --difference D".to_owned(),
+            ));
+        }
+    }
+    Ok(())
+}

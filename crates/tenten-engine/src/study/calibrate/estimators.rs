@@ -16,6 +16,7 @@ use crate::progress::Progress;
 use crate::study::compare::Model;
 use crate::study::fit::record_places;
 use crate::study::fit_player::{Request, fit_player};
+use crate::study::population::check::{observed, play_testers};
 use crate::study::population::cohort::cohort;
 use crate::study::population::file::Population;
 use crate::study::population::fit::{self as population_fit, PopulationFit, fit_population};
@@ -34,6 +35,7 @@ pub fn replicate(plan: &Plan, r: usize, progress: &Progress) -> Option<Replicati
         Estimator::FitPopulation => population(plan, r, progress)?.map(|(e, _)| e),
         Estimator::Forecast => forecast(plan, r, progress)?,
         Estimator::Tune => tuned(plan, r, progress)?,
+        Estimator::Playtest => playtest(plan, r, progress)?,
     };
     Some(match outcome {
         Ok(estimates) => Replication {
@@ -233,6 +235,83 @@ fn forecast(plan: &Plan, r: usize, progress: &Progress) -> Estimates {
                 a.ci.unwrap_or((f64::NAN, f64::NAN)),
             ))
         })
+        .collect()))
+}
+
+/// The true population's figures under `generator`: `players` players,
+/// one session each.
+pub fn true_figures(
+    truth: &Population,
+    plan: &Plan,
+    generator: &str,
+    players: usize,
+    seed: u64,
+    progress: &Progress,
+) -> Result<Option<Vec<f64>>, String> {
+    with_table(plan, generator, |t| {
+        let real: Vec<Outcome> = play_players(truth, t, players, 0..players, seed, progress)?;
+        let f = summarize(generator, &real.iter().collect::<Vec<_>>(), players, false);
+        Some(f.figures.iter().map(|x| x.value).collect())
+    })
+}
+
+/// A playtest's figures: `design.testers` testers of `truth`, each playing
+/// `design.sessions` sessions under `plan.generator`, each figure a ratio
+/// over the sessions with its 95 % interval (clustered by tester, normal).
+pub fn observed_figures(
+    truth: &Population,
+    plan: &Plan,
+    seed: u64,
+    progress: &Progress,
+) -> Result<Option<Vec<(f64, (f64, f64))>>, String> {
+    let d = plan.design;
+    with_table(plan, &plan.generator, |t| {
+        let testers = play_testers(truth, t, &vec![d.sessions; d.testers], seed, progress)?;
+        Some(
+            (0..NAMES.len())
+                .map(|j| {
+                    let (v, se) = observed(&testers, j);
+                    let (floor, ceiling) = if NAMES[j] == "games_per_session" {
+                        (1.0, f64::INFINITY)
+                    } else {
+                        (0.0, 1.0)
+                    };
+                    let ci = if se.is_finite() {
+                        ((v - 1.96 * se).max(floor), (v + 1.96 * se).min(ceiling))
+                    } else {
+                        (f64::NAN, f64::NAN)
+                    };
+                    (v, ci)
+                })
+                .collect(),
+        )
+    })
+}
+
+/// The playtest estimator against the truth's figures from
+/// `plan.truth_players` players (under the testers' generator).
+fn playtest(plan: &Plan, r: usize, progress: &Progress) -> Estimates {
+    let truth = plan.ranges.draw(plan.seed, r);
+    let seed = replication_seed(plan.seed, r);
+    let real = match true_figures(
+        &truth,
+        plan,
+        &plan.generator,
+        plan.truth_players,
+        mix(seed ^ 2),
+        progress,
+    ) {
+        Ok(x) => x?,
+        Err(e) => return Some(Err(e)),
+    };
+    let seen = match observed_figures(&truth, plan, mix(seed ^ 1), progress) {
+        Ok(x) => x?,
+        Err(e) => return Some(Err(e)),
+    };
+    Some(Ok(NAMES
+        .iter()
+        .zip(real.iter().zip(&seen))
+        .map(|(name, (t, (v, ci)))| Estimate::new(name, *t, *v, *ci))
         .collect()))
 }
 

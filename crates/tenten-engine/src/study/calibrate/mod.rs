@@ -13,6 +13,7 @@
 
 pub mod estimators;
 pub mod file;
+pub mod plan_playtest;
 pub mod summary;
 
 use serde::{Deserialize, Serialize};
@@ -35,10 +36,13 @@ pub enum Estimator {
     Forecast,
     /// `tune`'s verdict on a median target, confirmed on fresh games.
     Tune,
+    /// A playtest's own figures (each a ratio over its testers' sessions,
+    /// clustered by tester) against the true population's.
+    Playtest,
 }
 
 impl Estimator {
-    pub const NAMES: [&'static str; 4] = ["fit-player", "fit-population", "forecast", "tune"];
+    pub const NAMES: [&'static str; 5] = ["fit-player", "fit-population", "forecast", "tune", "playtest"];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -46,6 +50,7 @@ impl Estimator {
             Estimator::FitPopulation => "fit-population",
             Estimator::Forecast => "forecast",
             Estimator::Tune => "tune",
+            Estimator::Playtest => "playtest",
         }
     }
 
@@ -55,6 +60,7 @@ impl Estimator {
             "fit-population" => Ok(Estimator::FitPopulation),
             "forecast" => Ok(Estimator::Forecast),
             "tune" => Ok(Estimator::Tune),
+            "playtest" => Ok(Estimator::Playtest),
             other => Err(format!(
                 "unknown estimator {other:?}; choose {}",
                 Estimator::NAMES.join(", ")
@@ -285,7 +291,7 @@ impl Plan {
                     ));
                 }
             }
-            Estimator::FitPopulation | Estimator::Forecast => {
+            Estimator::FitPopulation | Estimator::Forecast | Estimator::Playtest => {
                 if d.testers < 2 {
                     return Err(format!(
                         "testers: a population's spread needs at least 2 testers; got {}",
@@ -299,7 +305,7 @@ impl Plan {
             }
             Estimator::Tune => {}
         }
-        if self.estimator == Estimator::Forecast {
+        if matches!(self.estimator, Estimator::Forecast | Estimator::Playtest) {
             for (n, what) in [
                 (self.forecast_players, "forecast-players"),
                 (self.truth_players, "truth-players"),

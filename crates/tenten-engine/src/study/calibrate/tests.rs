@@ -271,3 +271,93 @@ fn small_seeded_studies_cover_inside_the_binomial_band() {
         }
     }
 }
+
+fn ask() -> super::plan_playtest::Ask {
+    super::plan_playtest::Ask {
+        population: by_name("demo").unwrap(),
+        figure: "reach_50".to_owned(),
+        sessions: 2,
+        pilots: 6,
+        checks: 20,
+        truth_players: 2_000,
+        seed: 3,
+        board: (8, 8),
+        max_rounds: 300,
+    }
+}
+
+/// The planner's answer is the fewest testers whose pilots' median width
+/// meets the target (the design before it did not), and it comes with the
+/// check at that design; bad asks are refused by field.
+#[test]
+fn a_playtest_is_sized_for_a_width_and_checked_there() {
+    use super::plan_playtest::testers_for_width;
+    let never = Progress::default();
+    let a = testers_for_width(&ask(), "random", 0.15, &never)
+        .unwrap()
+        .unwrap();
+    assert!(a.median_width <= 0.15, "{a:?}");
+    let before: Vec<&(usize, f64)> = a.tried.iter().filter(|t| t.0 < a.testers).collect();
+    assert!(
+        before.iter().all(|t| t.1 > 0.15) || before.is_empty(),
+        "{:?}",
+        a.tried
+    );
+    assert_eq!(a.check.n, 20);
+    assert!(
+        a.check.with_interval == 20 && a.check.coverage >= 0.7,
+        "{:?}",
+        a.check
+    );
+    assert!((0.0..=1.0).contains(&a.truth));
+    let mut bad = ask();
+    bad.figure = "reach_7".to_owned();
+    assert!(
+        testers_for_width(&bad, "random", 0.1, &never)
+            .unwrap_err()
+            .starts_with("figure:")
+    );
+    let mut bad = ask();
+    bad.sessions = 0;
+    assert!(
+        testers_for_width(&bad, "random", 0.1, &never)
+            .unwrap_err()
+            .starts_with("sessions:")
+    );
+    assert!(
+        testers_for_width(&ask(), "random", 0.0, &never)
+            .unwrap_err()
+            .starts_with("width:")
+    );
+    assert!(
+        testers_for_width(&ask(), "lucky", 0.1, &never)
+            .unwrap_err()
+            .contains("unknown generator")
+    );
+}
+
+/// An A/B test of random against repair: the testers per generator the
+/// normal approximation names, the true difference, and the simulated
+/// tests at that size: false alarms rare when both arms are random.
+#[test]
+fn an_ab_test_is_sized_and_its_false_alarms_are_rare() {
+    use super::plan_playtest::testers_for_difference;
+    let never = Progress::default();
+    let mut a = ask();
+    a.figure = "reach_25".to_owned();
+    a.checks = 40;
+    let r = testers_for_difference(&a, ("random", "repair"), 0.15, 0.8, &never)
+        .unwrap()
+        .unwrap();
+    assert!(r.testers >= 2 && r.sd.0 > 0.0 && r.sd.1 > 0.0, "{r:?}");
+    assert!(
+        r.truth.1 > r.truth.0,
+        "repair lets more games reach round 25: {r:?}"
+    );
+    assert!(r.false_alarms <= 0.15, "{r:?}");
+    assert!(
+        testers_for_difference(&a, ("random", "repair"), 0.1, 1.2, &never)
+            .unwrap_err()
+            .starts_with("power:")
+    );
+}

@@ -31,6 +31,38 @@ pub const REFERENCE_COHORTS: usize = 40;
 
 const REFERENCE_STREAM: u64 = 0x00C0_4027_0000_0001;
 
+/// Testers drawn from `population`, tester i playing `sessions[i]`
+/// sessions (its player i of `seed`); `None` when cancelled.
+pub fn play_testers(
+    population: &Population,
+    table: &Table,
+    sessions: &[usize],
+    seed: u64,
+    progress: &Progress,
+) -> Option<Testers> {
+    sessions
+        .par_iter()
+        .enumerate()
+        .map(|(i, &n)| {
+            let who = player_seed(seed, i as u64);
+            let drawn = population.draw(&format!("t{i}"), &mut Generator::new(who));
+            let played = (0..n)
+                .map(|j| {
+                    play_session(
+                        table,
+                        &drawn.player,
+                        &population.quit,
+                        session_seed(who, j as u64),
+                        None,
+                        progress,
+                    )
+                })
+                .collect::<Option<Vec<Session>>>()?;
+            Some((format!("t{i}"), played))
+        })
+        .collect()
+}
+
 /// `cohorts` reference cohorts for `testers`: cohort c's population is the
 /// forecast's replicate c mod B (one draw of the fit), and its tester i
 /// plays as many sessions as tester i did. `None` when cancelled.
@@ -45,32 +77,16 @@ pub fn reference(
 ) -> Option<Vec<Testers>> {
     let b = replicates(forecast_players);
     let populations: Vec<Population> = (0..b).map(|r| replicate(population, seed, r)).collect();
-    let m = testers.len();
+    let sessions: Vec<usize> = testers.iter().map(|t| t.1.len()).collect();
     (0..cohorts)
-        .into_par_iter()
         .map(|c| {
-            let p = &populations[c % b];
-            testers
-                .iter()
-                .enumerate()
-                .map(|(i, (_, played))| {
-                    let who = player_seed(mix(seed ^ REFERENCE_STREAM), (c * m + i) as u64);
-                    let drawn = p.draw(&format!("r{c}-{i}"), &mut Generator::new(who));
-                    let sessions = (0..played.len())
-                        .map(|j| {
-                            play_session(
-                                table,
-                                &drawn.player,
-                                &p.quit,
-                                session_seed(who, j as u64),
-                                None,
-                                progress,
-                            )
-                        })
-                        .collect::<Option<Vec<Session>>>()?;
-                    Some((format!("r{c}-{i}"), sessions))
-                })
-                .collect::<Option<Testers>>()
+            play_testers(
+                &populations[c % b],
+                table,
+                &sessions,
+                mix(seed ^ REFERENCE_STREAM ^ mix(c as u64)),
+                progress,
+            )
         })
         .collect()
 }
@@ -146,7 +162,7 @@ pub fn games_of<'a>(sessions: impl Iterator<Item = &'a Session>) -> Vec<(u32, bo
 
 /// Figure `j` of the testers' sessions and its standard error, each
 /// tester a cluster; NaN with nothing to divide by.
-fn observed(testers: &[(String, Vec<Session>)], j: usize) -> (f64, f64) {
+pub fn observed(testers: &[(String, Vec<Session>)], j: usize) -> (f64, f64) {
     let sums: Vec<(f64, f64)> = testers
         .iter()
         .map(|(_, ss)| {
