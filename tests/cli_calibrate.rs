@@ -1,0 +1,184 @@
+//! `tenten calibrate` and `tenten plan-playtest` from the command line: the
+//! lines and the CSV, shards that merge into the one-process lines, a
+//! checkpoint that resumes, and bad designs refused by field.
+
+mod common;
+use common::cli::{run_bad, run_ok, scratch};
+
+const STUDY: [&str; 9] = [
+    "calibrate",
+    "--estimator",
+    "fit-player",
+    "--deals",
+    "60",
+    "--replications",
+    "6",
+    "--seed",
+    "4",
+];
+
+#[test]
+fn a_study_prints_a_line_per_parameter_and_its_shards_merge_to_it() {
+    let dir = scratch("calibrate");
+    let csv = dir.join("table.csv");
+    let whole = run_ok(&[&STUDY[..], &["--csv", csv.to_str().unwrap()]].concat());
+    let lines: Vec<&str> = whole.lines().collect();
+    assert_eq!(lines.len(), 2, "{whole}");
+    for (line, p) in lines.iter().zip(["temperature", "slip"]) {
+        assert!(
+            line.starts_with(&format!(
+                "estimator=fit-player design=60_deals parameter={p} replications=6 coverage="
+            )),
+            "{line}"
+        );
+        for key in [
+            " coverage_ci=",
+            " bias=",
+            " bias_mcse=",
+            " rmse=",
+            " width=",
+            " failed=0 ",
+            " calibrated=",
+        ] {
+            assert!(line.contains(key), "{key}: {line}");
+        }
+    }
+    let table = std::fs::read_to_string(&csv).unwrap();
+    assert!(table.starts_with("estimator,design,parameter,n,with_interval,covered,coverage,"));
+    assert_eq!(table.lines().count(), 3);
+    let parts: Vec<String> = (0..3)
+        .map(|i| {
+            let part = dir.join(format!("part{i}.ron"));
+            let shard = format!("{i}/3");
+            let said = run_ok(&[&STUDY[..], &["--shard", &shard, "--out", part.to_str().unwrap()]].concat());
+            assert_eq!(
+                said.trim(),
+                format!("calibrate shard={i}/3 replications=2 of 6 out={}", part.display())
+            );
+            part.display().to_string()
+        })
+        .collect();
+    let mut merge = vec!["merge"];
+    merge.extend(parts.iter().map(String::as_str));
+    assert_eq!(
+        run_ok(&merge),
+        whole,
+        "the shards merge into the one-process lines"
+    );
+    // Two parts leave a replication out: refused, naming it.
+    let e = run_bad(&["merge", &parts[0], &parts[1]]);
+    assert!(e.contains("is in none of the files"), "{e}");
+    // A checkpoint resumes: the same command again plays nothing more.
+    let checkpoint = dir.join("checkpoint.ron");
+    let first = run_ok(&[&STUDY[..], &["--checkpoint", checkpoint.to_str().unwrap()]].concat());
+    assert_eq!(first, whole);
+    let again = common::cli::tenten()
+        .args([&STUDY[..], &["--checkpoint", checkpoint.to_str().unwrap()]].concat())
+        .output()
+        .unwrap();
+    assert!(again.status.success());
+    assert_eq!(String::from_utf8(again.stdout).unwrap(), whole);
+    let said = String::from_utf8(again.stderr).unwrap();
+    assert!(
+        said.contains("6 replications done") && said.contains("0 replications to play"),
+        "{said}"
+    );
+    // Another study's checkpoint is refused, not mixed in.
+    let e = run_bad(&[
+        "calibrate",
+        "--estimator",
+        "fit-player",
+        "--deals",
+        "60",
+        "--replications",
+        "6",
+        "--seed",
+        "5",
+        "--checkpoint",
+        checkpoint.to_str().unwrap(),
+    ]);
+    assert!(e.contains("checkpoint of another study"), "{e}");
+}
+
+#[test]
+fn designs_that_cannot_be_simulated_are_refused_by_field() {
+    for (args, says) in [
+        (
+            vec!["--estimator", "fit-population", "--testers", "1"],
+            "testers:",
+        ),
+        (
+            vec!["--estimator", "fit-population", "--sessions", "0"],
+            "sessions:",
+        ),
+        (vec!["--estimator", "fit-player", "--deals", "2"], "deals:"),
+        (
+            vec!["--estimator", "fit-player", "--generator", "repair"],
+            "generator:",
+        ),
+        (vec!["--estimator", "lucky"], "unknown estimator"),
+        (
+            vec!["--estimator", "forecast", "--forecast-generator", "lucky"],
+            "unknown generator",
+        ),
+        (vec!["--estimator", "fit-player", "--shard", "1/2"], "needs --out"),
+    ] {
+        let mut all = vec!["calibrate", "--replications", "2"];
+        all.extend(args);
+        let e = run_bad(&all);
+        assert!(e.contains(says), "{says}: {e}");
+    }
+    let dir = scratch("calibrate-ranges");
+    let ranges = dir.join("ranges.ron");
+    std::fs::write(&ranges, "(temperature_log_sd: (-0.1, 0.3))").unwrap();
+    let e = run_bad(&[
+        "calibrate",
+        "--estimator",
+        "fit-population",
+        "--ranges",
+        ranges.to_str().unwrap(),
+    ]);
+    assert!(
+        e.contains("ranges.ron") && e.contains("temperature_log_sd"),
+        "{e}"
+    );
+}
+
+#[test]
+fn plan_playtest_answers_with_its_check() {
+    let out = run_ok(&[
+        "plan-playtest",
+        "--population",
+        "demo",
+        "--generator",
+        "random",
+        "--figure",
+        "reach_50",
+        "--width",
+        "0.2",
+        "--pilots",
+        "4",
+        "--checks",
+        "10",
+        "--truth-players",
+        "1000",
+        "--size",
+        "8x8",
+        "--max-rounds",
+        "300",
+    ]);
+    let first = out.lines().next().unwrap();
+    assert!(
+        first.starts_with("plan figure=reach_50 width=0.2 generator=random sessions=2 testers="),
+        "{out}"
+    );
+    assert!(out.lines().any(|l| l.starts_with("tried testers=5 ")), "{out}");
+    let check = out.lines().last().unwrap();
+    assert!(check.starts_with("check estimator=playtest design="), "{out}");
+    assert!(
+        check.contains(" replications=10 coverage=") && check.contains(" calibrated="),
+        "{check}"
+    );
+    let e = run_bad(&["plan-playtest", "--population", "demo", "--generator", "random"]);
+    assert!(e.contains("--width"), "{e}");
+}
