@@ -123,7 +123,7 @@ impl Tab for CalibrationTab {
             );
             ui.add_enabled_ui(!job.running(), |ui| {
                 ui.horizontal_wrapped(|ui| {
-                    ui.label("Estimator");
+                    let label = ui.label("Estimator");
                     egui::ComboBox::from_id_salt("calibration_estimator")
                         .selected_text(self.estimator.name())
                         .show_ui(ui, |ui| {
@@ -132,7 +132,9 @@ impl Tab for CalibrationTab {
                                     ui.selectable_value(&mut self.estimator, e, name);
                                 }
                             }
-                        });
+                        })
+                        .response
+                        .labelled_by(label.id);
                     ui.label("Design");
                     ui.radio_value(
                         &mut self.small,
@@ -142,10 +144,11 @@ impl Tab for CalibrationTab {
                     ui.radio_value(&mut self.small, true, "small (20 x 2; 100 deals)");
                 });
                 ui.horizontal_wrapped(|ui| {
-                    ui.label("Replications");
-                    ui.add(egui::DragValue::new(&mut self.replications).range(1..=MAX_REPLICATIONS));
-                    ui.label("Seed");
-                    ui.add(egui::DragValue::new(&mut self.seed));
+                    let label = ui.label("Replications");
+                    ui.add(egui::DragValue::new(&mut self.replications).range(1..=MAX_REPLICATIONS))
+                        .labelled_by(label.id);
+                    let label = ui.label("Seed");
+                    ui.add(egui::DragValue::new(&mut self.seed)).labelled_by(label.id);
                 });
             });
             ui.horizontal(|ui| {
@@ -196,14 +199,16 @@ impl Tab for CalibrationTab {
             }
             ui.add_space(6.0);
             ui.horizontal(|ui| {
-                ui.label(RichText::new("Zipper plot of").strong());
+                let label = ui.label(RichText::new("Zipper plot of").strong());
                 egui::ComboBox::from_id_salt("calibration_zipper_parameter")
                     .selected_text(&self.zipper)
                     .show_ui(ui, |ui| {
                         for r in &with {
                             ui.selectable_value(&mut self.zipper, r.parameter.clone(), &r.parameter);
                         }
-                    });
+                    })
+                    .response
+                    .labelled_by(label.id);
             });
             zipper_plot(ui, &self.zipper, &study.replications);
         });

@@ -17,6 +17,7 @@ pub mod population;
 pub mod results;
 pub mod runner;
 pub mod tune;
+pub mod tune_goal;
 pub mod tune_run;
 pub mod tune_verdict;
 

@@ -29,18 +29,18 @@ use argmin::solver::neldermead::NelderMead;
 use crate::model::pieces::{MAX_WEIGHT, PieceIdx, PieceSet};
 use crate::model::shapes::Shapes;
 use crate::play::dealing::Dealing;
-use crate::play::game::{BANDS, Game};
+use crate::play::game::Game;
 use crate::play::generator_file::GeneratorSpec;
 use crate::progress::Progress;
 use crate::stats::divergence;
-use crate::stats::survival::{self, Survival};
+use crate::stats::survival;
 use crate::study::population::file::Population;
-use crate::study::population::forecast::{Forecast, Outcome, REACH, play_players, summarize};
-use crate::study::population::quit::MAX_GAMES;
+use crate::study::population::forecast::{Forecast, Outcome, play_players, summarize};
 use crate::study::population::session::Table;
 use crate::study::runner::{self, Plan, Summary};
-use crate::study::tune_verdict;
+pub use crate::study::tune_goal::{Goal, Measured, Target, small_counts, small_share};
 pub use crate::study::tune_verdict::{Checked, Verdict};
+use crate::study::tune_verdict::{audience_at, level, looks};
 
 /// The weights are tuned at this many steps per base weight, at most.
 pub const STEPS: u32 = 10;
@@ -58,317 +58,6 @@ pub const VALIDATION_SEEDS: usize = 2_000_000;
 pub const HOLDOUT_SEEDS: usize = 1_000_000;
 /// How many of the best candidates are validated.
 pub const FINALISTS: usize = 3;
-
-/// What the tuned generator should do.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Target {
-    /// The player's median rounds.
-    MedianRounds(f64),
-    /// At most this share of the player's losses unfair.
-    UnfairShare(f64),
-    /// This share of pieces of 1-3 cells dealt on boards in fill band `band`
-    /// (0: 0-20 %, ... 4: 80-100 %).
-    SmallShare { band: usize, share: f64 },
-    /// An audience's share of games reaching round `round` (a population's).
-    Reach { round: u32, share: f64 },
-    /// An audience's games per session (a population's).
-    GamesPerSession(f64),
-}
-
-impl Target {
-    pub fn name(&self) -> String {
-        match self {
-            Target::MedianRounds(_) => "median_rounds".to_owned(),
-            Target::UnfairShare(_) => "unfair_share".to_owned(),
-            Target::SmallShare { band, .. } => format!("small_share_band{band}"),
-            Target::Reach { round, .. } => format!("reach_{round}"),
-            Target::GamesPerSession(_) => "games_per_session".to_owned(),
-        }
-    }
-
-    /// Whether it is measured on an audience (a population's players in
-    /// sessions) rather than on each player's games.
-    pub fn of_audience(&self) -> bool {
-        matches!(self, Target::Reach { .. } | Target::GamesPerSession(_))
-    }
-
-    /// The audience's figure, from a forecast's players, and its 95 %
-    /// interval (`forecast::summarize`).
-    pub fn audience_interval(&self, f: &Forecast) -> Measured {
-        let name = match *self {
-            Target::Reach { round, .. } => format!("reach_{round}"),
-            Target::GamesPerSession(_) => "games_per_session".to_owned(),
-            Target::UnfairShare(_) => "unfair_share".to_owned(),
-            _ => String::new(),
-        };
-        match f.figure(&name) {
-            // No losses at all: no unfair ones.
-            Some(x) if !x.value.is_finite() && name == "unfair_share" => Measured {
-                value: Some(0.0),
-                ci: None,
-            },
-            Some(x) => Measured {
-                value: x.value.is_finite().then_some(x.value),
-                ci: x.ci,
-            },
-            None => Measured {
-                value: None,
-                ci: None,
-            },
-        }
-    }
-
-    pub fn goal(&self) -> f64 {
-        match *self {
-            Target::MedianRounds(v)
-            | Target::UnfairShare(v)
-            | Target::SmallShare { share: v, .. }
-            | Target::Reach { share: v, .. }
-            | Target::GamesPerSession(v) => v,
-        }
-    }
-
-    /// Parses `median_rounds=200`, `unfair_share=0.1`, `small_share=3:0.6`
-    /// (band 3, share 0.6).
-    pub fn parse(s: &str) -> Result<Self, String> {
-        let (key, value) = s
-            .split_once('=')
-            .ok_or_else(|| format!("a target is KEY=VALUE, like median_rounds=200; got {s:?}"))?;
-        let number = |v: &str| {
-            v.trim()
-                .parse::<f64>()
-                .map_err(|_| format!("{v:?} is not a number in {s:?}"))
-        };
-        match key.trim() {
-            "median_rounds" => {
-                let v = number(value)?;
-                if v >= 1.0 {
-                    Ok(Target::MedianRounds(v))
-                } else {
-                    Err(format!("median_rounds is at least 1; got {v}"))
-                }
-            }
-            "unfair_share" => {
-                let v = number(value)?;
-                if (0.0..=1.0).contains(&v) {
-                    Ok(Target::UnfairShare(v))
-                } else {
-                    Err(format!("unfair_share is a share, 0 to 1; got {v}"))
-                }
-            }
-            "small_share" => {
-                let (band, share) = value
-                    .split_once(':')
-                    .ok_or_else(|| format!("small_share is BAND:SHARE, like small_share=3:0.6; got {s:?}"))?;
-                let band = band
-                    .trim()
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|&b| b < BANDS)
-                    .ok_or_else(|| {
-                        format!(
-                            "the band of small_share is 0 to {} (0-20 % ... 80-100 % full); got {band:?}",
-                            BANDS - 1
-                        )
-                    })?;
-                let share = number(share)?;
-                if (0.0..=1.0).contains(&share) {
-                    Ok(Target::SmallShare { band, share })
-                } else {
-                    Err(format!("small_share is a share, 0 to 1; got {share}"))
-                }
-            }
-            "reach" => {
-                let (round, share) = value
-                    .split_once(':')
-                    .ok_or_else(|| format!("reach is ROUND:SHARE, like reach=50:0.6; got {s:?}"))?;
-                let round = round
-                    .trim()
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|r| REACH.contains(r))
-                    .ok_or_else(|| format!("the round of reach is one of 10, 25, 50, 100; got {round:?}"))?;
-                let share = number(share)?;
-                if (0.0..=1.0).contains(&share) {
-                    Ok(Target::Reach { round, share })
-                } else {
-                    Err(format!("reach is a share, 0 to 1; got {share}"))
-                }
-            }
-            "games_per_session" => {
-                let v = number(value)?;
-                if (1.0..=f64::from(MAX_GAMES as u32)).contains(&v) {
-                    Ok(Target::GamesPerSession(v))
-                } else {
-                    Err(format!("games_per_session is 1 to {MAX_GAMES}; got {v}"))
-                }
-            }
-            other => Err(format!(
-                "unknown target {other:?}; choose median_rounds, unfair_share, small_share, or for a population reach or games_per_session"
-            )),
-        }
-    }
-
-    /// What the games measured for this target.
-    pub fn measure(&self, s: &Summary, set: &PieceSet) -> f64 {
-        match *self {
-            Target::MedianRounds(_) => s.km.median.map_or(s.rounds_median, f64::from),
-            Target::UnfairShare(_) => s.unfair_share.map_or(0.0, |x| x.0),
-            Target::SmallShare { band, .. } => small_share(s, set, band).map_or(0.0, |x| x.0),
-            Target::Reach { .. } | Target::GamesPerSession(_) => f64::NAN,
-        }
-    }
-
-    /// The tolerance a goal gets unless one is given: 5 % of a median (at
-    /// least one round), two points of a share.
-    pub fn default_tolerance(&self) -> f64 {
-        match *self {
-            // Rounded to a millionth, so 5 % of 7 prints as 0.35.
-            Target::MedianRounds(t) => ((0.05 * t).max(1.0) * 1e6).round() / 1e6,
-            Target::GamesPerSession(t) => ((0.05 * t).max(0.1) * 1e6).round() / 1e6,
-            Target::UnfairShare(_) | Target::SmallShare { .. } | Target::Reach { .. } => 0.02,
-        }
-    }
-
-    /// How far `measured` is from the goal (for unfair_share, only above
-    /// it: it is a ceiling).
-    pub fn miss(&self, measured: f64) -> f64 {
-        match *self {
-            Target::MedianRounds(t) | Target::GamesPerSession(t) => (measured - t).abs(),
-            Target::UnfairShare(t) => (measured - t).max(0.0),
-            Target::SmallShare { share, .. } | Target::Reach { share, .. } => (measured - share).abs(),
-        }
-    }
-
-    /// The measure on the hold-out games with its 95 % interval; a median
-    /// past the round cap (more than half the games alive at it) is
-    /// `None`: beyond the cap, not the cap.
-    pub fn interval(&self, s: &Summary, set: &PieceSet) -> Measured {
-        self.interval_at(s, &s.km, set, survival::z_of(0.95))
-    }
-
-    /// The measure with its interval `z` standard errors wide, the median
-    /// read from `km` (made at the same `z`).
-    pub fn interval_at(&self, s: &Summary, km: &Survival, set: &PieceSet, z: f64) -> Measured {
-        let share = |x: Option<(f64, f64, f64)>| Measured {
-            value: Some(x.map_or(0.0, |x| x.0)),
-            ci: x.map(|(_, lo, hi)| (lo, hi)),
-        };
-        match *self {
-            Target::MedianRounds(_) => {
-                let (lo, hi) = km.median_ci;
-                Measured {
-                    value: km.median.map(f64::from),
-                    ci: lo.map(|lo| (f64::from(lo), hi.map_or(f64::INFINITY, f64::from))),
-                }
-            }
-            Target::UnfairShare(_) => share(survival::share_at(s.unfair, s.games - s.censored, z)),
-            Target::SmallShare { band, .. } => {
-                let (small, whole) = small_counts(s, set, band);
-                share(survival::share_at(small, whole, z))
-            }
-            Target::Reach { .. } | Target::GamesPerSession(_) => Measured {
-                value: None,
-                ci: None,
-            },
-        }
-    }
-}
-
-/// A figure measured on games: its value (`None`: a median beyond the
-/// round cap) and its 95 % interval.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Measured {
-    pub value: Option<f64>,
-    pub ci: Option<(f64, f64)>,
-}
-
-impl Measured {
-    /// "35", "0.302 [0.260-0.349]" or "beyond 12" (a median past the cap).
-    pub fn show(&self, cap: u32) -> String {
-        let v = match self.value {
-            Some(v) if v.fract() == 0.0 && v.abs() >= 1.0 => format!("{v:.0}"),
-            Some(v) => format!("{:.3}", v + 0.0),
-            None => format!("beyond {cap}"),
-        };
-        match self.ci {
-            Some((lo, hi)) if hi.is_finite() => format!("{v} [{}-{}]", short(lo), short(hi)),
-            Some((lo, _)) => format!("{v} [{}-beyond {cap}]", short(lo)),
-            None => v,
-        }
-    }
-}
-
-fn short(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() >= 1.0 {
-        format!("{x:.0}")
-    } else {
-        format!("{:.3}", x + 0.0)
-    }
-}
-
-/// A target with the tolerance its miss is measured in.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Goal {
-    pub target: Target,
-    pub tolerance: f64,
-}
-
-impl Goal {
-    pub fn new(target: Target) -> Self {
-        Self {
-            target,
-            tolerance: target.default_tolerance(),
-        }
-    }
-
-    /// `KEY=VALUE` (the default tolerance) or `KEY=VALUE@TOL`.
-    pub fn parse(s: &str) -> Result<Self, String> {
-        let (t, tol) = match s.rsplit_once('@') {
-            Some((t, tol)) => (
-                t,
-                Some(
-                    tol.trim()
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|x| *x > 0.0 && x.is_finite())
-                        .ok_or_else(|| format!("the tolerance of {s:?} (after @) is a positive number"))?,
-                ),
-            ),
-            None => (s, None),
-        };
-        let target = Target::parse(t)?;
-        Ok(Self {
-            target,
-            tolerance: tol.unwrap_or_else(|| target.default_tolerance()),
-        })
-    }
-
-    /// The miss in tolerances: 1 or less is met.
-    pub fn misses_by(&self, measured: f64) -> f64 {
-        self.target.miss(measured) / self.tolerance
-    }
-}
-
-/// The share of pieces of 1-3 cells among those dealt in `band`, with its
-/// Wilson interval.
-pub fn small_share(s: &Summary, set: &PieceSet, band: usize) -> Option<(f64, f64, f64)> {
-    let (small, whole) = small_counts(s, set, band);
-    survival::share(small, whole)
-}
-
-/// The pieces of 1-3 cells dealt on boards in `band`, and all pieces dealt
-/// there.
-pub fn small_counts(s: &Summary, set: &PieceSet, band: usize) -> (usize, usize) {
-    let small: u64 = s
-        .dealt
-        .iter()
-        .zip(&set.pieces)
-        .filter(|(_, p)| p.cells().len() <= 3)
-        .map(|(d, _)| d[band])
-        .sum();
-    (small as usize, s.dealt_by_band[band] as usize)
-}
 
 /// A loss this small means every goal is met within a tenth of its
 /// tolerance: the search stops there (on the tuning seeds any closer is
@@ -852,7 +541,7 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
     let tuned = candidate(req, &chosen);
     // The hold-out: the start and the winner on the same fresh seeds.
     let base = candidate(req, &x0);
-    let holdout = tune_verdict::check(req, &base, &tuned, progress).unwrap_or_default();
+    let holdout = check_holdout(req, &base, &tuned, progress).unwrap_or_default();
     Some(TuneReport {
         weights_before: start_weights(&req.base.set),
         weights_after: tuned.set.pieces.iter().map(|p| p.weight).collect(),
@@ -868,6 +557,106 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
         stopped_early: stopped_early || progress.cancelled(),
         stop,
     })
+}
+
+/// The start and the tuned generator on the hold-out, every goal of every
+/// player given its verdict; `None` when cancelled.
+pub fn check_holdout(
+    req: &TuneRequest,
+    base: &GeneratorSpec,
+    tuned: &GeneratorSpec,
+    progress: &Progress,
+) -> Option<Vec<Checked>> {
+    let looks = looks(req.holdout_games, req.holdout_max.max(req.holdout_games));
+    let level = level(looks.len());
+    let z = survival::z_of(level);
+    let first = HOLDOUT_SEEDS..HOLDOUT_SEEDS + looks[0];
+    if req.audience.is_some() {
+        let before = audience_forecast(req, base, first, progress)?;
+        let mut checked: Vec<Checked> = req
+            .goals
+            .iter()
+            .map(|g| Checked {
+                player: AUDIENCE.to_owned(),
+                goal: *g,
+                start: g.target.audience_interval(&before),
+                holdout: Measured {
+                    value: None,
+                    ci: None,
+                },
+                verdict: Verdict::Undecided,
+                games: 0,
+                level,
+                needed: None,
+            })
+            .collect();
+        for &n in &looks {
+            let after = audience_forecast(req, tuned, HOLDOUT_SEEDS..HOLDOUT_SEEDS + n, progress)?;
+            for c in checked.iter_mut().filter(|c| c.verdict == Verdict::Undecided) {
+                c.holdout = audience_at(&c.goal.target, &after, n, level);
+                c.verdict = c.goal.verdict(&c.holdout);
+                c.games = n;
+            }
+            if checked.iter().all(|c| c.verdict != Verdict::Undecided) {
+                break;
+            }
+        }
+        return Some(finish(checked));
+    }
+    let players = req.plan.player_names();
+    let mut checked = Vec::new();
+    for p in players {
+        let start_games = runner::run_spec(&req.plan, p, base, first.clone(), progress)?;
+        let start = runner::summarize(&start_games, &req.plan.set);
+        let mut mine: Vec<Checked> = req
+            .goals
+            .iter()
+            .map(|g| Checked {
+                player: p.to_owned(),
+                goal: *g,
+                start: g.target.interval(&start, &req.plan.set),
+                holdout: Measured {
+                    value: None,
+                    ci: None,
+                },
+                verdict: Verdict::Undecided,
+                games: 0,
+                level,
+                needed: None,
+            })
+            .collect();
+        let mut games: Vec<Game> = Vec::new();
+        for &n in &looks {
+            let more = HOLDOUT_SEEDS + games.len()..HOLDOUT_SEEDS + n;
+            games.extend(runner::run_spec(&req.plan, p, tuned, more, progress)?);
+            let s = runner::summarize(&games, &req.plan.set);
+            let timed: Vec<(u32, bool)> = games
+                .iter()
+                .map(|g| (g.rounds, g.end == crate::play::game::End::Censored))
+                .collect();
+            let km = survival::kaplan_meier_at(&timed, z);
+            for c in mine.iter_mut().filter(|c| c.verdict == Verdict::Undecided) {
+                c.holdout = c.goal.target.interval_at(&s, &km, &req.plan.set, z);
+                c.verdict = c.goal.verdict(&c.holdout);
+                c.games = n;
+            }
+            if mine.iter().all(|c| c.verdict != Verdict::Undecided) {
+                break;
+            }
+        }
+        checked.extend(mine);
+    }
+    Some(finish(checked))
+}
+
+/// The games an undecided goal would need.
+fn finish(mut checked: Vec<Checked>) -> Vec<Checked> {
+    for c in &mut checked {
+        if c.verdict == Verdict::Undecided {
+            c.needed = c.goal.needed(&c.holdout, c.games);
+        }
+    }
+    checked
 }
 
 #[cfg(test)]

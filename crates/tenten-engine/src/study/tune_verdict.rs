@@ -11,13 +11,8 @@
 
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
-use crate::play::game::Game;
-use crate::play::generator_file::GeneratorSpec;
-use crate::progress::Progress;
-use crate::stats::survival;
 use crate::study::population::forecast::{Forecast, replicates};
-use crate::study::runner;
-use crate::study::tune::{AUDIENCE, Goal, HOLDOUT_SEEDS, Measured, Target, TuneRequest, audience_forecast};
+use crate::study::tune_goal::{Goal, Measured, Target};
 
 /// The error a tune's verdicts may make, spent over the looks.
 pub const ALPHA: f64 = 0.05;
@@ -130,7 +125,7 @@ pub fn level(k: usize) -> f64 {
 
 /// An audience's figure with its interval widened from 95 % to `level`:
 /// the forecast's interval is Student's t over its replicates.
-fn audience_at(target: &Target, f: &Forecast, players: usize, level: f64) -> Measured {
+pub(crate) fn audience_at(target: &Target, f: &Forecast, players: usize, level: f64) -> Measured {
     let m = target.audience_interval(f);
     let df = replicates(players).saturating_sub(1).max(1) as f64;
     let t = |p: f64| StudentsT::new(0.0, 1.0, df).map_or(f64::NAN, |t| t.inverse_cdf(p));
@@ -149,106 +144,6 @@ fn audience_at(target: &Target, f: &Forecast, players: usize, level: f64) -> Mea
             (v + (hi - v) * scale).min(ceiling),
         )),
     }
-}
-
-/// The start and the tuned generator on the hold-out, every goal of every
-/// player given its verdict; `None` when cancelled.
-pub fn check(
-    req: &TuneRequest,
-    base: &GeneratorSpec,
-    tuned: &GeneratorSpec,
-    progress: &Progress,
-) -> Option<Vec<Checked>> {
-    let looks = looks(req.holdout_games, req.holdout_max.max(req.holdout_games));
-    let level = level(looks.len());
-    let z = survival::z_of(level);
-    let first = HOLDOUT_SEEDS..HOLDOUT_SEEDS + looks[0];
-    if req.audience.is_some() {
-        let before = audience_forecast(req, base, first, progress)?;
-        let mut checked: Vec<Checked> = req
-            .goals
-            .iter()
-            .map(|g| Checked {
-                player: AUDIENCE.to_owned(),
-                goal: *g,
-                start: g.target.audience_interval(&before),
-                holdout: Measured {
-                    value: None,
-                    ci: None,
-                },
-                verdict: Verdict::Undecided,
-                games: 0,
-                level,
-                needed: None,
-            })
-            .collect();
-        for &n in &looks {
-            let after = audience_forecast(req, tuned, HOLDOUT_SEEDS..HOLDOUT_SEEDS + n, progress)?;
-            for c in checked.iter_mut().filter(|c| c.verdict == Verdict::Undecided) {
-                c.holdout = audience_at(&c.goal.target, &after, n, level);
-                c.verdict = c.goal.verdict(&c.holdout);
-                c.games = n;
-            }
-            if checked.iter().all(|c| c.verdict != Verdict::Undecided) {
-                break;
-            }
-        }
-        return Some(finish(checked));
-    }
-    let players = req.plan.player_names();
-    let mut checked = Vec::new();
-    for p in players {
-        let start_games = runner::run_spec(&req.plan, p, base, first.clone(), progress)?;
-        let start = runner::summarize(&start_games, &req.plan.set);
-        let mut mine: Vec<Checked> = req
-            .goals
-            .iter()
-            .map(|g| Checked {
-                player: p.to_owned(),
-                goal: *g,
-                start: g.target.interval(&start, &req.plan.set),
-                holdout: Measured {
-                    value: None,
-                    ci: None,
-                },
-                verdict: Verdict::Undecided,
-                games: 0,
-                level,
-                needed: None,
-            })
-            .collect();
-        let mut games: Vec<Game> = Vec::new();
-        for &n in &looks {
-            let more = HOLDOUT_SEEDS + games.len()..HOLDOUT_SEEDS + n;
-            games.extend(runner::run_spec(&req.plan, p, tuned, more, progress)?);
-            let s = runner::summarize(&games, &req.plan.set);
-            let timed: Vec<(u32, bool)> = games
-                .iter()
-                .map(|g| (g.rounds, g.end == crate::play::game::End::Censored))
-                .collect();
-            let km = survival::kaplan_meier_at(&timed, z);
-            for c in mine.iter_mut().filter(|c| c.verdict == Verdict::Undecided) {
-                c.holdout = c.goal.target.interval_at(&s, &km, &req.plan.set, z);
-                c.verdict = c.goal.verdict(&c.holdout);
-                c.games = n;
-            }
-            if mine.iter().all(|c| c.verdict != Verdict::Undecided) {
-                break;
-            }
-        }
-        checked.extend(mine);
-    }
-    Some(finish(checked))
-}
-
-/// The games an undecided goal would need.
-fn finish(mut checked: Vec<Checked>) -> Vec<Checked> {
-    for c in &mut checked {
-        if c.verdict == Verdict::Undecided {
-            c.needed = c.goal.needed(&c.holdout, c.games);
-        }
-    }
-    checked
 }
 
 #[cfg(test)]

@@ -1,11 +1,5 @@
 use super::*;
-use crate::model::board::BoardSize;
-use crate::model::pieces::PieceSet;
-use crate::play::coelho::CoelhoWeights;
-use crate::play::generator_file;
-use crate::search::changer::ChangeOptions;
-use crate::study::runner::Plan;
-use crate::study::tune::{self, TuneRequest};
+use crate::stats::survival;
 
 fn m(v: f64, lo: f64, hi: f64) -> Measured {
     Measured {
@@ -85,87 +79,4 @@ fn looks_double_to_the_maximum_and_spend_five_percent_between_them() {
     // Each look's interval is wider than a single 95 % one.
     assert!(survival::z_of(level(3)) > survival::z_of(0.95) + 0.3);
     assert!((survival::z_of(0.95) - 1.959_964).abs() < 1e-5);
-}
-
-fn request(goal: Goal, first: usize, max: usize) -> TuneRequest {
-    let set = PieceSet::classic();
-    TuneRequest {
-        base: generator_file::preset("random", &set).unwrap(),
-        plan: Plan {
-            shapes_size: BoardSize::CLASSIC,
-            games: 40,
-            max_rounds: 2_000,
-            options: ChangeOptions::default(),
-            ..Plan::named(set, &["novice"], &[], CoelhoWeights::BEST).unwrap()
-        },
-        goals: vec![goal],
-        free: (0..19).collect(),
-        bounds: (1.0, 200.0),
-        keep_mix: 0.0,
-        budget_seconds: 600.0,
-        max_evaluations: Some(1),
-        audience: None,
-        holdout_games: first,
-        holdout_max: max,
-    }
-}
-
-/// A goal on the start's own median with a band narrower than the first
-/// look's interval is undecided there, and the hold-out grows on fresh
-/// seeds: every look but the first adds games, each at the Bonferroni
-/// level; what it ends with is its interval's verdict, and undecided at the
-/// last look names the games it would need.
-#[test]
-fn an_undecided_goal_grows_the_hold_out() {
-    let base = generator_file::preset("random", &PieceSet::classic()).unwrap();
-    let probe = request(Goal::parse("median_rounds=20").unwrap(), 60, 60);
-    let first = check(&probe, &base, &base, &Progress::default()).unwrap();
-    let (v, (lo, hi)) = (first[0].holdout.value.unwrap(), first[0].holdout.ci.unwrap());
-    assert_eq!((first[0].games, first[0].level), (60, 0.95));
-    // A band a third of the interval, centred on the estimate.
-    let tol = ((hi - lo) / 6.0).max(0.5);
-    let goal = Goal::parse(&format!("median_rounds={v}@{tol}")).unwrap();
-    let once = check(&request(goal, 60, 60), &base, &base, &Progress::default()).unwrap();
-    assert_eq!(once[0].verdict, Verdict::Undecided);
-    let grown = check(&request(goal, 60, 960), &base, &base, &Progress::default()).unwrap();
-    let c = &grown[0];
-    assert!(c.games > 60, "{c:?}");
-    assert!((c.level - (1.0 - 0.05 / 5.0)).abs() < 1e-12);
-    assert_eq!(c.verdict, goal.verdict(&c.holdout));
-    if c.verdict == Verdict::Undecided {
-        assert_eq!(c.games, 960);
-    } else {
-        assert!(c.needed.is_none());
-    }
-    // The start is told on the first look at 95 %, as before.
-    assert_eq!(c.start, first[0].holdout);
-}
-
-/// The whole tune's verdict and the exit status it gives.
-#[test]
-fn a_tune_is_missed_if_any_goal_is_then_undecided_then_met() {
-    let req = request(Goal::parse("median_rounds=20").unwrap(), 40, 40);
-    let mut r = tune::tune(&req, &Progress::default(), |_| {}).unwrap();
-    let c = r.holdout[0].clone();
-    for (verdicts, whole) in [
-        (vec![Verdict::Met, Verdict::Met], Verdict::Met),
-        (vec![Verdict::Met, Verdict::Undecided], Verdict::Undecided),
-        (vec![Verdict::Undecided, Verdict::Missed], Verdict::Missed),
-    ] {
-        r.holdout = verdicts
-            .iter()
-            .map(|&v| Checked {
-                verdict: v,
-                ..c.clone()
-            })
-            .collect();
-        assert_eq!(r.verdict(), whole);
-        assert_eq!(r.all_met(), whole == Verdict::Met);
-    }
-    r.holdout.clear();
-    assert_eq!(
-        r.verdict(),
-        Verdict::Undecided,
-        "a cancelled hold-out decides nothing"
-    );
 }

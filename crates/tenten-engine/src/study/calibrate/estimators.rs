@@ -238,6 +238,9 @@ fn forecast(plan: &Plan, r: usize, progress: &Progress) -> Estimates {
         .collect()))
 }
 
+/// A figure and its 95 % interval (NaN ends without one).
+pub type Figure = (f64, (f64, f64));
+
 /// The true population's figures under `generator`: `players` players,
 /// one session each.
 pub fn true_figures(
@@ -263,7 +266,7 @@ pub fn observed_figures(
     plan: &Plan,
     seed: u64,
     progress: &Progress,
-) -> Result<Option<Vec<(f64, (f64, f64))>>, String> {
+) -> Result<Option<Vec<Figure>>, String> {
     let d = plan.design;
     with_table(plan, &plan.generator, |t| {
         let testers = play_testers(truth, t, &vec![d.sessions; d.testers], seed, progress)?;

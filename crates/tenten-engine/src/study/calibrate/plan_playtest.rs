@@ -13,7 +13,7 @@ use crate::study::population::file::Population;
 use crate::study::population::forecast::NAMES;
 use crate::study::population::session::mix;
 
-use super::estimators::{observed_figures, true_figures};
+use super::estimators::{Figure, observed_figures, true_figures};
 use super::summary::{self, Row};
 use super::{Design, Estimate, Estimator, Plan, Ranges, Replication};
 
@@ -85,7 +85,7 @@ fn cohorts(
     count: usize,
     stream: u64,
     progress: &Progress,
-) -> Result<Option<Vec<(f64, (f64, f64))>>, String> {
+) -> Result<Option<Vec<Figure>>, String> {
     let j = ask.figure_index()?;
     let plan = ask.plan(generator, testers, count)?;
     let mut out = Vec::with_capacity(count);
@@ -299,7 +299,7 @@ pub fn testers_for_difference(
     ) else {
         return Ok(None);
     };
-    let called = |x: &[(f64, (f64, f64))], y: &[(f64, (f64, f64))]| -> f64 {
+    let called = |x: &[Figure], y: &[Figure]| -> f64 {
         let hits = x
             .iter()
             .zip(y)

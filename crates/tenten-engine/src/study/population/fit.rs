@@ -238,6 +238,10 @@ fn covariance(ll: &dyn Fn(&[f64]) -> f64, x: &[f64]) -> Vec<f64> {
     }
 }
 
+/// A tester's fit, its sessions, and (rank choice) its decisions, kept for
+/// the slip's standard error at the testers' median.
+type FitAndDecisions = (TesterFit, Vec<Session>, Vec<crate::study::fit::Decision>);
+
 /// A rank tester's log-likelihood at (ln temperature, logit slip) with
 /// Jeffreys' penalty on the slip, ½ ln(s (1 − s)) (Firth 1993 for a
 /// share): a tester who never slipped gets a small slip, not the bound, and
@@ -259,7 +263,7 @@ fn penalised(ranked: &[Ranked], x: &[f64]) -> f64 {
 /// population's mean do not follow each tester's own estimate: a tester
 /// whose slip came out high has a smaller standard error on the logit
 /// scale, and weighting by it biased the mean upwards.
-fn slip_se_at_median(fits: &[(TesterFit, Vec<Session>, Vec<crate::study::fit::Decision>)]) -> Vec<f64> {
+fn slip_se_at_median(fits: &[FitAndDecisions]) -> Vec<f64> {
     let mut slips: Vec<f64> = fits.iter().map(|f| f.0.estimate[1]).collect();
     slips.sort_by(f64::total_cmp);
     let mid = slips.get(slips.len() / 2).copied().unwrap_or(0.0);
@@ -382,7 +386,7 @@ pub fn fit_population(
     let shapes = Shapes::new(set, size);
     progress.set_total(testers.len());
     let never = Progress::default();
-    let fits: Option<Vec<(TesterFit, Vec<Session>, Vec<crate::study::fit::Decision>)>> = testers
+    let fits: Option<Vec<FitAndDecisions>> = testers
         .par_iter()
         .map(|t| {
             if progress.cancelled() {
