@@ -75,6 +75,31 @@ fn outputs(c: &Command) -> (Vec<&Path>, bool) {
     (out, force)
 }
 
+/// Every file read by `parse` (text, file name), when the first is of its
+/// kind (`None` when it is not: another kind of result file); a later file
+/// of another kind is refused with `not_one`.
+fn shard_files<T>(
+    files: &[PathBuf],
+    parse: impl Fn(&str, &str) -> Option<Result<T, String>>,
+    not_one: &str,
+) -> Option<Result<Vec<(String, T)>, FormatError>> {
+    let first = files.first()?;
+    let _ = parse(&formats::read_text(first).ok()?, &first.display().to_string())?;
+    Some(
+        files
+            .iter()
+            .map(|f| {
+                let name = f.display().to_string();
+                match parse(&formats::read_text(f)?, &name) {
+                    Some(Ok(s)) => Ok((name, s)),
+                    Some(Err(e)) => Err(FormatError::new(&name, None, e)),
+                    None => Err(FormatError::new(&name, None, not_one)),
+                }
+            })
+            .collect(),
+    )
+}
+
 /// Refuses a file that exists unless `--force` was given.
 fn refuse_existing(paths: &[&Path], force: bool) -> Result<(), FormatError> {
     match paths.iter().find(|p| p.exists()) {

@@ -209,26 +209,10 @@ fn report(
 
 /// The files as calibration studies, or `None` when the first is none.
 pub(super) fn studies(files: &[PathBuf]) -> Option<Result<Vec<(String, Study)>, FormatError>> {
-    let first = files.first()?;
-    let text = formats::read_text(first).ok()?;
-    let _ = Study::parse(&text, &first.display().to_string())?;
-    Some(
-        files
-            .iter()
-            .map(|f| {
-                let name = f.display().to_string();
-                let text = formats::read_text(f)?;
-                match Study::parse(&text, &name) {
-                    Some(Ok(s)) => Ok((name, s)),
-                    Some(Err(e)) => Err(FormatError::new(&name, None, e)),
-                    None => Err(FormatError::new(
-                        &name,
-                        None,
-                        "not a calibration study (calibrate --shard I/N --out FILE writes one)",
-                    )),
-                }
-            })
-            .collect(),
+    shard_files(
+        files,
+        Study::parse,
+        "not a calibration study (calibrate --shard I/N --out FILE writes one)",
     )
 }
 

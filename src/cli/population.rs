@@ -284,25 +284,10 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
 pub(super) fn forecast_shards(
     files: &[PathBuf],
 ) -> Option<Result<Vec<(String, ForecastShard)>, FormatError>> {
-    let first = formats::read_text(files.first()?).ok()?;
-    let _ = ForecastShard::parse(&first)?;
-    Some(
-        files
-            .iter()
-            .map(|f| {
-                let name = f.display().to_string();
-                let text = formats::read_text(f)?;
-                match ForecastShard::parse(&text) {
-                    Some(Ok(s)) => Ok((name, s)),
-                    Some(Err(e)) => Err(FormatError::new(&name, None, e)),
-                    None => Err(FormatError::new(
-                        &name,
-                        None,
-                        "not a forecast's shard (forecast --shard I/N --out FILE writes one)",
-                    )),
-                }
-            })
-            .collect(),
+    super::shard_files(
+        files,
+        |text, _| ForecastShard::parse(text),
+        "not a forecast's shard (forecast --shard I/N --out FILE writes one)",
     )
 }
 

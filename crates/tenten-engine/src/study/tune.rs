@@ -576,19 +576,7 @@ pub fn check_holdout(
         let mut checked: Vec<Checked> = req
             .goals
             .iter()
-            .map(|g| Checked {
-                player: AUDIENCE.to_owned(),
-                goal: *g,
-                start: g.target.audience_interval(&before),
-                holdout: Measured {
-                    value: None,
-                    ci: None,
-                },
-                verdict: Verdict::Undecided,
-                games: 0,
-                level,
-                needed: None,
-            })
+            .map(|g| Checked::pending(AUDIENCE, *g, g.target.audience_interval(&before), level))
             .collect();
         for &n in &looks {
             let after = audience_forecast(req, tuned, HOLDOUT_SEEDS..HOLDOUT_SEEDS + n, progress)?;
@@ -611,19 +599,7 @@ pub fn check_holdout(
         let mut mine: Vec<Checked> = req
             .goals
             .iter()
-            .map(|g| Checked {
-                player: p.to_owned(),
-                goal: *g,
-                start: g.target.interval(&start, &req.plan.set),
-                holdout: Measured {
-                    value: None,
-                    ci: None,
-                },
-                verdict: Verdict::Undecided,
-                games: 0,
-                level,
-                needed: None,
-            })
+            .map(|g| Checked::pending(p, *g, g.target.interval(&start, &req.plan.set), level))
             .collect();
         let mut games: Vec<Game> = Vec::new();
         for &n in &looks {

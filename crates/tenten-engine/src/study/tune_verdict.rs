@@ -60,6 +60,25 @@ pub struct Checked {
     pub needed: Option<usize>,
 }
 
+impl Checked {
+    /// A goal before its first look: undecided, nothing measured yet.
+    pub fn pending(player: &str, goal: Goal, start: Measured, level: f64) -> Self {
+        Self {
+            player: player.to_owned(),
+            goal,
+            start,
+            holdout: Measured {
+                value: None,
+                ci: None,
+            },
+            verdict: Verdict::Undecided,
+            games: 0,
+            level,
+            needed: None,
+        }
+    }
+}
+
 impl Goal {
     /// The band the figure must lie in: the goal ± the tolerance, or up to
     /// goal + tolerance for a ceiling (`unfair_share`).
