@@ -19,6 +19,7 @@ use tenten_engine::study::population::cohort::{self, cohort};
 use tenten_engine::study::population::file;
 use tenten_engine::study::population::fit::{Model, fit_population};
 use tenten_engine::study::population::forecast::{Outcome, deciles, play_players, summarize};
+use tenten_engine::study::population::uncertainty::Uncertainty;
 use tenten_engine::study::population::session::Table;
 use tenten_engine::study::population::shard::{ForecastPlan, ForecastShard, merge};
 
@@ -193,14 +194,15 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
         };
         Some((generator, sessions))
     };
-    let with_fit = population.fitted.is_some();
+    let uncertainty = Uncertainty::of(&population);
+    let with_fit = uncertainty.is_some();
     eprintln!(
         "forecasting {} players of {} under {} ({})...",
         a.players,
         population.name,
         a.generators.join(", "),
         if with_fit {
-            "intervals: the fit's sampling distribution and the simulation's noise"
+            "intervals: the fit's uncertainty (delta method) and the simulation's noise; skill deciles: the noise alone"
         } else {
             "intervals: the simulation's noise alone (the population was not fitted)"
         }
@@ -211,7 +213,7 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
             let table = Table::new(&shapes, &set, rules.k, dealing, rules.max_rounds);
             let mine: Vec<usize> = (0..a.players).filter(|i| i % shard.of == shard.index).collect();
             per.push(
-                play_players(&population, &table, a.players, mine, a.seed, &Progress::default())
+                play_players(&population, &table, mine, a.seed, &Progress::default())
                     .unwrap_or_else(|| unreachable!("not cancelled")),
             );
         }
@@ -243,19 +245,20 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
         let outcomes: Vec<Outcome> = play_players(
             &population,
             &table,
-            a.players,
             0..a.players,
             a.seed,
             &Progress::default(),
         )
         .unwrap_or_else(|| unreachable!("not cancelled"));
         let all: Vec<&Outcome> = outcomes.iter().collect();
-        let f = summarize(name, &all, a.players, with_fit);
+        let f = summarize(name, &all, uncertainty.as_ref());
         let _ = writeln!(out, "{}", f.line());
         if a.by_skill {
             for (d, part) in deciles(&outcomes).iter().enumerate() {
-                let g = summarize(name, part, a.players, with_fit);
-                let _ = writeln!(out, "skill_decile={} {}", d + 1, g.line());
+                // A decile is chosen by its players' draws: its interval
+                // holds the simulation's noise alone, and says so.
+                let g = summarize(name, part, None);
+                let _ = writeln!(out, "skill_decile={} {} interval=simulation", d + 1, g.line());
             }
         }
         if let Some((generator, testers)) = &checked
@@ -264,7 +267,6 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
             let reference = reference(
                 &population,
                 &table,
-                a.players,
                 testers,
                 REFERENCE_COHORTS,
                 a.seed,

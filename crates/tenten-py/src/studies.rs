@@ -12,6 +12,7 @@ use tenten_engine::play::dealing::Dealing;
 use tenten_engine::study::population::file::{self, Population as EnginePopulation};
 use tenten_engine::study::population::fit::{Model, fit_population as engine_fit_population};
 use tenten_engine::study::population::forecast::{NAMES, Outcome, deciles, play_players, summarize};
+use tenten_engine::study::population::uncertainty::Uncertainty;
 use tenten_engine::study::population::session::Table;
 use tenten_engine::study::runner::{self, Plan};
 
@@ -277,23 +278,23 @@ fn forecast<'py>(
         .iter()
         .map(|g| Dealing::by_name(g, &set).map_err(format))
         .collect::<PyResult<_>>()?;
-    let with_fit = population.fitted.is_some();
+    let uncertainty = Uncertainty::of(&population);
     let outcomes: Vec<Vec<Outcome>> = interruptible(py, |progress| {
         dealings
             .iter()
             .map(|dealing| {
                 let table = Table::new(&shapes, &set, holder, dealing, max_rounds);
-                play_players(&population, &table, players, 0..players, seed, progress)
+                play_players(&population, &table, 0..players, seed, progress)
             })
             .collect()
     })?;
     let mut rows = Vec::new();
     for (name, played) in generators.iter().zip(&outcomes) {
         let all: Vec<&Outcome> = played.iter().collect();
-        rows.push((0u8, summarize(name, &all, players, with_fit)));
+        rows.push((0u8, summarize(name, &all, uncertainty.as_ref())));
         if by_skill {
             for (d, part) in deciles(played).iter().enumerate() {
-                rows.push((d as u8 + 1, summarize(name, part, players, with_fit)));
+                rows.push((d as u8 + 1, summarize(name, part, None)));
             }
         }
     }
@@ -305,6 +306,14 @@ fn forecast<'py>(
     out.set_item(
         "skill_decile",
         rows.iter().map(|r| r.0).collect::<Vec<_>>().into_pyarray(py),
+    )?;
+    // What a row's interval holds: a fitted population's whole row also
+    // its fit's uncertainty; a skill decile the simulation's noise alone.
+    out.set_item(
+        "interval",
+        rows.iter()
+            .map(|r| if r.1.with_fit { "fit+simulation" } else { "simulation" })
+            .collect::<Vec<_>>(),
     )?;
     out.set_item(
         "players",

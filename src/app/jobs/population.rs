@@ -15,6 +15,7 @@ use tenten_engine::study::population::fit::{Model, PopulationFit, fit_population
 use tenten_engine::study::population::forecast::{
     Figure, Forecast, Outcome, observed_reach, play_players, reach_curve, summarize,
 };
+use tenten_engine::study::population::uncertainty::Uncertainty;
 use tenten_engine::study::population::session::{Session, Table};
 
 use crate::app::jobs::job::{Background, Job};
@@ -170,7 +171,7 @@ impl ForecastJob {
             }
             progress.set_total(ask.players * generators.len());
             let shapes = Shapes::new(&ask.set, ask.size);
-            let with_fit = ask.population.fitted.is_some();
+            let uncertainty = Uncertainty::of(&ask.population);
             let mut out = Vec::new();
             for g in &generators {
                 let dealing = match Dealing::by_name(g, &ask.set) {
@@ -181,7 +182,6 @@ impl ForecastJob {
                 let Some(outcomes) = play_players(
                     &ask.population,
                     &table,
-                    ask.players,
                     0..ask.players,
                     ask.seed,
                     progress,
@@ -189,7 +189,7 @@ impl ForecastJob {
                     return;
                 };
                 let all: Vec<&Outcome> = outcomes.iter().collect();
-                let forecast = summarize(g, &all, ask.players, with_fit);
+                let forecast = summarize(g, &all, uncertainty.as_ref());
                 let last = CURVE_ROUNDS.min(ask.max_rounds);
                 let check = match checked.as_ref().filter(|(_, name, _)| name == g) {
                     None => None,
@@ -197,7 +197,6 @@ impl ForecastJob {
                         let Some(reference) = reference(
                             &ask.population,
                             &table,
-                            ask.players,
                             testers,
                             REFERENCE_COHORTS,
                             ask.seed,
@@ -213,7 +212,7 @@ impl ForecastJob {
                     }
                 };
                 out.push(GeneratorForecast {
-                    curve: reach_curve(&all, ask.players, with_fit, last),
+                    curve: reach_curve(&all, uncertainty.as_ref(), last),
                     forecast,
                     check,
                 });

@@ -1,6 +1,9 @@
 //! Which model explains a log: every choice model and lookahead fitted on
 //! part of the games and scored on the rest (k-fold over whole games), by
 //! the held-out log-likelihood per move with its standard error over games.
+//! Every model is fitted and scored on the same moves: those all of them
+//! explain (a planner cannot explain a move in a deal no plan places
+//! whole), so the scores and the paired margin compare like with like.
 
 use crate::io::playtest_log::Log;
 use crate::model::shapes::Shapes;
@@ -109,6 +112,10 @@ pub struct Comparison {
     pub ranked: Vec<Scored>,
     pub folds: usize,
     pub games: usize,
+    /// The moves every model was scored on, and the log's moves left out
+    /// because some model could not explain them.
+    pub moves: usize,
+    pub left_out: usize,
     /// The best's margin over the next in standard errors of their paired
     /// per-game difference; `None` with fewer than two models or games.
     pub margin_se: Option<f64>,
@@ -183,7 +190,7 @@ pub fn compare(
     let games = log.games.last().map_or(0, |g| g + 1);
     let folds = folds.clamp(2, games.max(2));
     let mut built: Vec<(Lookahead, CoelhoWeights, Decisions)> = Vec::new();
-    let mut ranked = Vec::new();
+    let mut uses = Vec::new();
     for model in models {
         let evaluation = match model {
             Model::Rank { evaluation, .. } => *evaluation,
@@ -203,7 +210,16 @@ pub fn compare(
                 built.len() - 1
             }
         };
-        let all = &built[at].2;
+        uses.push(at);
+    }
+    let common = common_moves(built.iter().map(|b| &b.2.list));
+    let mut ranked = Vec::new();
+    for (model, &at) in models.iter().zip(&uses) {
+        let all = Decisions {
+            list: built[at].2.list.iter().filter(|d| common.contains(&d.at)).cloned().collect(),
+            unexplained: built[at].2.unexplained,
+        };
+        let all = &all;
         let mut per_game = vec![(0.0, 0usize); games];
         for f in 0..folds {
             if progress.cancelled() {
@@ -252,19 +268,104 @@ pub fn compare(
         ranked,
         folds,
         games,
+        moves: common.len(),
+        left_out: log.moves.saturating_sub(common.len()),
         margin_se,
     })
+}
+
+/// The moves (deal, place) every list of decisions holds.
+fn common_moves<'a>(lists: impl Iterator<Item = &'a Vec<Decision>>) -> std::collections::HashSet<(usize, usize)> {
+    let mut common: Option<std::collections::HashSet<(usize, usize)>> = None;
+    for list in lists {
+        let keys: std::collections::HashSet<(usize, usize)> = list.iter().map(|d| d.at).collect();
+        common = Some(match common {
+            None => keys,
+            Some(c) => c.intersection(&keys).copied().collect(),
+        });
+    }
+    common.unwrap_or_default()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::classic;
+    use crate::io::playtest_log::Log;
+    use crate::model::board::BoardSize;
+    use crate::play::player::{Choice, Player};
+
+    /// A log whose lost deals carry the placements made before the player
+    /// was stuck: a planner cannot explain those moves (no plan places the
+    /// whole holder), a piece-at-a-time player can. Every model is still
+    /// scored on the same moves.
+    #[test]
+    fn every_model_is_scored_on_the_moves_all_of_them_explain() {
+        let (set, shapes) = classic();
+        let player = Player {
+            name: "p".to_owned(),
+            choice: Choice::Rank,
+            beta: [0.0; 5],
+            evaluation: CoelhoWeights::BEST,
+            lookahead: Lookahead::Piece,
+            temperature: 0.5,
+            slip: 0.05,
+        };
+        let places = fit::record_places(&shapes, &set, 3, &player, 5, 400);
+        let mut deals = Vec::new();
+        let mut games = Vec::new();
+        let mut stuck = 0;
+        for (d, place) in places {
+            if place.ended {
+                stuck += d.moves.len();
+            }
+            deals.push(d);
+            games.push(place.game as usize);
+        }
+        let moves = deals.iter().map(|d| d.moves.len()).sum();
+        let log = Log {
+            size: BoardSize::CLASSIC,
+            deals,
+            moves,
+            after_gap: vec![false; games.len()],
+            games,
+            generator: None,
+            notes: Vec::new(),
+        };
+        let models = Model::all(CoelhoWeights::BEST, [true; 5]);
+        let c = compare(&shapes, &log, &models, 3, &Progress::default()).unwrap();
+        assert!(stuck > 0, "the log has a lost deal with a placement");
+        assert!(c.left_out > 0 && c.left_out <= stuck, "left out {} of {stuck}", c.left_out);
+        assert_eq!(c.moves + c.left_out, log.moves);
+        for s in &c.ranked {
+            let scored: usize = s.per_game.iter().map(|g| g.1).sum();
+            assert_eq!(scored, c.moves, "{} scored {scored} moves", s.model.name());
+        }
+        // The intersection itself.
+        let at = |keys: &[(usize, usize)]| -> Vec<Decision> {
+            keys.iter()
+                .map(|&at| Decision {
+                    game: 0,
+                    at,
+                    slip: fit::SlipLaw::AnyMove(0.1),
+                    options: Vec::new(),
+                })
+                .collect()
+        };
+        let (a, b) = (at(&[(0, 0), (0, 1), (1, 0)]), at(&[(0, 1), (1, 0), (2, 0)]));
+        let common = common_moves([&a, &b].into_iter());
+        assert_eq!(common.len(), 2);
+        assert!(common.contains(&(0, 1)) && common.contains(&(1, 0)));
+        assert!(common_moves(std::iter::empty()).is_empty());
+    }
 
     fn comparison(games: usize, margin_se: Option<f64>) -> Comparison {
         Comparison {
             ranked: Vec::new(),
             folds: games.clamp(2, 5),
             games,
+            moves: 0,
+            left_out: 0,
             margin_se,
         }
     }

@@ -84,6 +84,9 @@ pub struct Opt {
 pub struct Decision {
     /// The game it was made in (folds hold whole games).
     pub game: usize,
+    /// The log's deal and the move's place in it: the same move under
+    /// every model, so models are compared on the moves they all explain.
+    pub at: (usize, usize),
     pub slip: SlipLaw,
     pub options: Vec<Opt>,
 }
@@ -199,7 +202,7 @@ pub fn piece_decisions(
             let mut found: Vec<Candidate> = Vec::new();
             let (mut board, mut left) = (deal.board, deal.holder.clone());
             let mut out = Vec::new();
-            for &(piece, anchor) in &deal.moves {
+            for (j, &(piece, anchor)) in deal.moves.iter().enumerate() {
                 candidates(shapes, &eval, &table, board, &left, true, &mut found);
                 let raw = found
                     .iter()
@@ -210,6 +213,7 @@ pub fn piece_decisions(
                     .collect();
                 out.push(Decision {
                     game: games.get(i).copied().unwrap_or(i),
+                    at: (i, j),
                     slip: SlipLaw::AnyMove(1.0 / found.len().max(1) as f64),
                     options: grouped(&eval, evaluation, raw),
                 });
@@ -244,7 +248,7 @@ pub fn holder_decisions(
             progress.advance(1);
             let (mut board, mut left) = (deal.board, deal.holder.clone());
             let (mut out, mut unexplained) = (Vec::new(), 0);
-            for &(piece, anchor) in &deal.moves {
+            for (j, &(piece, anchor)) in deal.moves.iter().enumerate() {
                 let firsts = crate::play::plans::plans(shapes, &eval, board, &left, progress)?;
                 if firsts.is_empty() {
                     unexplained += 1;
@@ -261,6 +265,7 @@ pub fn holder_decisions(
                     let spots = shapes.shape(piece).fits(board, shapes.geometry.full).count_ones();
                     out.push(Decision {
                         game: games.get(i).copied().unwrap_or(i),
+                        at: (i, j),
                         slip: SlipLaw::PlannedPiece(1.0 / f64::from(spots.max(1))),
                         options: grouped(&eval, evaluation, raw),
                     });

@@ -145,7 +145,13 @@ fn explanation_lines(e: &Explanation) -> Vec<String> {
         );
     }
     let margin = c.margin_se.map_or("none".to_owned(), |m| format!("{m:.2}"));
-    let _ = writeln!(out, "best={} margin_se={margin}", e.best.name());
+    let _ = writeln!(
+        out,
+        "best={} margin_se={margin} moves={} left_out={}",
+        e.best.name(),
+        c.moves,
+        c.left_out
+    );
     if let Some(why) = c.undecided() {
         let _ = writeln!(out, "undecided: {why}");
     }

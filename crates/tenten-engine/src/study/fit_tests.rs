@@ -86,6 +86,7 @@ fn the_choice_law_sums_to_one_over_the_candidates() {
     };
     let base = Decision {
         game: 0,
+        at: (0, 0),
         slip: SlipLaw::AnyMove(0.1),
         options: vec![opt(0, 2.0), opt(1, 3.0), opt(2, 1.0), opt(3, 4.0)],
     };

@@ -317,14 +317,8 @@ pub(crate) fn audience_forecast(
         options: req.plan.options,
         max_rounds: req.plan.max_rounds,
     };
-    let n = games.len();
-    let outcomes: Vec<Outcome> = play_players(&point, &table, n, games, req.plan.seed, progress)?;
-    Some(summarize(
-        AUDIENCE,
-        &outcomes.iter().collect::<Vec<_>>(),
-        n,
-        false,
-    ))
+    let outcomes: Vec<Outcome> = play_players(&point, &table, games, req.plan.seed, progress)?;
+    Some(summarize(AUDIENCE, &outcomes.iter().collect::<Vec<_>>(), None))
 }
 
 /// The loss of `spec` on `games`: the squared misses in tolerances, summed
@@ -581,7 +575,7 @@ pub fn check_holdout(
         for &n in &looks {
             let after = audience_forecast(req, tuned, HOLDOUT_SEEDS..HOLDOUT_SEEDS + n, progress)?;
             for c in checked.iter_mut().filter(|c| c.verdict == Verdict::Undecided) {
-                c.holdout = audience_at(&c.goal.target, &after, n, level);
+                c.holdout = audience_at(&c.goal.target, &after, level);
                 c.verdict = c.goal.verdict(&c.holdout);
                 c.games = n;
             }

@@ -9,9 +9,9 @@
 //! at most 5 % however many looks are taken. A goal still undecided at the
 //! last look says how many games would decide it.
 
-use statrs::distribution::{ContinuousCDF, StudentsT};
+use crate::stats::survival::z_of;
 
-use crate::study::population::forecast::{Forecast, replicates};
+use crate::study::population::forecast::Forecast;
 use crate::study::tune_goal::{Goal, Measured, Target};
 
 /// The error a tune's verdicts may make, spent over the looks.
@@ -143,12 +143,10 @@ pub fn level(k: usize) -> f64 {
 }
 
 /// An audience's figure with its interval widened from 95 % to `level`:
-/// the forecast's interval is Student's t over its replicates.
-pub(crate) fn audience_at(target: &Target, f: &Forecast, players: usize, level: f64) -> Measured {
+/// the forecast's interval is normal (`forecast::summarize`).
+pub(crate) fn audience_at(target: &Target, f: &Forecast, level: f64) -> Measured {
     let m = target.audience_interval(f);
-    let df = replicates(players).saturating_sub(1).max(1) as f64;
-    let t = |p: f64| StudentsT::new(0.0, 1.0, df).map_or(f64::NAN, |t| t.inverse_cdf(p));
-    let scale = t(0.5 + level / 2.0) / t(0.975);
+    let scale = z_of(level) / z_of(0.95);
     let (Some(v), Some((lo, hi))) = (m.value, m.ci) else {
         return m;
     };

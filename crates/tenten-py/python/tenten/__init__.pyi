@@ -87,7 +87,11 @@ def forecast(
     max_rounds: int = 1000,
     pieces: str | None = None,
 ) -> dict[str, np.ndarray | list[str]]:
-    """One row a generator (and a skill decile), each figure with _lo and _hi (95 %)."""
+    """One row a generator (and a skill decile), each figure with _lo and _hi (95 %).
+
+    ``interval`` says what a row's interval holds: ``fit+simulation`` (a fitted population's
+    uncertainty and the simulation's noise) or ``simulation`` (an unfitted population, a skill decile).
+    """
 
 class PlayerFit:
     """A player fitted to a log: a model of the logged play, not a measurement of a person."""

@@ -21,6 +21,7 @@ use crate::study::population::cohort::cohort;
 use crate::study::population::file::Population;
 use crate::study::population::fit::{self as population_fit, PopulationFit, fit_population};
 use crate::study::population::forecast::{NAMES, Outcome, play_players, summarize};
+use crate::study::population::uncertainty::Uncertainty;
 use crate::study::population::quit::logistic;
 use crate::study::population::session::{Table, mix};
 use crate::study::runner;
@@ -212,12 +213,13 @@ fn forecast(plan: &Plan, r: usize, progress: &Progress) -> Estimates {
     let g = &plan.forecast_generator;
     let played = with_table(plan, g, |t| {
         let p = plan.forecast_players;
-        let fitted: Vec<Outcome> = play_players(&fit.population, t, p, 0..p, mix(seed ^ 1), progress)?;
+        let fitted: Vec<Outcome> = play_players(&fit.population, t, 0..p, mix(seed ^ 1), progress)?;
         let n = plan.truth_players;
-        let real: Vec<Outcome> = play_players(&truth, t, n, 0..n, mix(seed ^ 2), progress)?;
+        let real: Vec<Outcome> = play_players(&truth, t, 0..n, mix(seed ^ 2), progress)?;
+        let uncertainty = Uncertainty::of(&fit.population);
         Some((
-            summarize(g, &fitted.iter().collect::<Vec<_>>(), p, true),
-            summarize(g, &real.iter().collect::<Vec<_>>(), n, false),
+            summarize(g, &fitted.iter().collect::<Vec<_>>(), uncertainty.as_ref()),
+            summarize(g, &real.iter().collect::<Vec<_>>(), None),
         ))
     });
     let (f, real) = match played {
@@ -252,8 +254,8 @@ pub fn true_figures(
     progress: &Progress,
 ) -> Result<Option<Vec<f64>>, String> {
     with_table(plan, generator, |t| {
-        let real: Vec<Outcome> = play_players(truth, t, players, 0..players, seed, progress)?;
-        let f = summarize(generator, &real.iter().collect::<Vec<_>>(), players, false);
+        let real: Vec<Outcome> = play_players(truth, t, 0..players, seed, progress)?;
+        let f = summarize(generator, &real.iter().collect::<Vec<_>>(), None);
         Some(f.figures.iter().map(|x| x.value).collect())
     })
 }

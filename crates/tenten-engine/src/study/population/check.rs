@@ -22,7 +22,7 @@ use crate::progress::Progress;
 use crate::stats::logrank::{LogRank, log_rank};
 use crate::study::population::file::Population;
 use crate::study::population::forecast::{
-    Forecast, NAMES, Outcome, clustered_ratio, ratio_parts, replicate, replicates,
+    Forecast, NAMES, Outcome, clustered_ratio, ratio_parts, replicate,
 };
 use crate::study::population::session::{Session, Table, mix, play_session, player_seed, session_seed};
 
@@ -63,25 +63,22 @@ pub fn play_testers(
         .collect()
 }
 
-/// `cohorts` reference cohorts for `testers`: cohort c's population is the
-/// forecast's replicate c mod B (one draw of the fit), and its tester i
-/// plays as many sessions as tester i did. `None` when cancelled.
+/// `cohorts` reference cohorts for `testers`: cohort c's population is
+/// draw c of the fit's sampling distribution (`replicate`), and its tester
+/// i plays as many sessions as tester i did. `None` when cancelled.
 pub fn reference(
     population: &Population,
     table: &Table,
-    forecast_players: usize,
     testers: &[(String, Vec<Session>)],
     cohorts: usize,
     seed: u64,
     progress: &Progress,
 ) -> Option<Vec<Testers>> {
-    let b = replicates(forecast_players);
-    let populations: Vec<Population> = (0..b).map(|r| replicate(population, seed, r)).collect();
     let sessions: Vec<usize> = testers.iter().map(|t| t.1.len()).collect();
     (0..cohorts)
         .map(|c| {
             play_testers(
-                &populations[c % b],
+                &replicate(population, seed, c),
                 table,
                 &sessions,
                 mix(seed ^ REFERENCE_STREAM ^ mix(c as u64)),

@@ -118,6 +118,11 @@ pub struct Drawn {
     /// Higher is more skilled: minus the mean of the standardised draws of
     /// temperature (or, for value choice, β along its mean) and slip.
     pub skill: f64,
+    /// The standard normal draws of the choice's parameters: one for a
+    /// temperature, five for β (before their correlation); none otherwise.
+    pub z_choice: Vec<f64>,
+    /// The standard normal draw of the slip.
+    pub z_slip: f64,
 }
 
 /// The preset populations, built in.
@@ -253,10 +258,12 @@ impl Population {
             temperature: 0.0,
             slip,
         };
+        let mut zs = Vec::new();
         let z_choice = match (self.choice, &self.temperature, &self.beta) {
             (Choice::Rank, Some(t), _) => {
                 let z = rng.normal();
                 player.temperature = (t.median * (t.log_sd * z).exp()).min(MAX_TEMPERATURE);
+                zs.push(z);
                 z
             }
             (Choice::Value, _, Some(b)) => {
@@ -266,6 +273,7 @@ impl Population {
                     let correlated: f64 = row.iter().zip(&z).take(i + 1).map(|(a, b)| a * b).sum();
                     player.beta[i] = (b.mean[i] + b.sd[i] * correlated).clamp(-MAX_BETA, MAX_BETA);
                 }
+                zs.extend(z);
                 // Hotter is a smaller β along the mean's direction.
                 let norm = b.mean.iter().map(|m| m * m).sum::<f64>().sqrt();
                 if norm > 0.0 {
@@ -279,7 +287,34 @@ impl Population {
         Drawn {
             player,
             skill: -(z_choice + z_slip) / 2.0,
+            z_choice: zs,
+            z_slip,
         }
+    }
+
+    /// The population a forecast's players are drawn from: a fitted one's
+    /// predictive distribution, each spread widened by its median's (or
+    /// mean's) standard error, sqrt(spread² + se²), as a new player of an
+    /// uncertain population varies; itself when it was not fitted.
+    pub fn predictive(&self) -> Population {
+        let Some(fitted) = &self.fitted else {
+            return self.clone();
+        };
+        let widen = |sd: f64, key: &str| match fitted.se.get(key) {
+            Some(se) if se.is_finite() => sd.hypot(*se).min(MAX_SPREAD),
+            _ => sd,
+        };
+        let mut p = self.clone();
+        if let Some(t) = &mut p.temperature {
+            t.log_sd = widen(t.log_sd, "temperature_median");
+        }
+        if let Some(b) = &mut p.beta {
+            for i in 0..b.sd.len().min(5) {
+                b.sd[i] = widen(b.sd[i], &format!("beta{}_mean", i + 1));
+            }
+        }
+        p.slip.logit_sd = widen(p.slip.logit_sd, "slip_median");
+        p
     }
 
     /// The population's parameters drawn once from the fit's sampling
@@ -356,7 +391,7 @@ fn identity() -> [[f64; 5]; 5] {
 /// The lower Cholesky factor of a correlation matrix; `None` when it is not
 /// one (not five rows of five, asymmetric, not 1 on the diagonal, not
 /// positive definite).
-fn cholesky(c: &[Vec<f64>]) -> Option<[[f64; 5]; 5]> {
+pub(crate) fn cholesky(c: &[Vec<f64>]) -> Option<[[f64; 5]; 5]> {
     if c.len() != 5 || c.iter().any(|r| r.len() != 5) {
         return None;
     }

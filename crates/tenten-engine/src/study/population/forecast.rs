@@ -2,28 +2,21 @@
 //! playing one session under its quit model, under each generator (player
 //! i is the same player under every generator: paired).
 //!
-//! Every figure's 95 % interval holds the population fit's uncertainty and
-//! the simulation's noise: the players are split into `REPLICATES`
-//! replicates, and each replicate draws the population's parameters once
-//! from the fit's sampling distribution (`Population::sampled`). The
-//! variance of a figure across replicates is the fit's uncertainty plus a
-//! replicate's simulation noise, which the spread between its players
-//! measures (`summarize`); the interval is a prediction interval for the
-//! figure of the true population. A population that was not fitted is
-//! known exactly: its interval is the pooled figure's standard error from
-//! the replicates, simulation noise alone.
+//! Every figure's 95 % interval holds the simulation's noise (each player a
+//! cluster, `clustered_ratio`) and, for a fitted population, the fit's
+//! uncertainty by the delta method with gradients read off the same players
+//! (`uncertainty`): players are drawn from the fit's predictive population,
+//! and each carries its score in the fit's parameters. The interval is a
+//! prediction interval for the figure of the true population.
 
 use rayon::prelude::*;
 
 use crate::model::generator::Generator;
 use crate::play::game::End;
 use crate::progress::Progress;
-use crate::stats::inference::t_975;
-use crate::study::population::file::Population;
+use crate::study::population::file::{Drawn, Population};
 use crate::study::population::session::{Session, Table, mix, play_session, player_seed, session_seed};
-
-/// Replicates a forecast's players are split into.
-pub const REPLICATES: usize = 20;
+use crate::study::population::uncertainty::Uncertainty;
 
 /// The most sessions a forecast holds, players times generators: every
 /// player's session is kept until the figures are made, so the product a
@@ -50,63 +43,75 @@ pub const RETURNING: [usize; 3] = [1, 3, 10];
 
 const REPLICATE_STREAM: u64 = 0x00FE_CA57_0000_0001;
 
-/// One player's session in a forecast.
+/// One player's session in a forecast, and its score in the fit's
+/// parameters (`Uncertainty::keys`; empty for a population not fitted).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
     pub player: usize,
-    pub replicate: usize,
     pub skill: f64,
+    pub score: Vec<f64>,
     pub session: Session,
 }
 
-/// The replicate of player `i` among `players`.
-pub fn replicate_of(i: usize, players: usize) -> usize {
-    i % replicates(players)
-}
-
-/// How many replicates `players` players make: 20, or one per player
-/// below that.
-pub fn replicates(players: usize) -> usize {
-    players.clamp(1, REPLICATES)
-}
-
-/// Replicate b's population.
+/// One draw of a fitted population's parameters, for a reference cohort of
+/// a check (draw `b` of the fit's sampling distribution).
 pub fn replicate(population: &Population, seed: u64, b: usize) -> Population {
     population.sampled(&mut Generator::new(mix(seed ^ REPLICATE_STREAM ^ mix(b as u64))))
 }
 
-/// Plays players `range` of `players` (a shard plays a part): each drawn
-/// from its replicate's population, one session each; `None` when
+/// Player `i` of a forecast seeded `seed`, drawn from `predictive`
+/// (`Population::predictive`), and the seed of its session.
+pub fn player(predictive: &Population, seed: u64, i: usize) -> (Drawn, u64) {
+    let who = player_seed(seed, i as u64);
+    let drawn = predictive.draw(&format!("p{i}"), &mut Generator::new(who));
+    (drawn, session_seed(who, 0))
+}
+
+/// Player `i`'s session read back (from a shard) as a forecast's outcome,
+/// its score made again from its draws.
+pub fn outcome(
+    population: &Population,
+    predictive: &Population,
+    uncertainty: Option<&Uncertainty>,
+    seed: u64,
+    i: usize,
+    session: Session,
+) -> Outcome {
+    let (drawn, _) = player(predictive, seed, i);
+    let score = uncertainty.map_or_else(Vec::new, |u| u.score(population, predictive, &drawn, &session));
+    Outcome {
+        player: i,
+        skill: drawn.skill,
+        score,
+        session,
+    }
+}
+
+/// Plays players `range` (a shard plays a part), each drawn from the
+/// population's predictive distribution, one session each; `None` when
 /// cancelled. `progress` advances by one per player.
 pub fn play_players(
     population: &Population,
     table: &Table,
-    players: usize,
     range: impl IntoParallelIterator<Item = usize>,
     seed: u64,
     progress: &Progress,
 ) -> Option<Vec<Outcome>> {
-    let b = replicates(players);
-    let populations: Vec<Population> = (0..b).map(|r| replicate(population, seed, r)).collect();
+    let predictive = population.predictive();
+    let uncertainty = Uncertainty::of(population);
     range
         .into_par_iter()
         .map(|i| {
-            let r = replicate_of(i, players);
-            let who = player_seed(seed, i as u64);
-            let drawn = populations[r].draw(&format!("p{i}"), &mut Generator::new(who));
-            let session = play_session(
-                table,
-                &drawn.player,
-                &populations[r].quit,
-                session_seed(who, 0),
-                None,
-                progress,
-            )?;
+            let (drawn, session_seed) = player(&predictive, seed, i);
+            let session = play_session(table, &drawn.player, &population.quit, session_seed, None, progress)?;
             progress.advance(1);
+            let score = uncertainty
+                .as_ref()
+                .map_or_else(Vec::new, |u| u.score(population, &predictive, &drawn, &session));
             Some(Outcome {
                 player: i,
-                replicate: r,
                 skill: drawn.skill,
+                score,
                 session,
             })
         })
@@ -206,42 +211,20 @@ pub struct Forecast {
     pub with_fit: bool,
 }
 
-/// The figures of `outcomes` (any subset of a forecast's players: all, a
-/// skill decile) with their intervals. With the fit's uncertainty: the
-/// variance of a figure across replicates, less the simulation's variance
-/// within one (each player a cluster, `clustered_ratio`), is the fit's;
-/// the interval is the pooled figure ± t(B-1) √(fit (1 + 1/B) + the
-/// pooled run's simulation variance). Without: ± t(B-1) times the
-/// replicates' standard error.
-pub fn summarize(generator: &str, outcomes: &[&Outcome], players: usize, with_fit: bool) -> Forecast {
-    let pooled = figures(outcomes.iter().map(|o| &o.session));
-    let b = replicates(players);
+/// The figures of `outcomes` (all of a forecast's players, or a skill
+/// decile) with their intervals: the simulation's variance (each player a
+/// cluster) plus, with `fit`, the fit's share (`Uncertainty::variance`).
+/// A decile's players are chosen by their draws, so their scores do not
+/// give its gradient: a decile is summarized without `fit`.
+pub fn summarize(generator: &str, outcomes: &[&Outcome], fit: Option<&Uncertainty>) -> Forecast {
     let parts: Vec<[(f64, f64); 10]> = outcomes.iter().map(|o| ratio_parts(&o.session)).collect();
-    let per: Vec<Vec<(f64, f64)>> = (0..b)
-        .map(|r| {
-            let mine: Vec<&[(f64, f64); 10]> = outcomes
-                .iter()
-                .zip(&parts)
-                .filter(|(o, _)| o.replicate == r)
-                .map(|(_, p)| p)
-                .collect();
-            (0..10)
-                .map(|j| clustered_ratio(&mine.iter().map(|p| p[j]).collect::<Vec<_>>()))
-                .collect()
-        })
-        .collect();
+    let scores: Vec<&[f64]> = outcomes.iter().map(|o| o.score.as_slice()).collect();
     let figures = (0..10)
         .map(|j| {
-            let reps: Vec<(f64, f64)> = per.iter().map(|f| f[j]).collect();
-            let ci = interval(&reps, pooled[j], with_fit).map(|(lo, hi)| {
-                // Shares stay shares; a mean of games stays at least 1.
-                if j == 4 {
-                    (lo.max(1.0), hi)
-                } else {
-                    (lo.max(0.0), hi.min(1.0))
-                }
-            });
-            Figure { value: pooled[j], ci }
+            let column: Vec<(f64, f64)> = parts.iter().map(|p| p[j]).collect();
+            let floor = if j == 4 { 1.0 } else { 0.0 };
+            let ceiling = if j == 4 { f64::INFINITY } else { 1.0 };
+            interval(&column, &scores, fit, floor, ceiling)
         })
         .collect();
     Forecast {
@@ -249,35 +232,26 @@ pub fn summarize(generator: &str, outcomes: &[&Outcome], players: usize, with_fi
         players: outcomes.len(),
         games: outcomes.iter().map(|o| o.session.games.len()).sum(),
         figures,
-        with_fit,
+        with_fit: fit.is_some(),
     }
 }
 
-/// A figure's 95 % interval from each replicate's (figure, simulation
-/// variance) and the pooled figure (see `summarize`); `None` with fewer
-/// than two replicates that measured it.
-fn interval(reps: &[(f64, f64)], pooled: f64, with_fit: bool) -> Option<(f64, f64)> {
-    let reps: Vec<(f64, f64)> = reps.iter().copied().filter(|x| x.0.is_finite()).collect();
-    let n = reps.len();
-    if n < 2 || !pooled.is_finite() {
-        return None;
-    }
-    let nf = n as f64;
-    let mean = reps.iter().map(|x| x.0).sum::<f64>() / nf;
-    let between = reps.iter().map(|x| (x.0 - mean).powi(2)).sum::<f64>() / (nf - 1.0);
-    let half = if with_fit {
-        let noise: Vec<f64> = reps.iter().map(|x| x.1).filter(|v| v.is_finite()).collect();
-        let within = if noise.is_empty() {
-            0.0
-        } else {
-            noise.iter().sum::<f64>() / noise.len() as f64
-        };
-        let fit = (between - within).max(0.0);
-        t_975(n - 1) * (fit * (1.0 + 1.0 / nf) + within / nf).sqrt()
-    } else {
-        t_975(n - 1) * (between / nf).sqrt()
-    };
-    Some((pooled - half, pooled + half))
+/// A ratio figure over players and its 95 % interval, held to
+/// [floor, ceiling]; no interval below two players.
+fn interval(
+    parts: &[(f64, f64)],
+    scores: &[&[f64]],
+    fit: Option<&Uncertainty>,
+    floor: f64,
+    ceiling: f64,
+) -> Figure {
+    let (value, noise) = clustered_ratio(parts);
+    let fit = fit.map_or(0.0, |u| u.variance(parts, scores));
+    let ci = (value.is_finite() && noise.is_finite()).then(|| {
+        let half = 1.96 * (noise + fit).sqrt();
+        ((value - half).max(floor), (value + half).min(ceiling))
+    });
+    Figure { value, ci }
 }
 
 /// The rounds a reach curve is told at, to `last`: every round to 50, then
@@ -291,32 +265,22 @@ pub fn curve_rounds(last: u32) -> Vec<u32> {
 
 /// The share of games reaching each round of `curve_rounds(last)`, with
 /// its interval as `summarize` gives a reach: a forecast's reach curve.
-pub fn reach_curve(outcomes: &[&Outcome], players: usize, with_fit: bool, last: u32) -> Vec<(u32, Figure)> {
-    let b = replicates(players);
+pub fn reach_curve(outcomes: &[&Outcome], fit: Option<&Uncertainty>, last: u32) -> Vec<(u32, Figure)> {
+    let scores: Vec<&[f64]> = outcomes.iter().map(|o| o.score.as_slice()).collect();
     curve_rounds(last)
         .into_iter()
         .map(|r| {
-            let part = |o: &Outcome| {
-                let games = &o.session.games;
-                (
-                    games.iter().filter(|g| g.rounds >= r).count() as f64,
-                    games.len() as f64,
-                )
-            };
-            let all: Vec<(f64, f64)> = outcomes.iter().map(|o| part(o)).collect();
-            let pooled = clustered_ratio(&all).0;
-            let reps: Vec<(f64, f64)> = (0..b)
-                .map(|k| {
-                    let mine: Vec<(f64, f64)> = outcomes
-                        .iter()
-                        .filter(|o| o.replicate == k)
-                        .map(|o| part(o))
-                        .collect();
-                    clustered_ratio(&mine)
+            let parts: Vec<(f64, f64)> = outcomes
+                .iter()
+                .map(|o| {
+                    let games = &o.session.games;
+                    (
+                        games.iter().filter(|g| g.rounds >= r).count() as f64,
+                        games.len() as f64,
+                    )
                 })
                 .collect();
-            let ci = interval(&reps, pooled, with_fit).map(|(lo, hi)| (lo.max(0.0), hi.min(1.0)));
-            (r, Figure { value: pooled, ci })
+            (r, interval(&parts, &scores, fit, 0.0, 1.0))
         })
         .collect()
 }

@@ -13,6 +13,7 @@ pub mod forecast;
 pub mod quit;
 pub mod session;
 pub mod shard;
+pub mod uncertainty;
 
 #[cfg(test)]
 mod logs_tests;

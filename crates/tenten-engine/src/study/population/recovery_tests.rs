@@ -20,6 +20,7 @@ use crate::study::population::cohort::cohort;
 use crate::study::population::file::{LogNormal, LogitNormal, Population, by_name};
 use crate::study::population::fit::{Model, PopulationFit, fit_population};
 use crate::study::population::forecast::{Outcome, play_players, summarize};
+use crate::study::population::uncertainty::Uncertainty;
 use crate::study::population::quit::Quit;
 use crate::study::population::session::Table as Rules;
 use crate::study::population::session::Table;
@@ -170,20 +171,14 @@ fn a_population_fitted_under_random_forecasts_block_blast_like() {
     };
     let never = Progress::default();
     let forecast_players: Vec<Outcome> =
-        play_players(&fit.population, &table, 4_000, 0..4_000, 21, &never).unwrap();
+        play_players(&fit.population, &table, 0..4_000, 21, &never).unwrap();
     let forecast = summarize(
         "block-blast-like",
         &forecast_players.iter().collect::<Vec<_>>(),
-        4_000,
-        true,
+        Uncertainty::of(&fit.population).as_ref(),
     );
-    let true_players: Vec<Outcome> = play_players(&truth, &table, 20_000, 0..20_000, 31, &never).unwrap();
-    let real = summarize(
-        "block-blast-like",
-        &true_players.iter().collect::<Vec<_>>(),
-        20_000,
-        false,
-    );
+    let true_players: Vec<Outcome> = play_players(&truth, &table, 0..20_000, 31, &never).unwrap();
+    let real = summarize("block-blast-like", &true_players.iter().collect::<Vec<_>>(), None);
     for name in [
         "reach_10",
         "reach_25",

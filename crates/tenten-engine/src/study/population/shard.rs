@@ -14,7 +14,8 @@ use crate::play::game::End;
 use crate::search::changer::ChangeOptions;
 use crate::study::plan::{ENGINE, Labelled, RepairDef};
 use crate::study::population::file::Population;
-use crate::study::population::forecast::{Forecast, Outcome, replicate_of, summarize};
+use crate::study::population::forecast::{Forecast, Outcome, outcome, summarize};
+use crate::study::population::uncertainty::Uncertainty;
 use crate::study::population::session::{Played, Session};
 use crate::study::results::Shard;
 
@@ -163,7 +164,8 @@ pub fn merge(shards: &[(String, ForecastShard)]) -> Result<Vec<Forecast>, String
         return Err(format!("shard {missing}/{of} is missing"));
     }
     let plan = &first.forecast;
-    let with_fit = plan.population.fitted.is_some();
+    let predictive = plan.population.predictive();
+    let uncertainty = Uncertainty::of(&plan.population);
     plan.generators
         .iter()
         .enumerate()
@@ -171,18 +173,23 @@ pub fn merge(shards: &[(String, ForecastShard)]) -> Result<Vec<Forecast>, String
             let mut outcomes: Vec<Outcome> = shards
                 .iter()
                 .flat_map(|(_, s)| s.players.get(g).cloned().unwrap_or_default())
-                .map(|r| Outcome {
-                    player: r.player,
-                    replicate: replicate_of(r.player, plan.players),
-                    skill: r.skill,
-                    session: Session {
+                .map(|r| {
+                    let session = Session {
                         games: r
                             .games
                             .iter()
                             .map(|&(rounds, end)| Played { rounds, end })
                             .collect(),
                         quit: r.quit,
-                    },
+                    };
+                    outcome(
+                        &plan.population,
+                        &predictive,
+                        uncertainty.as_ref(),
+                        plan.seed,
+                        r.player,
+                        session,
+                    )
                 })
                 .collect();
             outcomes.sort_by_key(|o| o.player);
@@ -199,8 +206,7 @@ pub fn merge(shards: &[(String, ForecastShard)]) -> Result<Vec<Forecast>, String
             Ok(summarize(
                 &label.label,
                 &outcomes.iter().collect::<Vec<_>>(),
-                plan.players,
-                with_fit,
+                uncertainty.as_ref(),
             ))
         })
         .collect()

@@ -1,0 +1,170 @@
+use std::collections::BTreeMap;
+
+use super::*;
+use crate::model::generator::Generator;
+use crate::play::game::End;
+use crate::study::population::file::{Fitted, Tester, by_name};
+use crate::study::population::quit::{Quit, logistic};
+use crate::study::population::session::Played;
+
+/// The demo population as if fitted: each location's standard error
+/// `se_loc`, each spread's `se_sd`, the quit's coefficients 0.1² each.
+fn fitted(se_loc: f64, se_sd: f64, per_tester: Vec<Tester>) -> Population {
+    let mut p = by_name("demo").unwrap();
+    let se = BTreeMap::from([
+        ("temperature_median".to_owned(), se_loc),
+        ("temperature_log_sd".to_owned(), se_sd),
+        ("slip_median".to_owned(), se_loc),
+        ("slip_logit_sd".to_owned(), se_sd),
+    ]);
+    let mut quit_cov = [[0.0; 3]; 3];
+    for (i, row) in quit_cov.iter_mut().enumerate() {
+        row[i] = 0.01;
+    }
+    p.fitted = Some(Fitted {
+        testers: 50,
+        moves: 0,
+        games: 0,
+        se,
+        quit_cov,
+        per_tester,
+    });
+    p
+}
+
+fn empty() -> Session {
+    Session {
+        games: Vec::new(),
+        quit: false,
+    }
+}
+
+/// A score is the derivative of a log density: its mean is 0 over the
+/// draws it is taken at.
+#[test]
+fn scores_have_mean_zero_over_the_predictive_population() {
+    let p = fitted(0.1, 0.05, Vec::new());
+    let u = Uncertainty::of(&p).unwrap();
+    let pred = p.predictive();
+    assert!((pred.temperature.unwrap().log_sd - 0.4f64.hypot(0.1)).abs() < 1e-12);
+    let mut rng = Generator::new(3);
+    let n = 20_000;
+    let scores: Vec<Vec<f64>> = (0..n)
+        .map(|i| u.score(&p, &pred, &pred.draw(&i.to_string(), &mut rng), &empty()))
+        .collect();
+    for (k, key) in u.keys.iter().enumerate() {
+        let col: Vec<f64> = scores.iter().map(|s| s[k]).collect();
+        let mean = col.iter().sum::<f64>() / n as f64;
+        let sd = (col.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64).sqrt();
+        assert!(mean.abs() < 4.0 * sd / (n as f64).sqrt() + 1e-12, "{key}: mean {mean}, sd {sd}");
+    }
+}
+
+/// The quit's score is the gradient of the session's log-likelihood in
+/// (a, b, c), against a central difference.
+#[test]
+fn the_quit_score_is_the_log_likelihoods_gradient() {
+    let p = by_name("demo").unwrap();
+    let session = Session {
+        games: vec![
+            Played { rounds: 12, end: End::Stuck },
+            Played { rounds: 40, end: End::Unfair },
+            Played { rounds: 3, end: End::Stuck },
+        ],
+        quit: true,
+    };
+    let loglik = |c: [f64; 3]| {
+        let q = Quit::from_coefficients(c);
+        session
+            .games
+            .iter()
+            .enumerate()
+            .map(|(j, g)| {
+                let pr = q.chance(g.end == End::Unfair, g.rounds);
+                if j + 1 == session.games.len() { pr.ln() } else { (1.0 - pr).ln() }
+            })
+            .sum::<f64>()
+    };
+    let s = quit_score(&p, &session);
+    let c = p.quit.coefficients();
+    for k in 0..3 {
+        let h = 1e-6;
+        let (mut up, mut down) = (c, c);
+        up[k] += h;
+        down[k] -= h;
+        let numeric = (loglik(up) - loglik(down)) / (2.0 * h);
+        assert!((numeric - s[k]).abs() < 1e-5, "coefficient {k}: {numeric} vs {}", s[k]);
+    }
+}
+
+/// End to end on a figure whose gradient is known: the share of players
+/// whose slip is above the median, f(m) = Φ((m − ln… ) / s'), so
+/// ∂f/∂m = φ(0)/s' and the fit's variance is (φ(0)/s')² se².
+#[test]
+fn the_fit_variance_matches_a_known_gradient() {
+    let se = 0.05;
+    let p = fitted(se, 0.0, Vec::new());
+    let u = Uncertainty::of(&p).unwrap();
+    let pred = p.predictive();
+    let s = pred.slip.logit_sd;
+    let mut rng = Generator::new(11);
+    let n = 40_000;
+    let drawn: Vec<Drawn> = (0..n).map(|i| pred.draw(&i.to_string(), &mut rng)).collect();
+    let parts: Vec<(f64, f64)> = drawn
+        .iter()
+        .map(|d| (f64::from(u8::from(d.player.slip > p.slip.median)), 1.0))
+        .collect();
+    let scores: Vec<Vec<f64>> = drawn.iter().map(|d| u.score(&p, &pred, d, &empty())).collect();
+    let refs: Vec<&[f64]> = scores.iter().map(Vec::as_slice).collect();
+    let v = u.variance(&parts, &refs);
+    let phi0 = 1.0 / (2.0 * std::f64::consts::PI).sqrt();
+    let want = (phi0 / s * se).powi(2);
+    assert!((v / want - 1.0).abs() < 0.15, "variance {v}, want {want}");
+}
+
+/// A figure that no parameter moves has no fit variance beyond noise: the
+/// trace's correction keeps it near 0, not at the noise's size.
+#[test]
+fn a_figure_no_parameter_moves_gets_almost_no_fit_variance() {
+    let p = fitted(0.1, 0.05, Vec::new());
+    let u = Uncertainty::of(&p).unwrap();
+    let pred = p.predictive();
+    let mut rng = Generator::new(5);
+    let mut coin = Generator::new(6);
+    let n = 4_000;
+    let drawn: Vec<Drawn> = (0..n).map(|i| pred.draw(&i.to_string(), &mut rng)).collect();
+    let parts: Vec<(f64, f64)> = (0..n).map(|_| (f64::from(u8::from(coin.unit() < 0.5)), 1.0)).collect();
+    let scores: Vec<Vec<f64>> = drawn.iter().map(|d| u.score(&p, &pred, d, &empty())).collect();
+    let refs: Vec<&[f64]> = scores.iter().map(Vec::as_slice).collect();
+    let v = u.variance(&parts, &refs);
+    // Uncorrected, ĝ'Σĝ is about k·se²·Var(Y)/n = 4·0.01·0.25/4000.
+    let uncorrected = 4.0 * 0.01 * 0.25 / n as f64;
+    assert!(v < uncorrected, "variance {v} against {uncorrected}");
+    assert_eq!(u.variance(&parts[..1], &refs[..1]), 0.0);
+    assert_eq!(u.variance(&[], &[]), 0.0);
+}
+
+/// Testers whose temperature and slip estimates rise together make the two
+/// medians' errors correlate; an unfitted population has no uncertainty.
+#[test]
+fn the_locations_correlate_as_their_testers_do() {
+    let testers: Vec<Tester> = (0..10)
+        .map(|i| {
+            let x = f64::from(i) / 10.0 - 0.5;
+            Tester {
+                id: format!("t{i}"),
+                moves: 100,
+                estimate: vec![(0.8f64).ln().exp() * x.exp(), logistic(-3.0 + x)],
+                shrunk: Vec::new(),
+            }
+        })
+        .collect();
+    let p = fitted(0.1, 0.05, testers);
+    let u = Uncertainty::of(&p).unwrap();
+    let t = u.keys.iter().position(|k| k == "temperature_median").unwrap();
+    let s = u.keys.iter().position(|k| k == "slip_median").unwrap();
+    assert!((u.cov[t][s] - 0.01).abs() < 1e-9, "{:?}", u.cov);
+    assert_eq!(u.cov[t][s], u.cov[s][t]);
+    assert!(u.keys.iter().any(|k| k == "quit_b"));
+    assert!(Uncertainty::of(&by_name("demo").unwrap()).is_none());
+}
