@@ -441,3 +441,31 @@ fn a_calibration_study_stops_on_cancel() {
         h.state().live.status
     );
 }
+
+#[test]
+fn a_playtest_plan_stops_on_cancel() {
+    let mut h = harness();
+    h.state_mut().push(Command::PlanPlaytest {
+        fitted: false,
+        figure: "reach_50".to_owned(),
+        sessions: 2,
+        question: tenten::app::jobs::playtest_plan::Question::Width {
+            generator: "random".to_owned(),
+            width: 0.001,
+        },
+    });
+    h.step();
+    assert!(h.state().live.playtest_plan.running(), "the plan is running");
+    cancel_and_join(&mut h, "a playtest plan", Command::CancelPlanPlaytest);
+    h.run();
+    assert!(!h.state().live.playtest_plan.running());
+    assert!(
+        h.state().live.playtest_plan.result.is_none(),
+        "a cancelled plan leaves no answer"
+    );
+    assert!(
+        h.state().live.status.contains("cancelled"),
+        "{}",
+        h.state().live.status
+    );
+}

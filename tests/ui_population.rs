@@ -117,3 +117,70 @@ fn a_bad_folder_says_so_and_a_forecast_needs_a_fit() {
     let e = h.state().live.forecast.error.clone().unwrap();
     assert!(e.contains("Fit a population"), "{e}");
 }
+
+/// The planner answers "how many testers for this width" with the check
+/// of its own answer, in the view, on the Lab's board and round cap.
+#[test]
+fn the_playtest_planner_answers_with_its_check() {
+    use tenten::app::jobs::playtest_plan::Question;
+    use tenten::app::shell::settings::{LabSettings, LabSize};
+    let mut h = harness_on_tab("Population");
+    assert!(h.query_by_label("Plan a playtest").is_some());
+    assert!(h.query_by_label("Plan").is_some(), "the Plan button");
+    h.state_mut().push(Command::SetLab(LabSettings {
+        generators: vec!["random".to_owned(), "repair".to_owned()],
+        size: LabSize::Fixed(tenten_engine::model::board::BoardSize::new(8, 8).unwrap()),
+        max_rounds: 40,
+        ..LabSettings::default()
+    }));
+    h.state_mut().push(Command::PlanPlaytest {
+        fitted: false,
+        figure: "reach_10".to_owned(),
+        sessions: 1,
+        question: Question::Width {
+            generator: "random".to_owned(),
+            width: 0.4,
+        },
+    });
+    step_until(&mut h, "the plan's end", |a| {
+        !a.live.playtest_plan.running()
+            && (a.live.playtest_plan.result.is_some() || a.live.playtest_plan.error.is_some())
+    });
+    let p = h.state().live.playtest_plan.result.clone().expect("a plan");
+    assert!(p.testers >= 1, "{p:?}");
+    assert_eq!(p.request.ask.board, (8, 8));
+    assert_eq!(p.request.ask.max_rounds, 40);
+    assert!(
+        p.lines[0].starts_with("plan figure=reach_10 width=0.4 generator=random sessions=1 testers="),
+        "{:?}",
+        p.lines
+    );
+    let check = p.lines.last().unwrap();
+    assert!(
+        check.starts_with("check estimator=playtest") && check.contains("replications=100"),
+        "{check}"
+    );
+    h.get_by_label_contains(&format!(
+        "{} testers x 1 sessions under random give reach_10",
+        p.testers
+    ));
+    assert!(h.query_by_label(check).is_some(), "the check's line is shown");
+    assert!(
+        h.state().live.status.contains("Planned a playtest"),
+        "{}",
+        h.state().live.status
+    );
+    // Planning for the fitted population before a fit says what to do.
+    h.state_mut().push(Command::PlanPlaytest {
+        fitted: true,
+        figure: "reach_10".to_owned(),
+        sessions: 1,
+        question: Question::Width {
+            generator: "random".to_owned(),
+            width: 0.4,
+        },
+    });
+    h.run();
+    let e = h.state().live.playtest_plan.error.clone().unwrap();
+    assert!(e.contains("Fit a population"), "{e}");
+}

@@ -299,53 +299,18 @@ pub(super) fn cmd_plan_playtest(a: &PlanArgs, out: &mut String) -> Result<(), Fo
             let r = plan_playtest::testers_for_difference(&ask, (g1.trim(), g2.trim()), d, a.power, &never)
                 .map_err(bad)?
                 .ok_or_else(|| bad("cancelled".to_owned()))?;
-            let _ = writeln!(
-                out,
-                "plan figure={} difference={d} power={} sessions={} testers_per_generator={} sd_per_tester={:.4},{:.4} pilots={}",
-                a.figure, a.power, a.sessions, r.testers, r.sd.0, r.sd.1, a.pilots
-            );
-            let _ = writeln!(
-                out,
-                "check testers_per_generator={} true_{}={:.4},{:.4} true_difference={:.4} detected={:.3} false_alarms={:.3} ab_tests={} (simulated, two-sided 5 %)",
-                r.testers,
-                a.figure,
-                r.truth.0,
-                r.truth.1,
-                r.truth.0 - r.truth.1,
-                r.detected,
-                r.false_alarms,
-                r.checks
-            );
+            for line in r.lines(&ask, d, a.power) {
+                let _ = writeln!(out, "{line}");
+            }
         }
         (None, Some(width), Some(g)) => {
             eprintln!("sizing a playtest of {g} for {} within {width}...", a.figure);
             let r = plan_playtest::testers_for_width(&ask, g, width, &never)
                 .map_err(bad)?
                 .ok_or_else(|| bad("cancelled".to_owned()))?;
-            let _ = writeln!(
-                out,
-                "plan figure={} width={width} generator={g} sessions={} testers={} median_width={:.4} pilots={}",
-                a.figure, a.sessions, r.testers, r.median_width, a.pilots
-            );
-            for (t, w) in &r.tried {
-                let _ = writeln!(out, "tried testers={t} median_width={w:.4}");
+            for line in r.lines(&ask, g, width) {
+                let _ = writeln!(out, "{line}");
             }
-            let c = &r.check;
-            let _ = writeln!(
-                out,
-                "check estimator=playtest design={}x{} parameter={} truth={:.4} replications={} coverage={:.4} coverage_ci={:.4},{:.4} bias={:.4} width={:.4} calibrated={}",
-                r.testers,
-                a.sessions,
-                a.figure,
-                r.truth,
-                c.n,
-                c.coverage,
-                c.coverage_ci.0,
-                c.coverage_ci.1,
-                c.bias,
-                c.width,
-                c.calibrated()
-            );
         }
         _ => {
             return Err(bad(

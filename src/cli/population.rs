@@ -19,9 +19,9 @@ use tenten_engine::study::population::cohort::{self, cohort};
 use tenten_engine::study::population::file;
 use tenten_engine::study::population::fit::{Model, fit_population};
 use tenten_engine::study::population::forecast::{Outcome, deciles, play_players, summarize};
-use tenten_engine::study::population::uncertainty::Uncertainty;
 use tenten_engine::study::population::session::Table;
 use tenten_engine::study::population::shard::{ForecastPlan, ForecastShard, merge};
+use tenten_engine::study::population::uncertainty::Uncertainty;
 
 /// Where sessions are played.
 pub(super) struct Rules {
@@ -242,14 +242,9 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
     }
     for (name, dealing) in a.generators.iter().zip(&dealings) {
         let table = Table::new(&shapes, &set, rules.k, dealing, rules.max_rounds);
-        let outcomes: Vec<Outcome> = play_players(
-            &population,
-            &table,
-            0..a.players,
-            a.seed,
-            &Progress::default(),
-        )
-        .unwrap_or_else(|| unreachable!("not cancelled"));
+        let outcomes: Vec<Outcome> =
+            play_players(&population, &table, 0..a.players, a.seed, &Progress::default())
+                .unwrap_or_else(|| unreachable!("not cancelled"));
         let all: Vec<&Outcome> = outcomes.iter().collect();
         let f = summarize(name, &all, uncertainty.as_ref());
         let _ = writeln!(out, "{}", f.line());

@@ -12,8 +12,8 @@ use tenten_engine::play::dealing::Dealing;
 use tenten_engine::study::population::file::{self, Population as EnginePopulation};
 use tenten_engine::study::population::fit::{Model, fit_population as engine_fit_population};
 use tenten_engine::study::population::forecast::{NAMES, Outcome, deciles, play_players, summarize};
-use tenten_engine::study::population::uncertainty::Uncertainty;
 use tenten_engine::study::population::session::Table;
+use tenten_engine::study::population::uncertainty::Uncertainty;
 use tenten_engine::study::runner::{self, Plan};
 
 use crate::args;
@@ -312,7 +312,13 @@ fn forecast<'py>(
     out.set_item(
         "interval",
         rows.iter()
-            .map(|r| if r.1.with_fit { "fit+simulation" } else { "simulation" })
+            .map(|r| {
+                if r.1.with_fit {
+                    "fit+simulation"
+                } else {
+                    "simulation"
+                }
+            })
             .collect::<Vec<_>>(),
     )?;
     out.set_item(

@@ -194,6 +194,53 @@ impl App {
 
     /// Forecasts the Lab's generators for the fitted population (or the
     /// demo), on the Lab's board, holder, cap and seed.
+    /// Plans a playtest of the fitted (or the demo) population on the
+    /// Lab's board and round cap, with `plan-playtest`'s defaults.
+    pub(crate) fn start_playtest_plan(
+        &mut self,
+        fitted: bool,
+        figure: String,
+        sessions: usize,
+        question: crate::app::jobs::playtest_plan::Question,
+        ctx: &egui::Context,
+    ) {
+        let plan = &mut self.live.playtest_plan;
+        let population = match (&self.live.population_fit.result, fitted) {
+            (Some(f), true) => f.fit.population.clone(),
+            (None, true) => {
+                plan.error = Some(
+                    "Fit a population to a folder of logs first, or plan for the demo population.".to_owned(),
+                );
+                return;
+            }
+            (_, false) => match tenten_engine::study::population::file::by_name("demo") {
+                Ok(p) => p,
+                Err(e) => {
+                    plan.error = Some(e.to_string());
+                    return;
+                }
+            },
+        };
+        let lab = &self.state.settings.lab;
+        let size = crate::app::jobs::lab::board_of(lab, self.state.doc.board.size());
+        let ask = tenten_engine::study::calibrate::plan_playtest::Ask {
+            population,
+            figure,
+            sessions: sessions.clamp(1, 100),
+            pilots: 20,
+            checks: 100,
+            truth_players: 20_000,
+            seed: lab.seed,
+            board: (size.w() as u8, size.h() as u8),
+            max_rounds: lab.max_rounds.min(10_000),
+        };
+        let request = crate::app::jobs::playtest_plan::PlanRequest { ask, question };
+        match plan.start(request, ctx) {
+            Ok(()) => self.live.status = "Planning a playtest…".to_owned(),
+            Err(e) => self.live.error = Some(format!("Could not start planning: {e}")),
+        }
+    }
+
     pub(crate) fn start_forecast(
         &mut self,
         players: usize,

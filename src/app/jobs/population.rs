@@ -15,8 +15,8 @@ use tenten_engine::study::population::fit::{Model, PopulationFit, fit_population
 use tenten_engine::study::population::forecast::{
     Figure, Forecast, Outcome, observed_reach, play_players, reach_curve, summarize,
 };
-use tenten_engine::study::population::uncertainty::Uncertainty;
 use tenten_engine::study::population::session::{Session, Table};
+use tenten_engine::study::population::uncertainty::Uncertainty;
 
 use crate::app::jobs::job::{Background, Job};
 
@@ -179,13 +179,9 @@ impl ForecastJob {
                     Err(e) => return send(Err(e.to_string())),
                 };
                 let table = Table::new(&shapes, &ask.set, ask.k, &dealing, ask.max_rounds);
-                let Some(outcomes) = play_players(
-                    &ask.population,
-                    &table,
-                    0..ask.players,
-                    ask.seed,
-                    progress,
-                ) else {
+                let Some(outcomes) =
+                    play_players(&ask.population, &table, 0..ask.players, ask.seed, progress)
+                else {
                     return;
                 };
                 let all: Vec<&Outcome> = outcomes.iter().collect();

@@ -78,6 +78,7 @@ impl App {
                 population_fit: Default::default(),
                 forecast: Default::default(),
                 calibration: Default::default(),
+                playtest_plan: Default::default(),
                 deals: Default::default(),
                 loading: None,
                 file_dialog: None,
@@ -129,6 +130,7 @@ impl App {
         w.extend(self.live.population_fit.watches());
         w.extend(self.live.forecast.watches());
         w.extend(self.live.calibration.watches());
+        w.extend(self.live.playtest_plan.watches());
         w.extend(self.live.timing.watches());
         w.extend(self.live.deals.watch());
         w.extend(self.live.loading.as_ref().map(|(_, j)| j.watch()));
@@ -241,6 +243,14 @@ impl App {
                     s.plan.replications
                 ),
                 (None, None) => "The calibration study was cancelled".to_owned(),
+            };
+        }
+        if self.live.playtest_plan.poll() {
+            let p = &self.live.playtest_plan;
+            self.live.status = match (&p.error, &p.result) {
+                (Some(e), _) => format!("Planning the playtest failed: {e}"),
+                (None, Some(r)) => format!("Planned a playtest: {} testers", r.testers),
+                (None, None) => "Planning the playtest was cancelled".to_owned(),
             };
         }
         if self.live.forecast.poll() {

@@ -404,6 +404,13 @@ impl App {
                 Err(e) => self.live.calibration.error = Some(e),
             },
             Command::CancelCalibration => self.live.calibration.cancel(),
+            Command::PlanPlaytest {
+                fitted,
+                figure,
+                sessions,
+                question,
+            } => self.start_playtest_plan(fitted, figure, sessions, question, ctx),
+            Command::CancelPlanPlaytest => self.live.playtest_plan.cancel(),
             Command::ApplyTuned => self.apply_tuned(),
             Command::ReplayLabGame {
                 player,

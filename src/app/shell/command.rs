@@ -174,6 +174,15 @@ pub enum Command {
     /// Run a calibration study (the Calibration page).
     StartCalibration(Box<tenten_engine::study::calibrate::Plan>),
     CancelCalibration,
+    /// Plan a playtest (the Population view): `fitted` asks it of the
+    /// fitted population, else of the demo one.
+    PlanPlaytest {
+        fitted: bool,
+        figure: String,
+        sessions: usize,
+        question: crate::app::jobs::playtest_plan::Question,
+    },
+    CancelPlanPlaytest,
     ApplyTuned,
     /// Play game `game` of `player` against `generator` of the last run
     /// again, round by round.

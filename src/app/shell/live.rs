@@ -80,6 +80,8 @@ pub struct Live {
     pub forecast: crate::app::jobs::population::ForecastJob,
     /// The Calibration page's last study and the job running it.
     pub calibration: crate::app::jobs::calibration::CalibrationJob,
+    /// The Population view's playtest plan and the job finding it.
+    pub playtest_plan: crate::app::jobs::playtest_plan::PlanJob,
     /// The open batch's deal list: verdicts, filter, order.
     pub deals: crate::app::shell::deals_view::DealsView,
     /// A large file being read on a thread.

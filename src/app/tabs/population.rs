@@ -28,6 +28,7 @@ pub struct PopulationTab {
     fitted: bool,
     /// The folder choice last taken from `Live::picked_folder`.
     taken: Option<(bool, PathBuf)>,
+    plan: super::population_plan::PlanSection,
 }
 
 impl Default for PopulationTab {
@@ -44,6 +45,7 @@ impl Default for PopulationTab {
             players: 2_000,
             fitted: true,
             taken: None,
+            plan: Default::default(),
         }
     }
 }
@@ -90,14 +92,16 @@ impl Tab for PopulationTab {
                  uncertainty, and the quit model (the chance to stop after a game, higher after an \
                  unfair loss) from a logistic regression over game ends. A forecast draws players \
                  from it, each playing one session under the Lab's generators; its 95 % intervals \
-                 hold the fit's uncertainty (20 replicates, each with the population's parameters \
-                 drawn from the fit's sampling distribution) and the simulation's noise.",
+                 hold the fit's uncertainty (the delta method, its gradients read off the \
+                 forecast's own players) and the simulation's noise.",
             );
         });
         ui.separator();
         self.fit_section(ui, live, cmds);
         ui.separator();
         self.forecast_section(ui, state, live, cmds);
+        ui.separator();
+        self.plan.ui(ui, state, live, self.fitted, cmds);
     }
 }
 

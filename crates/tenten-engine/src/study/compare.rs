@@ -216,7 +216,13 @@ pub fn compare(
     let mut ranked = Vec::new();
     for (model, &at) in models.iter().zip(&uses) {
         let all = Decisions {
-            list: built[at].2.list.iter().filter(|d| common.contains(&d.at)).cloned().collect(),
+            list: built[at]
+                .2
+                .list
+                .iter()
+                .filter(|d| common.contains(&d.at))
+                .cloned()
+                .collect(),
             unexplained: built[at].2.unexplained,
         };
         let all = &all;
@@ -275,7 +281,9 @@ pub fn compare(
 }
 
 /// The moves (deal, place) every list of decisions holds.
-fn common_moves<'a>(lists: impl Iterator<Item = &'a Vec<Decision>>) -> std::collections::HashSet<(usize, usize)> {
+fn common_moves<'a>(
+    lists: impl Iterator<Item = &'a Vec<Decision>>,
+) -> std::collections::HashSet<(usize, usize)> {
     let mut common: Option<std::collections::HashSet<(usize, usize)>> = None;
     for list in lists {
         let keys: std::collections::HashSet<(usize, usize)> = list.iter().map(|d| d.at).collect();
@@ -335,7 +343,11 @@ mod tests {
         let models = Model::all(CoelhoWeights::BEST, [true; 5]);
         let c = compare(&shapes, &log, &models, 3, &Progress::default()).unwrap();
         assert!(stuck > 0, "the log has a lost deal with a placement");
-        assert!(c.left_out > 0 && c.left_out <= stuck, "left out {} of {stuck}", c.left_out);
+        assert!(
+            c.left_out > 0 && c.left_out <= stuck,
+            "left out {} of {stuck}",
+            c.left_out
+        );
         assert_eq!(c.moves + c.left_out, log.moves);
         for s in &c.ranked {
             let scored: usize = s.per_game.iter().map(|g| g.1).sum();

@@ -21,9 +21,9 @@ use crate::study::population::cohort::cohort;
 use crate::study::population::file::Population;
 use crate::study::population::fit::{self as population_fit, PopulationFit, fit_population};
 use crate::study::population::forecast::{NAMES, Outcome, play_players, summarize};
-use crate::study::population::uncertainty::Uncertainty;
 use crate::study::population::quit::logistic;
 use crate::study::population::session::{Table, mix};
+use crate::study::population::uncertainty::Uncertainty;
 use crate::study::runner;
 use crate::study::tune::{self, Goal, Target, TuneRequest};
 

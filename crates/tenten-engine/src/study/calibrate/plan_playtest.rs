@@ -94,6 +94,7 @@ fn cohorts(
         let Some(figures) = observed_figures(&ask.population, &plan, seed, progress)? else {
             return Ok(None);
         };
+        progress.advance(1);
         out.push(figures[j]);
     }
     Ok(Some(out))
@@ -137,6 +138,8 @@ pub fn testers_for_width(
     if !(width > 0.0 && width.is_finite()) {
         return Err(format!("width: a positive number; got {width}"));
     }
+    // Progress in cohorts: about a dozen designs tried, then the check.
+    progress.set_total(ask.pilots * 12 + ask.checks);
     let mut tried: Vec<(usize, f64)> = Vec::new();
     let width_at = |t: usize, tried: &mut Vec<(usize, f64)>| -> Result<Option<f64>, String> {
         let Some(c) = cohorts(ask, generator, t, ask.pilots, PILOT_STREAM, progress)? else {
@@ -216,6 +219,62 @@ pub fn testers_for_width(
     }))
 }
 
+impl WidthAnswer {
+    /// The CLI's lines (and the window's): the answer, every design tried,
+    /// and the check at the answer.
+    pub fn lines(&self, ask: &Ask, generator: &str, width: f64) -> Vec<String> {
+        let mut out = vec![format!(
+            "plan figure={} width={width} generator={generator} sessions={} testers={} median_width={:.4} pilots={}",
+            ask.figure, ask.sessions, self.testers, self.median_width, ask.pilots
+        )];
+        out.extend(
+            self.tried
+                .iter()
+                .map(|(t, w)| format!("tried testers={t} median_width={w:.4}")),
+        );
+        let c = &self.check;
+        out.push(format!(
+            "check estimator=playtest design={}x{} parameter={} truth={:.4} replications={} coverage={:.4} coverage_ci={:.4},{:.4} bias={:.4} width={:.4} calibrated={}",
+            self.testers,
+            ask.sessions,
+            ask.figure,
+            self.truth,
+            c.n,
+            c.coverage,
+            c.coverage_ci.0,
+            c.coverage_ci.1,
+            c.bias,
+            c.width,
+            c.calibrated()
+        ));
+        out
+    }
+}
+
+impl CompareAnswer {
+    /// The CLI's lines (and the window's): the answer and its simulated
+    /// A/B tests.
+    pub fn lines(&self, ask: &Ask, difference: f64, power: f64) -> Vec<String> {
+        vec![
+            format!(
+                "plan figure={} difference={difference} power={power} sessions={} testers_per_generator={} sd_per_tester={:.4},{:.4} pilots={}",
+                ask.figure, ask.sessions, self.testers, self.sd.0, self.sd.1, ask.pilots
+            ),
+            format!(
+                "check testers_per_generator={} true_{}={:.4},{:.4} true_difference={:.4} detected={:.3} false_alarms={:.3} ab_tests={} (simulated, two-sided 5 %)",
+                self.testers,
+                ask.figure,
+                self.truth.0,
+                self.truth.1,
+                self.truth.0 - self.truth.1,
+                self.detected,
+                self.false_alarms,
+                self.checks
+            ),
+        ]
+    }
+}
+
 /// The answer to "how many testers per generator detect a difference".
 #[derive(Clone, Debug)]
 pub struct CompareAnswer {
@@ -252,6 +311,7 @@ pub fn testers_for_difference(
         return Err(format!("power: 0.5 to below 1; got {power}"));
     }
     const PILOT_TESTERS: usize = 20;
+    progress.set_total(2 * ask.pilots + 3 * ask.checks);
     let sd = |g: &str| -> Result<Option<f64>, String> {
         let Some(c) = cohorts(ask, g, PILOT_TESTERS, ask.pilots, PILOT_STREAM, progress)? else {
             return Ok(None);

@@ -21,9 +21,7 @@ use crate::model::generator::Generator;
 use crate::progress::Progress;
 use crate::stats::logrank::{LogRank, log_rank};
 use crate::study::population::file::Population;
-use crate::study::population::forecast::{
-    Forecast, NAMES, Outcome, clustered_ratio, ratio_parts, replicate,
-};
+use crate::study::population::forecast::{Forecast, NAMES, Outcome, clustered_ratio, ratio_parts, replicate};
 use crate::study::population::session::{Session, Table, mix, play_session, player_seed, session_seed};
 
 /// Reference cohorts a check draws.

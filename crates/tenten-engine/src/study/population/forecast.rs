@@ -103,7 +103,14 @@ pub fn play_players(
         .into_par_iter()
         .map(|i| {
             let (drawn, session_seed) = player(&predictive, seed, i);
-            let session = play_session(table, &drawn.player, &population.quit, session_seed, None, progress)?;
+            let session = play_session(
+                table,
+                &drawn.player,
+                &population.quit,
+                session_seed,
+                None,
+                progress,
+            )?;
             progress.advance(1);
             let score = uncertainty
                 .as_ref()

@@ -20,10 +20,10 @@ use crate::study::population::cohort::cohort;
 use crate::study::population::file::{LogNormal, LogitNormal, Population, by_name};
 use crate::study::population::fit::{Model, PopulationFit, fit_population};
 use crate::study::population::forecast::{Outcome, play_players, summarize};
-use crate::study::population::uncertainty::Uncertainty;
 use crate::study::population::quit::Quit;
 use crate::study::population::session::Table as Rules;
 use crate::study::population::session::Table;
+use crate::study::population::uncertainty::Uncertainty;
 
 fn rank_model() -> Model {
     Model {
@@ -170,8 +170,7 @@ fn a_population_fitted_under_random_forecasts_block_blast_like() {
         max_rounds: 1_000,
     };
     let never = Progress::default();
-    let forecast_players: Vec<Outcome> =
-        play_players(&fit.population, &table, 0..4_000, 21, &never).unwrap();
+    let forecast_players: Vec<Outcome> = play_players(&fit.population, &table, 0..4_000, 21, &never).unwrap();
     let forecast = summarize(
         "block-blast-like",
         &forecast_players.iter().collect::<Vec<_>>(),

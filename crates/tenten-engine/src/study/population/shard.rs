@@ -15,8 +15,8 @@ use crate::search::changer::ChangeOptions;
 use crate::study::plan::{ENGINE, Labelled, RepairDef};
 use crate::study::population::file::Population;
 use crate::study::population::forecast::{Forecast, Outcome, outcome, summarize};
-use crate::study::population::uncertainty::Uncertainty;
 use crate::study::population::session::{Played, Session};
+use crate::study::population::uncertainty::Uncertainty;
 use crate::study::results::Shard;
 
 /// Everything that decides a forecast's players.

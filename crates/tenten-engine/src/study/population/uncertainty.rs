@@ -74,7 +74,9 @@ fn correlation(pairs: &[(f64, f64)]) -> f64 {
     if pairs.len() < 3 {
         return 0.0;
     }
-    let (ma, mb) = pairs.iter().fold((0.0, 0.0), |s, p| (s.0 + p.0 / n, s.1 + p.1 / n));
+    let (ma, mb) = pairs
+        .iter()
+        .fold((0.0, 0.0), |s, p| (s.0 + p.0 / n, s.1 + p.1 / n));
     let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
     for (a, b) in &pairs {
         sab += (a - ma) * (b - mb);
@@ -128,7 +130,12 @@ impl Uncertainty {
                 let pairs: Vec<(f64, f64)> = fitted
                     .per_tester
                     .iter()
-                    .filter_map(|t| Some((working(ka, *t.estimate.get(*ia)?), working(kb, *t.estimate.get(*ib)?))))
+                    .filter_map(|t| {
+                        Some((
+                            working(ka, *t.estimate.get(*ia)?),
+                            working(kb, *t.estimate.get(*ib)?),
+                        ))
+                    })
                     .collect();
                 let c = correlation(&pairs) * se(ka) * se(kb);
                 cov[i][j] = c;
@@ -142,7 +149,13 @@ impl Uncertainty {
     /// what it drew and decided, in the fit's parameters (`fitted`, on
     /// their working scales), at the predictive population it was drawn
     /// from (`predictive`).
-    pub fn score(&self, fitted: &Population, predictive: &Population, drawn: &Drawn, session: &Session) -> Vec<f64> {
+    pub fn score(
+        &self,
+        fitted: &Population,
+        predictive: &Population,
+        drawn: &Drawn,
+        session: &Session,
+    ) -> Vec<f64> {
         // ∂/∂m and ∂/∂σ of ln N(x; m, s'), s' = sqrt(σ² + se²), at z.
         let location = |z: f64, s: f64| if s > 0.0 { z / s } else { 0.0 };
         let spread = |z: f64, s: f64, sigma: f64| {
@@ -153,18 +166,20 @@ impl Uncertainty {
             }
         };
         let beta_means: Option<Vec<f64>> = match (&fitted.beta, &predictive.beta) {
-            (Some(_), Some(b)) if drawn.z_choice.len() == 5 => Some(match b.corr.as_deref().and_then(cholesky) {
-                // Σ⁻¹(x − μ) = D⁻¹ L⁻ᵀ z: solve Lᵀu = z.
-                Some(l) => {
-                    let mut u = [0.0; 5];
-                    for i in (0..5).rev() {
-                        let s: f64 = (i + 1..5).map(|k| l[k][i] * u[k]).sum();
-                        u[i] = (drawn.z_choice[i] - s) / l[i][i];
+            (Some(_), Some(b)) if drawn.z_choice.len() == 5 => {
+                Some(match b.corr.as_deref().and_then(cholesky) {
+                    // Σ⁻¹(x − μ) = D⁻¹ L⁻ᵀ z: solve Lᵀu = z.
+                    Some(l) => {
+                        let mut u = [0.0; 5];
+                        for i in (0..5).rev() {
+                            let s: f64 = (i + 1..5).map(|k| l[k][i] * u[k]).sum();
+                            u[i] = (drawn.z_choice[i] - s) / l[i][i];
+                        }
+                        (0..5).map(|i| location(u[i], b.sd[i])).collect()
                     }
-                    (0..5).map(|i| location(u[i], b.sd[i])).collect()
-                }
-                None => (0..5).map(|i| location(drawn.z_choice[i], b.sd[i])).collect(),
-            }),
+                    None => (0..5).map(|i| location(drawn.z_choice[i], b.sd[i])).collect(),
+                })
+            }
             _ => None,
         };
         let quit = quit_score(fitted, session);
@@ -249,7 +264,10 @@ fn beta_score(
         return 0.0;
     };
     let (Some(i), Some(means), Some(b), Some(p)) = (
-        rest.chars().next().and_then(|c| c.to_digit(10)).map(|d| d as usize),
+        rest.chars()
+            .next()
+            .and_then(|c| c.to_digit(10))
+            .map(|d| d as usize),
         means,
         &fitted.beta,
         &predictive.beta,

@@ -56,7 +56,10 @@ fn scores_have_mean_zero_over_the_predictive_population() {
         let col: Vec<f64> = scores.iter().map(|s| s[k]).collect();
         let mean = col.iter().sum::<f64>() / n as f64;
         let sd = (col.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64).sqrt();
-        assert!(mean.abs() < 4.0 * sd / (n as f64).sqrt() + 1e-12, "{key}: mean {mean}, sd {sd}");
+        assert!(
+            mean.abs() < 4.0 * sd / (n as f64).sqrt() + 1e-12,
+            "{key}: mean {mean}, sd {sd}"
+        );
     }
 }
 
@@ -67,9 +70,18 @@ fn the_quit_score_is_the_log_likelihoods_gradient() {
     let p = by_name("demo").unwrap();
     let session = Session {
         games: vec![
-            Played { rounds: 12, end: End::Stuck },
-            Played { rounds: 40, end: End::Unfair },
-            Played { rounds: 3, end: End::Stuck },
+            Played {
+                rounds: 12,
+                end: End::Stuck,
+            },
+            Played {
+                rounds: 40,
+                end: End::Unfair,
+            },
+            Played {
+                rounds: 3,
+                end: End::Stuck,
+            },
         ],
         quit: true,
     };
@@ -81,7 +93,11 @@ fn the_quit_score_is_the_log_likelihoods_gradient() {
             .enumerate()
             .map(|(j, g)| {
                 let pr = q.chance(g.end == End::Unfair, g.rounds);
-                if j + 1 == session.games.len() { pr.ln() } else { (1.0 - pr).ln() }
+                if j + 1 == session.games.len() {
+                    pr.ln()
+                } else {
+                    (1.0 - pr).ln()
+                }
             })
             .sum::<f64>()
     };
@@ -93,7 +109,11 @@ fn the_quit_score_is_the_log_likelihoods_gradient() {
         up[k] += h;
         down[k] -= h;
         let numeric = (loglik(up) - loglik(down)) / (2.0 * h);
-        assert!((numeric - s[k]).abs() < 1e-5, "coefficient {k}: {numeric} vs {}", s[k]);
+        assert!(
+            (numeric - s[k]).abs() < 1e-5,
+            "coefficient {k}: {numeric} vs {}",
+            s[k]
+        );
     }
 }
 
@@ -133,7 +153,9 @@ fn a_figure_no_parameter_moves_gets_almost_no_fit_variance() {
     let mut coin = Generator::new(6);
     let n = 4_000;
     let drawn: Vec<Drawn> = (0..n).map(|i| pred.draw(&i.to_string(), &mut rng)).collect();
-    let parts: Vec<(f64, f64)> = (0..n).map(|_| (f64::from(u8::from(coin.unit() < 0.5)), 1.0)).collect();
+    let parts: Vec<(f64, f64)> = (0..n)
+        .map(|_| (f64::from(u8::from(coin.unit() < 0.5)), 1.0))
+        .collect();
     let scores: Vec<Vec<f64>> = drawn.iter().map(|d| u.score(&p, &pred, d, &empty())).collect();
     let refs: Vec<&[f64]> = scores.iter().map(Vec::as_slice).collect();
     let v = u.variance(&parts, &refs);
