@@ -21,6 +21,7 @@ use tenten_engine::study::population::fit::{Model, fit_population};
 use tenten_engine::study::population::forecast::{Outcome, deciles, play_players, summarize};
 use tenten_engine::study::population::session::Table;
 use tenten_engine::study::population::shard::{ForecastPlan, ForecastShard, merge};
+use tenten_engine::study::calibrate::{Estimator, measured};
 use tenten_engine::study::population::uncertainty::Uncertainty;
 
 /// Where sessions are played.
@@ -142,6 +143,9 @@ pub(super) fn cmd_fit_population(
         eprintln!("note: {note}");
     }
     let _ = writeln!(out, "{}", fitted.line());
+    if let Some(l) = measured::of_population(&fitted.population, Estimator::FitPopulation) {
+        let _ = writeln!(out, "{l}");
+    }
     formats::write_atomic(&a.out, &fitted.file_text("tenten fit-population"))
 }
 
@@ -273,6 +277,9 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
             }
         }
     }
+    if let Some(l) = measured::of_population(&population, Estimator::Forecast) {
+        let _ = writeln!(out, "{l}");
+    }
     Ok(())
 }
 
@@ -296,6 +303,11 @@ pub(super) fn cmd_merge_forecast(
     let merged = merge(shards).map_err(|m| FormatError::new("merge", None, m))?;
     for f in merged {
         let _ = writeln!(out, "{}", f.line());
+    }
+    if let Some((_, s)) = shards.first()
+        && let Some(l) = measured::of_population(&s.forecast.population, Estimator::Forecast)
+    {
+        let _ = writeln!(out, "{l}");
     }
     Ok(())
 }

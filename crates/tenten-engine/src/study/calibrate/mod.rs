@@ -13,6 +13,7 @@
 
 pub mod estimators;
 pub mod file;
+pub mod measured;
 pub mod plan_playtest;
 pub mod summary;
 

@@ -56,15 +56,23 @@ impl Row {
     /// the replications few); unclear otherwise (more replications would
     /// tell); unknown with no interval to judge.
     pub fn calibrated(&self) -> &'static str {
-        if self.with_interval == 0 {
-            "unknown"
-        } else if (CALIBRATED.0..=CALIBRATED.1).contains(&self.coverage) {
-            "yes"
-        } else if !(self.coverage_ci.0..=self.coverage_ci.1).contains(&0.95) {
-            "no"
-        } else {
-            "unclear"
-        }
+        calibrated(self.covered, self.with_interval)
+    }
+}
+
+/// `covered` of `with_interval` intervals held their truth: `yes` in
+/// 90-98 %, `no` outside it when the coverage's own interval excludes
+/// 0.95, else `unclear`; `unknown` without intervals.
+pub fn calibrated(covered: usize, with_interval: usize) -> &'static str {
+    let Some((coverage, lo, hi)) = crate::stats::survival::share(covered, with_interval) else {
+        return "unknown";
+    };
+    if (CALIBRATED.0..=CALIBRATED.1).contains(&coverage) {
+        "yes"
+    } else if !(lo..=hi).contains(&0.95) {
+        "no"
+    } else {
+        "unclear"
     }
 }
 

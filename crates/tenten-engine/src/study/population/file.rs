@@ -80,6 +80,10 @@ pub struct Fitted {
     pub testers: usize,
     pub moves: usize,
     pub games: usize,
+    /// The testers' sessions in all (0 in files written before it was
+    /// kept: the design a calibration is looked up at is then unknown).
+    #[serde(default)]
+    pub sessions: usize,
     /// Standard errors on the working scales: a median's of its log
     /// (temperature) or logit (slip), a spread's of itself, a β mean's and
     /// spread's of themselves (`beta1_mean`, `beta1_sd`, ...).

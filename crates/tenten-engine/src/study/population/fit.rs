@@ -584,6 +584,7 @@ fn population_of(
             testers: testers.len(),
             moves,
             games,
+            sessions: fits.iter().map(|f| f.1.len()).sum(),
             se,
             quit_cov,
             per_tester,

@@ -25,6 +25,7 @@ fn fitted(se_loc: f64, se_sd: f64, per_tester: Vec<Tester>) -> Population {
         testers: 50,
         moves: 0,
         games: 0,
+        sessions: 0,
         se,
         quit_cov,
         per_tester,

@@ -1,0 +1,171 @@
+//! What `tenten calibrate` measured at the documented designs (the table in
+//! `docs/benchmarks.md#calibration`: 200 replications, seed 1, truths drawn
+//! from the default ranges around the demo population, testers under
+//! `random` on 10x10, forecasts of `repair`), so an estimator's line can
+//! say whether its intervals were found to cover at a design like the
+//! one it was given, and how to check it where not.
+
+use super::Estimator;
+use super::summary::calibrated;
+
+/// One parameter's coverage at one design: covered of replications.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measured {
+    pub estimator: Estimator,
+    pub testers: usize,
+    pub sessions: usize,
+    pub parameter: &'static str,
+    pub covered: usize,
+    pub replications: usize,
+}
+
+const fn m(estimator: Estimator, design: (usize, usize), parameter: &'static str, covered: usize) -> Measured {
+    Measured {
+        estimator,
+        testers: design.0,
+        sessions: design.1,
+        parameter,
+        covered,
+        replications: 200,
+    }
+}
+
+use Estimator::FitPopulation;
+const SMALL: (usize, usize) = (20, 2);
+const DEFAULT: (usize, usize) = (50, 5);
+
+/// The table.
+pub const MEASURED: &[Measured] = &[
+    m(FitPopulation, DEFAULT, "temperature_median", 191),
+    m(FitPopulation, DEFAULT, "temperature_log_sd", 193),
+    m(FitPopulation, DEFAULT, "slip_median", 190),
+    m(FitPopulation, DEFAULT, "slip_logit_sd", 190),
+    m(FitPopulation, DEFAULT, "quit_unfair_odds", 185),
+    m(FitPopulation, SMALL, "temperature_median", 189),
+    m(FitPopulation, SMALL, "temperature_log_sd", 190),
+    m(FitPopulation, SMALL, "slip_median", 186),
+    m(FitPopulation, SMALL, "slip_logit_sd", 180),
+    m(FitPopulation, SMALL, "quit_unfair_odds", 190),
+];
+
+/// Whether `parameter`'s interval from `estimator` is calibrated at a
+/// design of `testers` x `sessions` (sessions a tester, rounded down):
+/// the verdict at the largest measured design no larger in either (more
+/// testers and sessions only narrow what was measured there), or
+/// `unknown` below every measured design or for a parameter not measured.
+/// With the design it was read at.
+pub fn standing(
+    estimator: Estimator,
+    testers: usize,
+    sessions: usize,
+    parameter: &str,
+) -> (&'static str, Option<(usize, usize)>) {
+    MEASURED
+        .iter()
+        .filter(|x| x.estimator == estimator && x.parameter == parameter)
+        .filter(|x| x.testers <= testers && x.sessions <= sessions)
+        .max_by_key(|x| x.testers * x.sessions)
+        .map_or(("unknown", None), |x| {
+            (calibrated(x.covered, x.replications), Some((x.testers, x.sessions)))
+        })
+}
+
+/// The line an estimator prints after its figures: each parameter's
+/// standing, the design it was read at, and the command that checks this
+/// design itself.
+pub fn line(estimator: Estimator, testers: usize, sessions: usize, parameters: &[&str]) -> String {
+    let mut at = None;
+    let mut out = format!("calibration estimator={} design={testers}x{sessions}", estimator.name());
+    for p in parameters {
+        let (s, design) = standing(estimator, testers, sessions, p);
+        at = at.or(design);
+        out.push_str(&format!(" {p}={s}"));
+    }
+    match at {
+        Some((t, s)) => out.push_str(&format!(" measured_at={t}x{s}")),
+        None => out.push_str(" measured_at=none"),
+    }
+    out.push_str(&format!(
+        " check=\"tenten calibrate --estimator {} --testers {testers} --sessions {sessions}\"",
+        estimator.name()
+    ));
+    out
+}
+
+/// The calibration line of a fitted population's estimator: its fit
+/// (`FitPopulation`) or a forecast from it (`Forecast`), at the design it
+/// was fitted to (testers, and their sessions each rounded down); `None`
+/// for a population that was not fitted. A value-choice fit was not
+/// measured: every parameter reads `unknown`.
+pub fn of_population(population: &crate::study::population::file::Population, estimator: Estimator) -> Option<String> {
+    let f = population.fitted.as_ref()?;
+    let sessions = f.sessions / f.testers.max(1);
+    let rank = population.choice == crate::play::player::Choice::Rank;
+    let names: Vec<&str> = match estimator {
+        FitPopulation => vec![
+            "temperature_median",
+            "temperature_log_sd",
+            "slip_median",
+            "slip_logit_sd",
+            "quit_unfair_odds",
+        ],
+        _ => crate::study::population::forecast::NAMES.to_vec(),
+    };
+    let mut l = line(estimator, if rank { f.testers } else { 0 }, sessions, &names);
+    if !rank {
+        l = l.replacen(" design=0x", &format!(" model=value design={}x", f.testers), 1);
+    }
+    Some(l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_design_reads_the_largest_measured_design_below_it() {
+        assert_eq!(
+            standing(FitPopulation, 50, 5, "slip_median"),
+            ("yes", Some((50, 5)))
+        );
+        assert_eq!(
+            standing(FitPopulation, 49, 9, "slip_median"),
+            ("yes", Some((20, 2))),
+            "49 testers are below 50: the small design's verdict"
+        );
+        assert_eq!(standing(FitPopulation, 19, 5, "slip_median"), ("unknown", None));
+        assert_eq!(standing(FitPopulation, 20, 1, "slip_median"), ("unknown", None));
+        assert_eq!(standing(FitPopulation, 500, 50, "quit_base"), ("unknown", None));
+        // A coverage of 175 of 200 (0.875, interval 0.823-0.913) is no.
+        assert_eq!(calibrated(175, 200), "no");
+        assert_eq!(calibrated(0, 0), "unknown");
+        let l = line(FitPopulation, 12, 3, &["temperature_median", "slip_median"]);
+        assert_eq!(
+            l,
+            "calibration estimator=fit-population design=12x3 temperature_median=unknown slip_median=unknown \
+             measured_at=none check=\"tenten calibrate --estimator fit-population --testers 12 --sessions 3\""
+        );
+        assert!(line(FitPopulation, 60, 5, &["slip_median"]).contains("slip_median=yes measured_at=50x5"));
+    }
+
+    /// Every measured row names a parameter its estimator prints.
+    #[test]
+    fn the_table_names_real_parameters() {
+        for x in MEASURED {
+            assert!(x.covered <= x.replications);
+            let known = match x.estimator {
+                FitPopulation => [
+                    "temperature_median",
+                    "temperature_log_sd",
+                    "slip_median",
+                    "slip_logit_sd",
+                    "quit_unfair_odds",
+                ]
+                .contains(&x.parameter),
+                Estimator::Forecast => crate::study::population::forecast::NAMES.contains(&x.parameter),
+                _ => false,
+            };
+            assert!(known, "{x:?}");
+        }
+    }
+}
