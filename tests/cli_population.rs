@@ -126,9 +126,17 @@ fn a_fitted_population_forecasts_and_checks_against_the_demo_cohort() {
     ] {
         assert!(lines[1].contains(&format!(" {name}_ci=")), "{name}: {out}");
     }
-    let verdict = lines.last().unwrap();
+    let verdict = lines.iter().find(|l| l.starts_with("verdict: ")).unwrap();
     assert!(
         verdict.starts_with("verdict: 5 of 5 figures inside their intervals; survival agrees"),
+        "{out}"
+    );
+    // Then whether such intervals were found to cover: the demo cohort is
+    // 60 testers of one session, below every measured design.
+    let calibration = lines.last().unwrap();
+    assert!(
+        calibration.starts_with("calibration estimator=forecast design=60x1 reach_10=unknown ")
+            && calibration.ends_with("check=\"tenten calibrate --estimator forecast --testers 60 --sessions 1\""),
         "{out}"
     );
     // The same seed, the same lines.
@@ -144,7 +152,8 @@ fn a_fitted_population_forecasts_and_checks_against_the_demo_cohort() {
         "3",
         "--by-skill",
     ]);
-    assert_eq!(again.lines().count(), 11, "{again}");
+    assert_eq!(again.lines().count(), 12, "{again}");
+    assert!(again.lines().nth(1).unwrap().ends_with(" interval=simulation"), "{again}");
     assert!(
         again
             .lines()
