@@ -136,7 +136,8 @@ fn a_fitted_population_forecasts_and_checks_against_the_demo_cohort() {
     let calibration = lines.last().unwrap();
     assert!(
         calibration.starts_with("calibration estimator=forecast design=60x1 reach_10=unknown ")
-            && calibration.ends_with("check=\"tenten calibrate --estimator forecast --testers 60 --sessions 1\""),
+            && calibration
+                .ends_with("check=\"tenten calibrate --estimator forecast --testers 60 --sessions 1\""),
         "{out}"
     );
     // The same seed, the same lines.
@@ -153,7 +154,10 @@ fn a_fitted_population_forecasts_and_checks_against_the_demo_cohort() {
         "--by-skill",
     ]);
     assert_eq!(again.lines().count(), 12, "{again}");
-    assert!(again.lines().nth(1).unwrap().ends_with(" interval=simulation"), "{again}");
+    assert!(
+        again.lines().nth(1).unwrap().ends_with(" interval=simulation"),
+        "{again}"
+    );
     assert!(
         again
             .lines()

@@ -14,6 +14,7 @@ use tenten_engine::play::coelho::CoelhoWeights;
 use tenten_engine::play::dealing::Dealing;
 use tenten_engine::play::player::{Choice, Lookahead};
 use tenten_engine::progress::Progress;
+use tenten_engine::study::calibrate::{Estimator, measured};
 use tenten_engine::study::population::check::{REFERENCE_COHORTS, check, reference, testers_of};
 use tenten_engine::study::population::cohort::{self, cohort};
 use tenten_engine::study::population::file;
@@ -21,7 +22,6 @@ use tenten_engine::study::population::fit::{Model, fit_population};
 use tenten_engine::study::population::forecast::{Outcome, deciles, play_players, summarize};
 use tenten_engine::study::population::session::Table;
 use tenten_engine::study::population::shard::{ForecastPlan, ForecastShard, merge};
-use tenten_engine::study::calibrate::{Estimator, measured};
 use tenten_engine::study::population::uncertainty::Uncertainty;
 
 /// Where sessions are played.

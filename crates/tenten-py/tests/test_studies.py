@@ -56,13 +56,16 @@ def test_forecast_is_the_clis_lines(cli):
             assert abs(lo - got[name + "_lo"][i]) <= 5.1e-5 and abs(hi - got[name + "_hi"][i]) <= 5.1e-5, name
     by_skill = tenten.forecast("demo", generators=["random"], players=400, seed=5, by_skill=True)
     assert list(by_skill["skill_decile"]) == list(range(11))
+    assert set(by_skill["interval"]) == {"simulation"}, "demo was not fitted"
 
 
 def test_a_fitted_population_prints_the_clis_line_and_saves_only_when_asked(cli, tmp_path):
     logs = str(ROOT / "presets/cohorts/demo/random")
-    theirs = cli("fit-population", logs, "--out", str(tmp_path / "cli.ron")).strip()
+    theirs = cli("fit-population", logs, "--out", str(tmp_path / "cli.ron")).strip().splitlines()
     fitted = tenten.fit_population([logs])
-    assert fitted.line == theirs
+    # The fit's line, then the CLI's calibration line.
+    assert fitted.line == theirs[0]
+    assert theirs[1].startswith("calibration estimator=fit-population design=60x1 ")
     target = tmp_path / "mine.ron"
     fitted.save(str(target))
     with pytest.raises(tenten.InputError):
@@ -71,8 +74,10 @@ def test_a_fitted_population_prints_the_clis_line_and_saves_only_when_asked(cli,
     again = tenten.Population.load(str(target))
     assert again.to_ron() == fitted.to_ron()
     # A fitted population forecasts with the fit's uncertainty.
-    f = tenten.forecast(fitted, generators=["block-blast-like"], players=200, seed=1)
+    f = tenten.forecast(fitted, generators=["block-blast-like"], players=200, seed=1, by_skill=True)
     assert f["reach_50_lo"][0] <= f["reach_50"][0] <= f["reach_50_hi"][0]
+    # The whole audience's interval holds the fit; a decile's the noise alone.
+    assert list(f["interval"]) == ["fit+simulation"] + ["simulation"] * 10
 
 
 def test_ctrl_c_stops_a_long_forecast():

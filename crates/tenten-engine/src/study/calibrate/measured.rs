@@ -19,7 +19,12 @@ pub struct Measured {
     pub replications: usize,
 }
 
-const fn m(estimator: Estimator, design: (usize, usize), parameter: &'static str, covered: usize) -> Measured {
+const fn m(
+    estimator: Estimator,
+    design: (usize, usize),
+    parameter: &'static str,
+    covered: usize,
+) -> Measured {
     Measured {
         estimator,
         testers: design.0,
@@ -66,7 +71,10 @@ pub fn standing(
         .filter(|x| x.testers <= testers && x.sessions <= sessions)
         .max_by_key(|x| x.testers * x.sessions)
         .map_or(("unknown", None), |x| {
-            (calibrated(x.covered, x.replications), Some((x.testers, x.sessions)))
+            (
+                calibrated(x.covered, x.replications),
+                Some((x.testers, x.sessions)),
+            )
         })
 }
 
@@ -75,7 +83,10 @@ pub fn standing(
 /// design itself.
 pub fn line(estimator: Estimator, testers: usize, sessions: usize, parameters: &[&str]) -> String {
     let mut at = None;
-    let mut out = format!("calibration estimator={} design={testers}x{sessions}", estimator.name());
+    let mut out = format!(
+        "calibration estimator={} design={testers}x{sessions}",
+        estimator.name()
+    );
     for p in parameters {
         let (s, design) = standing(estimator, testers, sessions, p);
         at = at.or(design);
@@ -97,7 +108,10 @@ pub fn line(estimator: Estimator, testers: usize, sessions: usize, parameters: &
 /// was fitted to (testers, and their sessions each rounded down); `None`
 /// for a population that was not fitted. A value-choice fit was not
 /// measured: every parameter reads `unknown`.
-pub fn of_population(population: &crate::study::population::file::Population, estimator: Estimator) -> Option<String> {
+pub fn of_population(
+    population: &crate::study::population::file::Population,
+    estimator: Estimator,
+) -> Option<String> {
     let f = population.fitted.as_ref()?;
     let sessions = f.sessions / f.testers.max(1);
     let rank = population.choice == crate::play::player::Choice::Rank;
