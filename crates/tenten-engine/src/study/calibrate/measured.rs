@@ -35,7 +35,7 @@ const fn m(
     }
 }
 
-use Estimator::FitPopulation;
+use Estimator::{FitPopulation, Forecast};
 const SMALL: (usize, usize) = (20, 2);
 const DEFAULT: (usize, usize) = (50, 5);
 
@@ -51,6 +51,16 @@ pub const MEASURED: &[Measured] = &[
     m(FitPopulation, SMALL, "slip_median", 186),
     m(FitPopulation, SMALL, "slip_logit_sd", 180),
     m(FitPopulation, SMALL, "quit_unfair_odds", 190),
+    // The forecast of `repair` from a 20 x 2 fit (its unfair shares are 0
+    // under repair, covered trivially: not measured).
+    m(Forecast, SMALL, "reach_10", 185),
+    m(Forecast, SMALL, "reach_25", 187),
+    m(Forecast, SMALL, "reach_50", 189),
+    m(Forecast, SMALL, "reach_100", 190),
+    m(Forecast, SMALL, "games_per_session", 182),
+    m(Forecast, SMALL, "players_returning_after_1", 184),
+    m(Forecast, SMALL, "players_returning_after_3", 186),
+    m(Forecast, SMALL, "players_returning_after_10", 186),
 ];
 
 /// Whether `parameter`'s interval from `estimator` is calibrated at a
@@ -160,6 +170,9 @@ mod tests {
              measured_at=none check=\"tenten calibrate --estimator fit-population --testers 12 --sessions 3\""
         );
         assert!(line(FitPopulation, 60, 5, &["slip_median"]).contains("slip_median=yes measured_at=50x5"));
+        // The forecast: measured at 20 x 2, its unfair shares not.
+        assert_eq!(standing(Forecast, 60, 5, "reach_50"), ("yes", Some((20, 2))));
+        assert_eq!(standing(Forecast, 60, 5, "unfair_share"), ("unknown", None));
     }
 
     /// Every measured row names a parameter its estimator prints.
@@ -176,7 +189,7 @@ mod tests {
                     "quit_unfair_odds",
                 ]
                 .contains(&x.parameter),
-                Estimator::Forecast => crate::study::population::forecast::NAMES.contains(&x.parameter),
+                Forecast => crate::study::population::forecast::NAMES.contains(&x.parameter),
                 _ => false,
             };
             assert!(known, "{x:?}");
