@@ -194,6 +194,21 @@ impl App {
 
     /// Forecasts the Lab's generators for the fitted population (or the
     /// demo), on the Lab's board, holder, cap and seed.
+    /// The Population view's population: the one fitted to a folder of
+    /// logs (`fitted`), or the demo one.
+    fn chosen_population(
+        &self,
+        fitted: bool,
+    ) -> Result<tenten_engine::study::population::file::Population, String> {
+        match (&self.live.population_fit.result, fitted) {
+            (Some(f), true) => Ok(f.fit.population.clone()),
+            (None, true) => {
+                Err("Fit a population to a folder of logs first, or choose the demo population.".to_owned())
+            }
+            (_, false) => tenten_engine::study::population::file::by_name("demo").map_err(|e| e.to_string()),
+        }
+    }
+
     /// Plans a playtest of the fitted (or the demo) population on the
     /// Lab's board and round cap, with `plan-playtest`'s defaults.
     pub(crate) fn start_playtest_plan(
@@ -204,23 +219,14 @@ impl App {
         question: crate::app::jobs::playtest_plan::Question,
         ctx: &egui::Context,
     ) {
-        let plan = &mut self.live.playtest_plan;
-        let population = match (&self.live.population_fit.result, fitted) {
-            (Some(f), true) => f.fit.population.clone(),
-            (None, true) => {
-                plan.error = Some(
-                    "Fit a population to a folder of logs first, or plan for the demo population.".to_owned(),
-                );
+        let population = match self.chosen_population(fitted) {
+            Ok(p) => p,
+            Err(e) => {
+                self.live.playtest_plan.error = Some(e);
                 return;
             }
-            (_, false) => match tenten_engine::study::population::file::by_name("demo") {
-                Ok(p) => p,
-                Err(e) => {
-                    plan.error = Some(e.to_string());
-                    return;
-                }
-            },
         };
+        let plan = &mut self.live.playtest_plan;
         let lab = &self.state.settings.lab;
         let size = crate::app::jobs::lab::board_of(lab, self.state.doc.board.size());
         let ask = tenten_engine::study::calibrate::plan_playtest::Ask {
@@ -248,19 +254,12 @@ impl App {
         check: Option<std::path::PathBuf>,
         ctx: &egui::Context,
     ) {
-        let population = match (&self.live.population_fit.result, fitted) {
-            (Some(f), true) => f.fit.population.clone(),
-            (None, true) => {
-                self.live.forecast.error = Some("Fit a population to a folder of logs first.".to_owned());
+        let population = match self.chosen_population(fitted) {
+            Ok(p) => p,
+            Err(e) => {
+                self.live.forecast.error = Some(e);
                 return;
             }
-            (_, false) => match tenten_engine::study::population::file::by_name("demo") {
-                Ok(p) => p,
-                Err(e) => {
-                    self.live.forecast.error = Some(e.to_string());
-                    return;
-                }
-            },
         };
         let lab = &self.state.settings.lab;
         if lab.generators.is_empty() {

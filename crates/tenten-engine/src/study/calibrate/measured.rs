@@ -92,13 +92,29 @@ pub fn standing(
 /// standing, the design it was read at, and the command that checks this
 /// design itself.
 pub fn line(estimator: Estimator, testers: usize, sessions: usize, parameters: &[&str]) -> String {
+    model_line(estimator, None, testers, sessions, parameters)
+}
+
+/// `line` for a model the table did not measure (`Some("value")`): every
+/// parameter `unknown`.
+fn model_line(
+    estimator: Estimator,
+    model: Option<&str>,
+    testers: usize,
+    sessions: usize,
+    parameters: &[&str],
+) -> String {
     let mut at = None;
-    let mut out = format!(
-        "calibration estimator={} design={testers}x{sessions}",
-        estimator.name()
-    );
+    let mut out = format!("calibration estimator={}", estimator.name());
+    if let Some(m) = model {
+        out.push_str(&format!(" model={m}"));
+    }
+    out.push_str(&format!(" design={testers}x{sessions}"));
     for p in parameters {
-        let (s, design) = standing(estimator, testers, sessions, p);
+        let (s, design) = match model {
+            None => standing(estimator, testers, sessions, p),
+            Some(_) => ("unknown", None),
+        };
         at = at.or(design);
         out.push_str(&format!(" {p}={s}"));
     }
@@ -135,11 +151,13 @@ pub fn of_population(
         ],
         _ => crate::study::population::forecast::NAMES.to_vec(),
     };
-    let mut l = line(estimator, if rank { f.testers } else { 0 }, sessions, &names);
-    if !rank {
-        l = l.replacen(" design=0x", &format!(" model=value design={}x", f.testers), 1);
-    }
-    Some(l)
+    Some(model_line(
+        estimator,
+        (!rank).then_some("value"),
+        f.testers,
+        sessions,
+        &names,
+    ))
 }
 
 #[cfg(test)]

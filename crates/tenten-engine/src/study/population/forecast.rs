@@ -67,8 +67,8 @@ pub fn player(predictive: &Population, seed: u64, i: usize) -> (Drawn, u64) {
     (drawn, session_seed(who, 0))
 }
 
-/// Player `i`'s session read back (from a shard) as a forecast's outcome,
-/// its score made again from its draws.
+/// Player `i`'s session as a forecast's outcome, its score made from its
+/// draws (drawn again: a shard's merge has the session alone).
 pub fn outcome(
     population: &Population,
     predictive: &Population,
@@ -112,15 +112,14 @@ pub fn play_players(
                 progress,
             )?;
             progress.advance(1);
-            let score = uncertainty
-                .as_ref()
-                .map_or_else(Vec::new, |u| u.score(population, &predictive, &drawn, &session));
-            Some(Outcome {
-                player: i,
-                skill: drawn.skill,
-                score,
+            Some(outcome(
+                population,
+                &predictive,
+                uncertainty.as_ref(),
+                seed,
+                i,
                 session,
-            })
+            ))
         })
         .collect()
 }
@@ -229,9 +228,8 @@ pub fn summarize(generator: &str, outcomes: &[&Outcome], fit: Option<&Uncertaint
     let figures = (0..10)
         .map(|j| {
             let column: Vec<(f64, f64)> = parts.iter().map(|p| p[j]).collect();
-            let floor = if j == 4 { 1.0 } else { 0.0 };
-            let ceiling = if j == 4 { f64::INFINITY } else { 1.0 };
-            interval(&column, &scores, fit, floor, ceiling)
+            // Games per session is a count of at least 1; the rest shares.
+            interval(&column, &scores, fit, j != 4)
         })
         .collect();
     Forecast {
@@ -243,26 +241,20 @@ pub fn summarize(generator: &str, outcomes: &[&Outcome], fit: Option<&Uncertaint
     }
 }
 
-/// A ratio figure over players and its 95 % interval, held to
-/// [floor, ceiling]; no interval below two players. The interval is
+/// A ratio figure over players (a `share`, else a mean count, at least
+/// one) and its 95 % interval; no interval below two players. The interval is
 /// normal on the scale where the figure is unbounded and then mapped back
 /// (the delta method): a share's on the logit scale, a mean of games on
 /// the log scale, so a share near 0 or 1 or a long-tailed mean of games
 /// gets the asymmetric interval it needs (measured: a share of players
 /// returning after 10 games, near 0.1, covered 0.870 on the plain scale
 /// and 0.926 on the logit scale, `docs/benchmarks.md#calibration`).
-fn interval(
-    parts: &[(f64, f64)],
-    scores: &[&[f64]],
-    fit: Option<&Uncertainty>,
-    floor: f64,
-    ceiling: f64,
-) -> Figure {
+fn interval(parts: &[(f64, f64)], scores: &[&[f64]], fit: Option<&Uncertainty>, share: bool) -> Figure {
     let (value, noise) = clustered_ratio(parts);
     let fit = fit.map_or(0.0, |u| u.variance(parts, scores));
     let ci = (value.is_finite() && noise.is_finite()).then(|| {
         let half = 1.96 * (noise + fit).sqrt();
-        let share = floor == 0.0 && ceiling == 1.0;
+        let (floor, ceiling) = if share { (0.0, 1.0) } else { (1.0, f64::INFINITY) };
         if share && value > 0.0 && value < 1.0 {
             let s = half / (value * (1.0 - value));
             let logit = (value / (1.0 - value)).ln();
@@ -304,7 +296,7 @@ pub fn reach_curve(outcomes: &[&Outcome], fit: Option<&Uncertainty>, last: u32) 
                     )
                 })
                 .collect();
-            (r, interval(&parts, &scores, fit, 0.0, 1.0))
+            (r, interval(&parts, &scores, fit, true))
         })
         .collect()
 }
@@ -374,7 +366,7 @@ mod tests {
         let parts: Vec<(f64, f64)> = (0..200)
             .map(|i| (f64::from(u8::from(i % 20 == 0)), 1.0))
             .collect();
-        let f = interval(&parts, &[], None, 0.0, 1.0);
+        let f = interval(&parts, &[], None, true);
         let (lo, hi) = f.ci.unwrap();
         assert!((f.value - 0.05).abs() < 1e-12);
         assert!(lo > 0.0 && hi < 1.0 && hi - f.value > f.value - lo, "{lo} {hi}");
@@ -386,11 +378,11 @@ mod tests {
             "{lo} {hi} {plain}"
         );
         let games: Vec<(f64, f64)> = (0..50).map(|i| (f64::from(1 + i % 7), 1.0)).collect();
-        let g = interval(&games, &[], None, 1.0, f64::INFINITY);
+        let g = interval(&games, &[], None, false);
         let (lo, hi) = g.ci.unwrap();
         assert!(lo >= 1.0 && hi - g.value > g.value - lo, "{lo} {hi}");
         let none: Vec<(f64, f64)> = (0..10).map(|_| (0.0, 1.0)).collect();
-        assert_eq!(interval(&none, &[], None, 0.0, 1.0).ci, Some((0.0, 0.0)));
-        assert_eq!(interval(&none[..1], &[], None, 0.0, 1.0).ci, None);
+        assert_eq!(interval(&none, &[], None, true).ci, Some((0.0, 0.0)));
+        assert_eq!(interval(&none[..1], &[], None, true).ci, None);
     }
 }
