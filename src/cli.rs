@@ -266,7 +266,8 @@ enum Command {
         #[arg(long)]
         force: bool,
         /// A playtest log: a RON batch of deals with `moves`, or JSON Lines (tenten deal --log N
-        /// --player P writes either).
+        /// --player P writes either); or a folder of JSON Lines logs (a playtest's or a cohort's),
+        /// every tester's moves fitted as one player.
         log: PathBuf,
         #[arg(long, value_name = "SET.ron")]
         pieces: Option<PathBuf>,
@@ -527,6 +528,9 @@ enum Command {
     /// interval (with that coverage's own interval), bias, RMSE, width and failures:
     /// `parameter=<p> coverage=<c> coverage_ci=<lo>,<hi> bias=<b> rmse=<r> width=<w> failed=<n>`.
     Calibrate(calibrate::Args),
+    /// A playtest with people: `serve` a page testers play on their phones, dealt by your
+    /// generator; `status` of its folder.
+    Playtest(playtest::Args),
     /// Plan a playtest by simulation: the testers (at --sessions each) that give a figure's
     /// 95 % interval a --width, or with --compare G1,G2 the testers per generator that
     /// detect a --difference with --power; each answer checked at the design it names.
@@ -967,6 +971,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             )
         }
         Command::Calibrate(a) => calibrate::cmd_calibrate(&a, &mut out),
+        Command::Playtest(a) => playtest::cmd_playtest(&a, &mut out),
         Command::PlanPlaytest(a) => calibrate::cmd_plan_playtest(&a, &mut out),
         Command::Merge {
             files,
@@ -1297,6 +1302,7 @@ mod calibrate;
 mod explain;
 mod manual;
 mod players;
+mod playtest;
 mod population;
 mod simulate;
 mod tune;

@@ -44,7 +44,18 @@ fn the_engine_crate_depends_on_no_gui_or_cli_crate() {
     );
     assert_none_of(
         &crates,
-        &["egui", "eframe", "egui_plot", "rfd", "clap", "winit", "wgpu"],
+        &[
+            "egui",
+            "eframe",
+            "egui_plot",
+            "rfd",
+            "clap",
+            "winit",
+            "wgpu",
+            "tokio",
+            "hyper",
+            "axum",
+        ],
         "the engine",
     );
 }

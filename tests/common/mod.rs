@@ -8,5 +8,6 @@ pub mod alloc;
 pub mod brute;
 pub mod cli;
 pub mod numbers;
+pub mod playtest;
 pub mod python;
 pub mod ui;

@@ -43,6 +43,10 @@ pub struct Record {
     pub generator: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timestamp: Option<String>,
+    /// Each placement's time since the deal was shown, in milliseconds
+    /// (people's logs; the models do not read it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub times_ms: Vec<u64>,
 }
 
 /// Whether `text` is JSON Lines (its first character a `{`) rather than RON.
@@ -197,6 +201,7 @@ pub struct Reader<'a> {
     shapes: Option<(Shapes, String)>,
     files: Vec<String>,
     entries: Vec<Entry>,
+    notes: Vec<String>,
 }
 
 /// The records of every log read, in key order, with what was noticed on
@@ -223,6 +228,7 @@ impl<'a> Reader<'a> {
             shapes: None,
             files: Vec::new(),
             entries: Vec::new(),
+            notes: Vec::new(),
         }
     }
 
@@ -287,6 +293,17 @@ impl<'a> Reader<'a> {
                     "not a JSON Lines log: testers' logs are one JSON object a line, saying whose deal each is \
                      and in which session (tenten cohort writes them; docs/formats.md)",
                 ));
+            }
+            // A last line cut short (a writer killed mid-append, no newline,
+            // the JSON ended early) is not a record yet: noted, not fatal.
+            let torn = buf.last() != Some(&b'\n')
+                && serde_json::from_str::<serde_json::Value>(line).is_err_and(|e| e.is_eof());
+            if torn {
+                self.notes.push(format!(
+                    "{file}:{number}: the last line is cut short ({} bytes, no newline: a write interrupted); ignored",
+                    buf.len()
+                ));
+                continue;
             }
             let entry = self.entry(line, file, records).map_err(|e| on_line(e, number))?;
             self.entries.push(Entry {
@@ -360,13 +377,14 @@ impl<'a> Reader<'a> {
             shapes,
             files,
             entries,
+            notes: torn,
             ..
         } = self;
         let Some((shapes, _)) = shapes else {
             return Err(FormatError::new("the logs", None, "no logs given"));
         };
         let mut entries = entries;
-        let mut notes = Vec::new();
+        let mut notes = torn;
         let at = |e: &Entry| format!("{}:{}", files[e.file], e.line);
         // Out of order: the first record of each file that comes before the
         // one above it (a file's records are read one after another).
@@ -558,5 +576,35 @@ mod tests {
         let e = playtest_log::parse(&bad, "log.jsonl", &set).unwrap_err();
         assert_eq!(e.at.map(|(l, _)| l), Some(2), "{e}");
         assert!(e.to_string().contains("deal 1, move 0"), "{e}");
+    }
+
+    #[test]
+    fn a_last_line_cut_short_is_noted_not_fatal() {
+        let (log, set) = recorded(3);
+        let good = to_jsonl(&log, BoardSize::CLASSIC, &set, "casual", "s1", None);
+        let lines: Vec<&str> = good.lines().collect();
+        let half = &lines[2][..lines[2].len() / 2];
+        let torn = format!("{}\n{}\n{half}", lines[0], lines[1]);
+        let read = playtest_log::parse(&torn, "log.jsonl", &set).unwrap();
+        assert_eq!(read.deals.len(), 2);
+        assert!(
+            read.notes
+                .iter()
+                .any(|n| n.contains("log.jsonl:3") && n.contains("cut short")),
+            "{:?}",
+            read.notes
+        );
+        // Cut short but not last (a newline follows): an error at its line.
+        let e = playtest_log::parse(
+            &format!("{}\n{half}\n{}\n", lines[0], lines[1]),
+            "log.jsonl",
+            &set,
+        )
+        .unwrap_err();
+        assert_eq!(e.at.map(|(l, _)| l), Some(2), "{e}");
+        // Whole but wrong, without a newline: an error, not a torn write.
+        let wrong = lines[2].replace("\"holder\"", "\"hodler\"");
+        let e = playtest_log::parse(&format!("{}\n{wrong}", lines[0]), "log.jsonl", &set).unwrap_err();
+        assert_eq!(e.at.map(|(l, _)| l), Some(2), "{e}");
     }
 }

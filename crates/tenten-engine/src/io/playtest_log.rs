@@ -179,30 +179,45 @@ pub fn to_jsonl(
 ) -> String {
     let mut out = String::new();
     for (d, place) in log {
-        let board = crate::model::board::Board::from_bits(size, d.board);
-        let record = jsonl_log::Record {
-            player: player.to_owned(),
-            session: session.to_owned(),
-            game: place.game,
-            round: place.round,
-            board: board.to_rows(),
-            holder: d.holder.iter().map(|&p| set.piece(p).id.clone()).collect(),
-            moves: d
-                .moves
-                .iter()
-                .map(|&(p, anchor)| {
-                    let a = anchor as usize;
-                    (set.piece(p).id.clone(), a % size.w(), a / size.w())
-                })
-                .collect(),
-            ended: place.ended,
-            generator: generator.map(str::to_owned),
-            timestamp: None,
-        };
-        out.push_str(&serde_json::to_string(&record).expect("a record is plain data"));
+        let r = record(d, place, size, set, player, session, generator);
+        out.push_str(&serde_json::to_string(&r).expect("a record is plain data"));
         out.push('\n');
     }
     out
+}
+
+/// Deal `d` at `place` as a JSON Lines record: the one writing of a
+/// record, for simulated testers and people alike.
+pub fn record(
+    d: &Logged,
+    place: &jsonl_log::Place,
+    size: BoardSize,
+    set: &PieceSet,
+    player: &str,
+    session: &str,
+    generator: Option<&str>,
+) -> jsonl_log::Record {
+    let board = crate::model::board::Board::from_bits(size, d.board);
+    jsonl_log::Record {
+        player: player.to_owned(),
+        session: session.to_owned(),
+        game: place.game,
+        round: place.round,
+        board: board.to_rows(),
+        holder: d.holder.iter().map(|&p| set.piece(p).id.clone()).collect(),
+        moves: d
+            .moves
+            .iter()
+            .map(|&(p, anchor)| {
+                let a = anchor as usize;
+                (set.piece(p).id.clone(), a % size.w(), a / size.w())
+            })
+            .collect(),
+        ended: place.ended,
+        generator: generator.map(str::to_owned),
+        timestamp: None,
+        times_ms: Vec::new(),
+    }
 }
 
 /// A log as RON: each deal with its moves, under `comment`.

@@ -1,0 +1,282 @@
+//! The page's requests: the state of the tester's game, a move, a new
+//! game. Every body is JSON read here (so a malformed one gets a JSON error
+//! naming what is wrong), every refusal a 4xx with `{"error", "code"}`, and
+//! the work itself, a file sync included, off the async threads.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::extract::rejection::BytesRejection;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use tenten_engine::model::board::Bits;
+
+use crate::config::Config;
+use crate::limits::Buckets;
+use crate::store::{Error, MoveRequest, Session, Store, Tester};
+use crate::table::Refusal;
+
+pub struct App {
+    pub store: Store,
+    pub testers: Buckets,
+    /// New testers arriving, all together.
+    pub arrivals: Buckets,
+}
+
+/// A refusal as the page reads it.
+pub fn error(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
+    #[derive(Serialize)]
+    struct Body<'a> {
+        error: String,
+        code: &'a str,
+    }
+    (
+        status,
+        Json(Body {
+            error: message.into(),
+            code,
+        }),
+    )
+        .into_response()
+}
+
+impl IntoResponse for Error {
+    fn into_response(self) -> Response {
+        let (status, code) = match &self {
+            Error::Refused(r) => (
+                match r {
+                    Refusal::NoSlot(_) | Refusal::OutOfBounds(_) => StatusCode::BAD_REQUEST,
+                    _ => StatusCode::CONFLICT,
+                },
+                r.code(),
+            ),
+            Error::Bad(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            Error::Unknown => (StatusCode::NOT_FOUND, "unknown_tester"),
+            Error::NoSession(_) => (StatusCode::NOT_FOUND, "unknown_session"),
+            Error::Full(_) => (StatusCode::SERVICE_UNAVAILABLE, "full"),
+            Error::Folder(m) => {
+                eprintln!("playtest: {m}");
+                (StatusCode::INTERNAL_SERVER_ERROR, "storage")
+            }
+        };
+        let message = match &self {
+            // The folder's path is the designer's business, not the page's.
+            Error::Folder(_) => "the server could not store this; nothing was changed, try again".to_owned(),
+            e => e.to_string(),
+        };
+        error(status, code, message)
+    }
+}
+
+/// A JSON body, or the JSON error saying why not.
+fn parse<T: for<'de> Deserialize<'de>>(body: Result<Bytes, BytesRejection>) -> Result<T, Box<Response>> {
+    let bytes = body.map_err(|r| {
+        let status = r.status();
+        let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
+            "the request body is too large (a move is a few dozen bytes)".to_owned()
+        } else {
+            r.body_text()
+        };
+        Box::new(error(status, "body", message))
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        Box::new(error(
+            StatusCode::BAD_REQUEST,
+            "malformed",
+            format!("malformed request: {e}"),
+        ))
+    })
+}
+
+/// Runs `work` on a blocking thread (it syncs files).
+async fn blocking<T: Serialize + Send + 'static>(
+    work: impl FnOnce() -> Result<T, Error> + Send + 'static,
+) -> Response {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(Ok(v)) => Json(v).into_response(),
+        Ok(Err(e)) => e.into_response(),
+        Err(_) => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "the request failed; try again",
+        ),
+    }
+}
+
+fn limited(app: &App, tester: &str) -> Option<Response> {
+    (!app.testers.allow(tester)).then(|| {
+        error(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate",
+            "too many requests from this tester; slow down",
+        )
+    })
+}
+
+/// A piece as the page draws it.
+#[derive(Serialize)]
+struct PieceView {
+    id: String,
+    cells: Vec<(u8, u8)>,
+    width: usize,
+    height: usize,
+}
+
+/// Everything the page shows of a tester's game.
+#[derive(Serialize)]
+pub struct View {
+    tester: String,
+    session: u32,
+    game: u64,
+    round: u64,
+    /// Moves made in the game: the page sends it back with its next move.
+    moves: u64,
+    score: u64,
+    width: usize,
+    height: usize,
+    board: Vec<String>,
+    holder: Vec<Option<PieceView>>,
+    over: bool,
+}
+
+fn view(config: &Config, tester: &str, s: &Session) -> View {
+    let e = &s.table.episode;
+    View {
+        tester: tester.to_owned(),
+        session: s.number,
+        game: s.table.game,
+        round: u64::from(e.rounds),
+        moves: s.table.moves,
+        score: e.score,
+        width: config.size.w(),
+        height: config.size.h(),
+        board: s.table.rows(),
+        holder: e
+            .holder
+            .iter()
+            .map(|p| {
+                p.map(|p| {
+                    let piece = config.set.piece(p);
+                    PieceView {
+                        id: piece.id.clone(),
+                        cells: piece.cells().to_vec(),
+                        width: piece.width(),
+                        height: piece.height(),
+                    }
+                })
+            })
+            .collect(),
+        over: s.table.over().is_some(),
+    }
+}
+
+fn lock(t: &std::sync::Mutex<Tester>) -> std::sync::MutexGuard<'_, Tester> {
+    t.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateRequest {
+    tester: String,
+    /// Start a new session (the tester asked to).
+    #[serde(default)]
+    fresh: bool,
+}
+
+pub async fn state(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
+    let req: StateRequest = match parse(body) {
+        Ok(r) => r,
+        Err(e) => return *e,
+    };
+    if let Some(r) = limited(&app, &req.tester) {
+        return r;
+    }
+    blocking(move || {
+        let t = match app.store.tester(&req.tester, false) {
+            Ok(t) => t,
+            Err(Error::Unknown) => {
+                if !app.arrivals.allow("") {
+                    return Err(Error::Full(app.store.open_sessions()));
+                }
+                app.store.tester(&req.tester, true)?
+            }
+            Err(e) => return Err(e),
+        };
+        let mut t = lock(&t);
+        let id = t.id.clone();
+        let s = app.store.session(&mut t, req.fresh)?;
+        Ok(view(&app.store.config, &id, s))
+    })
+    .await
+}
+
+/// What a move did, and the game after it.
+#[derive(Serialize)]
+struct Moved {
+    points: u64,
+    /// Cells the lines it completed cleared, [column, row].
+    cleared: Vec<(usize, usize)>,
+    state: View,
+}
+
+fn cells(config: &Config, bits: Bits) -> Vec<(usize, usize)> {
+    let w = config.size.w();
+    (0..config.size.cells())
+        .filter(|&i| bits >> i & 1 == 1)
+        .map(|i| (i % w, i / w))
+        .collect()
+}
+
+pub async fn play(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
+    let req: MoveRequest = match parse(body) {
+        Ok(r) => r,
+        Err(e) => return *e,
+    };
+    if let Some(r) = limited(&app, &req.tester) {
+        return r;
+    }
+    blocking(move || {
+        let t = app.store.tester(&req.tester, false)?;
+        let mut t = lock(&t);
+        let placed = app.store.play(&mut t, &req)?;
+        let id = t.id.clone();
+        let s = t.session.as_ref().ok_or(Error::NoSession(req.session))?;
+        let config = &app.store.config;
+        Ok(Moved {
+            points: placed.points,
+            cleared: cells(config, placed.cleared),
+            state: view(config, &id, s),
+        })
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewGameRequest {
+    tester: String,
+    session: u32,
+    game: u64,
+}
+
+pub async fn new_game(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
+    let req: NewGameRequest = match parse(body) {
+        Ok(r) => r,
+        Err(e) => return *e,
+    };
+    if let Some(r) = limited(&app, &req.tester) {
+        return r;
+    }
+    blocking(move || {
+        let t = app.store.tester(&req.tester, false)?;
+        let mut t = lock(&t);
+        app.store.new_game(&mut t, req.session, req.game)?;
+        let id = t.id.clone();
+        let s = t.session.as_ref().ok_or(Error::NoSession(req.session))?;
+        Ok(view(&app.store.config, &id, s))
+    })
+    .await
+}

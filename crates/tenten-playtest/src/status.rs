@@ -1,0 +1,144 @@
+//! `tenten playtest status DIR`: who has played, per generator, read from
+//! the journals without changing a byte (a server may be running).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use tenten_engine::model::board::BoardSize;
+use tenten_engine::model::pieces::PieceSet;
+use tenten_engine::play::dealing::Dealing;
+
+use crate::config::{Config, Generator, Identity, Limits};
+use crate::ids;
+use crate::store::{Error, identity_path, journal_dir, replay_events, session_events};
+
+/// One generator's figures.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Arm {
+    pub testers: usize,
+    pub sessions: usize,
+    /// Sessions not yet closed (the tester may come back).
+    pub open: usize,
+    pub games: u64,
+    pub moves: u64,
+    pub unfair: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Status {
+    /// Per generator, in the order the server was given them.
+    pub arms: Vec<(String, Arm)>,
+    /// Lines a crash tore at a journal's end (read past, not changed).
+    pub torn: usize,
+}
+
+impl Status {
+    pub fn total(&self) -> Arm {
+        let mut t = Arm::default();
+        for (_, a) in &self.arms {
+            t.testers += a.testers;
+            t.sessions += a.sessions;
+            t.open += a.open;
+            t.games += a.games;
+            t.moves += a.moves;
+            t.unfair += a.unfair;
+        }
+        t
+    }
+}
+
+/// The figures of the playtest in `dir`.
+pub fn status(dir: &Path) -> Result<Status, Error> {
+    let id_path = identity_path(dir);
+    let text = std::fs::read_to_string(&id_path).map_err(|e| {
+        Error::Folder(format!(
+            "{}: cannot read ({e}); is {} a playtest folder (tenten playtest serve --out)?",
+            id_path.display(),
+            dir.display()
+        ))
+    })?;
+    let identity: Identity = serde_json::from_str(&text)
+        .map_err(|e| Error::Folder(format!("{}: not a playtest's identity: {e}", id_path.display())))?;
+    let set = PieceSet::from_def(&identity.pieces)
+        .map_err(|m| Error::Folder(format!("{}: {m}", id_path.display())))?;
+    let (w, h) = identity
+        .board
+        .split_once('x')
+        .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
+        .ok_or_else(|| {
+            Error::Folder(format!(
+                "{}: board {:?} is not WxH",
+                id_path.display(),
+                identity.board
+            ))
+        })?;
+    let size = BoardSize::new(w, h).map_err(|m| Error::Folder(format!("{}: {m}", id_path.display())))?;
+    let generators = identity
+        .generators
+        .iter()
+        .map(|(name, def)| {
+            Dealing::from_def(def, &set, name)
+                .map(|dealing| Generator {
+                    name: name.clone(),
+                    dealing,
+                })
+                .map_err(|m| Error::Folder(format!("{}: generator {name:?}: {m}", id_path.display())))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let config = Config {
+        generators,
+        set,
+        size,
+        k: identity.holder,
+        out: dir.to_owned(),
+        bind: ([127, 0, 0, 1], 0).into(),
+        assign: identity.assign,
+        token: None,
+        limits: Limits::default(),
+    };
+    let jdir = journal_dir(dir);
+    let mut names: Vec<(String, u32)> = std::fs::read_dir(&jdir)
+        .map_err(|e| Error::Folder(format!("{}: cannot read: {e}", jdir.display())))?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| ids::parse_journal_name(&e.file_name().to_string_lossy()))
+        .collect();
+    names.sort();
+    let mut arms: Vec<(String, Arm)> = config
+        .generators
+        .iter()
+        .map(|g| (g.name.clone(), Arm::default()))
+        .collect();
+    let mut testers: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+    let mut torn = 0;
+    for (tester, number) in names {
+        let path = jdir.join(ids::journal_name(&tester, number));
+        let bytes = std::fs::read(&path)
+            .map_err(|e| Error::Folder(format!("{}: cannot read: {e}", path.display())))?;
+        let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        torn += usize::from(whole < bytes.len());
+        let lines: Vec<String> = String::from_utf8_lossy(&bytes[..whole])
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        let at = |i: usize| format!("{}:{}", path.display(), i + 1);
+        let (generator, start, events) = session_events(&lines, &at)?;
+        let g = config.generator(&generator).ok_or_else(|| {
+            Error::Folder(format!(
+                "{}: dealt by {generator:?}, not one of the playtest's generators",
+                at(0)
+            ))
+        })?;
+        let r = replay_events(&config, g, start, events, &at)?;
+        let arm = &mut arms[g].1;
+        arm.sessions += 1;
+        arm.open += usize::from(!r.ended);
+        arm.games += r.games;
+        arm.moves += r.moves;
+        arm.unfair += r.unfair;
+        testers.entry(g).or_default().insert(tester);
+    }
+    for (g, t) in testers {
+        arms[g].1.testers = t.len();
+    }
+    Ok(Status { arms, torn })
+}

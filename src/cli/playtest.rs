@@ -1,0 +1,224 @@
+//! `tenten playtest serve` and `tenten playtest status`: a playtest with
+//! people (the server is the tenten-playtest crate's).
+
+use std::io::Write as _;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use super::*;
+use tenten_engine::play::dealing::Dealing;
+use tenten_playtest::{Assign, Config, Generator, Limits, Server};
+
+#[derive(clap::Args, Debug)]
+pub(super) struct Args {
+    #[command(subcommand)]
+    command: Sub,
+}
+
+#[derive(Subcommand, Debug)]
+enum Sub {
+    /// Serve a page testers play on (phone or desktop), dealt by your generator: every move
+    /// checked by the engine and on disk before the page is told. Prints `link=URL` first.
+    Serve {
+        /// A generator testers are dealt by: built-in (random, repair, reject, bag), a preset
+        /// file's name (block-blast-like) or a generator file. Give it again for an A/B test:
+        /// each tester is assigned one (see --assign), recorded in every log line, never shown.
+        #[arg(long, value_name = "G", required = true)]
+        generator: Vec<String>,
+        /// The playtest's folder: one JSON Lines log per tester session (what fit-player,
+        /// fit-population and forecast --check read), the journal the server resumes from, and
+        /// playtest.json. Serving a folder again resumes it (with the same generators).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// The address to listen on. Anything but the loopback address is reachable by others:
+        /// the server then asks every request for a random token, carried by the printed link.
+        #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
+        bind: SocketAddr,
+        /// How testers are shared among generators: alternate (equal arms, in order of
+        /// arrival) or random.
+        #[arg(long, value_enum, default_value = "alternate")]
+        assign: AssignArg,
+        /// Ask for a token on the loopback address too.
+        #[arg(long)]
+        token: bool,
+        /// A session ends after this many minutes without a move; the tester's next visit
+        /// starts a new one.
+        #[arg(long, value_name = "MIN", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=1440))]
+        idle_minutes: u32,
+        /// Testers playing at once; one more is asked to come back later.
+        #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        max_testers: u32,
+        #[arg(long, value_name = "SET.ron")]
+        pieces: Option<PathBuf>,
+        #[arg(long, value_name = "WxH", default_value = "10x10", value_parser = simulate::parse_size)]
+        size: BoardSize,
+        #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=MAX_HOLDER as i64))]
+        holder_size: u8,
+    },
+    /// What a playtest's folder holds, per generator: testers, sessions (open ones too),
+    /// games, moves and unfair losses. Reads without changing anything (a server may run).
+    Status {
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum AssignArg {
+    Alternate,
+    Random,
+}
+
+pub(super) fn cmd_playtest(a: &Args, out: &mut String) -> Result<(), FormatError> {
+    match &a.command {
+        Sub::Status { dir } => {
+            let s = tenten_playtest::status(dir)
+                .map_err(|e| FormatError::new(&dir.display().to_string(), None, e.to_string()))?;
+            let t = s.total();
+            let line = |a: &tenten_playtest::status::Arm| {
+                format!(
+                    "testers={} sessions={} open={} games={} moves={} unfair_losses={}",
+                    a.testers, a.sessions, a.open, a.games, a.moves, a.unfair
+                )
+            };
+            let _ = writeln!(out, "playtest={} {}", dir.display(), line(&t));
+            for (name, arm) in &s.arms {
+                let _ = writeln!(out, "generator={name} {}", line(arm));
+            }
+            if s.torn > 0 {
+                let _ = writeln!(
+                    out,
+                    "note: {} journal{} end{} in a line a crash cut short; the server cuts {} off when it next starts",
+                    s.torn,
+                    if s.torn == 1 { "" } else { "s" },
+                    if s.torn == 1 { "s" } else { "" },
+                    if s.torn == 1 { "it" } else { "them" }
+                );
+            }
+            Ok(())
+        }
+        Sub::Serve {
+            generator,
+            out: dir,
+            bind,
+            assign,
+            token,
+            idle_minutes,
+            max_testers,
+            pieces,
+            size,
+            holder_size,
+        } => {
+            let set = piece_set(pieces.as_deref())?;
+            let mut generators = Vec::new();
+            for name in generator {
+                if generators.iter().any(|g: &Generator| &g.name == name) {
+                    return Err(FormatError::new(
+                        "--generator",
+                        None,
+                        format!("{name:?} is given twice"),
+                    ));
+                }
+                generators.push(Generator {
+                    name: name.clone(),
+                    dealing: Dealing::by_name(name, &set)?,
+                });
+            }
+            let open = !bind.ip().is_loopback();
+            let config = Config {
+                generators,
+                set,
+                size: *size,
+                k: usize::from(*holder_size),
+                out: dir.clone(),
+                bind: *bind,
+                assign: match assign {
+                    AssignArg::Alternate => Assign::Alternate,
+                    AssignArg::Random => Assign::Random,
+                },
+                token: (open || *token).then(|| tenten_playtest::ids::random_hex(16)),
+                limits: Limits {
+                    idle_session: Duration::from_secs(u64::from(*idle_minutes) * 60),
+                    open_sessions: *max_testers as usize,
+                    ..Limits::default()
+                },
+            };
+            serve(config, open, out)
+        }
+    }
+}
+
+fn serve(config: Config, open: bool, out: &mut String) -> Result<(), FormatError> {
+    let dir = config.out.display().to_string();
+    let names: Vec<String> = config.generators.iter().map(|g| g.name.clone()).collect();
+    let assign = config.assign;
+    let server = Server::bind(config).map_err(|e| FormatError::new(&dir, None, e.to_string()))?;
+    let r = &server.recovery;
+    // The link first, on stdout, flushed: scripts (and tests) read it.
+    println!("link={}", server.link());
+    let _ = std::io::stdout().flush();
+    if open {
+        eprintln!(
+            "warning: listening on {}, reachable by anyone who can reach this machine; every request must carry \
+             the link's token. Share the link only with your testers, and put TLS in front (docs/playtests.md).",
+            server.addr
+        );
+    }
+    eprintln!(
+        "serving {} ({}) at {}; logs in {dir}",
+        names.join(", "),
+        if names.len() > 1 {
+            format!(
+                "testers assigned {}",
+                if assign == Assign::Alternate {
+                    "alternately"
+                } else {
+                    "at random"
+                }
+            )
+        } else {
+            "every tester".to_owned()
+        },
+        server.addr
+    );
+    if r.testers > 0 {
+        eprintln!(
+            "resumed: {} testers so far, {} open session{} resumed, {} closed as idle, {} deal{} restored to logs from journals",
+            r.testers,
+            r.resumed,
+            if r.resumed == 1 { "" } else { "s" },
+            r.closed_idle,
+            r.restored,
+            if r.restored == 1 { "" } else { "s" }
+        );
+    }
+    for t in &r.torn {
+        eprintln!("note: {t}");
+    }
+    eprintln!("ctrl-c stops it (open games resume when it is served again)");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| FormatError::new("playtest", None, format!("cannot start the server: {e}")))?;
+    runtime
+        .block_on(server.run(stop()))
+        .map_err(|e| FormatError::new("playtest", None, format!("the server failed: {e}")))?;
+    let _ = writeln!(out, "stopped; every acknowledged move is in {dir}");
+    Ok(())
+}
+
+/// Ctrl-C, or SIGTERM (a service manager's stop).
+async fn stop() {
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = async { match term.as_mut() { Some(t) => { t.recv().await; } None => std::future::pending().await } } => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
