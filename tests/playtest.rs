@@ -365,3 +365,193 @@ fn bad_requests_get_their_errors_and_change_nothing() {
         assert_eq!(t.state["moves"], 0);
     });
 }
+
+/// Debian's Chromium and its driver (`.ci/run` installs both).
+fn chromium() -> (String, String) {
+    let find = |names: &[&str]| {
+        names
+            .iter()
+            .find(|p| std::path::Path::new(p).exists())
+            .map(|p| p.to_string())
+    };
+    let browser = find(&["/usr/bin/chromium", "/usr/bin/chromium-browser"]);
+    let driver = find(&["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]);
+    match (browser, driver) {
+        (Some(b), Some(d)) => (b, d),
+        _ => panic!(
+            "the browser test needs Debian's chromium and chromium-driver: apt-get install chromium chromium-driver (.ci/run does)"
+        ),
+    }
+}
+
+/// A WebDriver session on a 360x640 phone (touch), Chromium headless and
+/// offline, its profile fresh.
+async fn phone(port: u16, browser: &str, profile: &std::path::Path) -> fantoccini::Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": browser,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                format!("--user-data-dir={}", profile.display()),
+            ],
+            "mobileEmulation": {"deviceMetrics": {"width": 360, "height": 640, "pixelRatio": 2.0, "touch": true}},
+        }),
+    );
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    fantoccini::ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .expect("chromedriver starts a session")
+}
+
+/// Polls `script` (a JS expression) until it is true, up to 10 s.
+async fn until(c: &fantoccini::Client, script: &str) {
+    let give_up = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let v = c.execute(&format!("return !!({script});"), vec![]).await.unwrap();
+        if v == json!(true) {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < give_up,
+            "the page never reached {script}"
+        );
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+/// A whole game by touch drags in a real Chromium at 360x640: the log holds
+/// exactly those moves and fits, and a reload resumes the game.
+#[test]
+fn a_whole_game_by_touch_in_chromium() {
+    let (browser, driver) = chromium();
+    let dir = scratch("playtest-browser");
+    let out = dir.join("pt");
+    let served = serve(&out, &["--generator", "block-blast-like"]);
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut chromedriver = std::process::Command::new(driver)
+        .arg(format!("--port={port}"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("chromedriver runs");
+    let up = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            up.elapsed() < Duration::from_secs(20),
+            "chromedriver never listened"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let rt = runtime();
+    let (tester, placed) = rt.block_on(async {
+        let c = phone(port, &browser, &dir.join("profile")).await;
+        c.goto(&served.link).await.unwrap();
+        until(&c, "window.playtest && window.playtest.state()").await;
+        let width = c.execute("return window.innerWidth;", vec![]).await.unwrap();
+        assert_eq!(width, json!(360), "the page is laid out for the phone");
+        let tester = c
+            .execute("return localStorage.getItem('tenten.tester');", vec![])
+            .await
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let mut placed = Vec::new();
+        loop {
+            let state = c
+                .execute("return window.playtest.state();", vec![])
+                .await
+                .unwrap();
+            if state["over"] == json!(true) {
+                break;
+            }
+            let (slot, x, y, piece) = common::playtest::first_fit(&state).unwrap();
+            let path = c
+                .execute(
+                    "return window.playtest.dragPath(arguments[0], arguments[1], arguments[2], 'touch');",
+                    vec![json!(slot), json!(x), json!(y)],
+                )
+                .await
+                .unwrap();
+            let at = |k: &str, i: usize| path[k][i].as_f64().unwrap();
+            use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, PointerAction, TouchActions};
+            let step = |d: u64, x: f64, y: f64| PointerAction::MoveTo {
+                duration: Some(Duration::from_millis(d)),
+                x,
+                y,
+            };
+            let finger = TouchActions::new("finger".into())
+                .then(step(0, at("from", 0), at("from", 1)))
+                .then(PointerAction::Down {
+                    button: MOUSE_BUTTON_LEFT,
+                })
+                .then(step(
+                    80,
+                    (at("from", 0) + at("to", 0)) / 2.0,
+                    (at("from", 1) + at("to", 1)) / 2.0,
+                ))
+                .then(step(80, at("to", 0), at("to", 1)))
+                .then(PointerAction::Up {
+                    button: MOUSE_BUTTON_LEFT,
+                });
+            c.perform_actions(finger).await.unwrap();
+            let moves = state["moves"].as_u64().unwrap();
+            until(
+                &c,
+                &format!(
+                    "Number(document.body.dataset.moves) === {} && !window.playtest.busy()",
+                    moves + 1
+                ),
+            )
+            .await;
+            placed.push((0u32, state["game"].as_u64().unwrap(), piece, x, y));
+            if placed.len() == 4 {
+                // The guide's picture of the page, mid-game.
+                let png = c.screenshot().await.unwrap();
+                assert_eq!(&png[1..4], b"PNG");
+                let keep = if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+                    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/playtest-page.png")
+                } else {
+                    dir.join("page.png")
+                };
+                std::fs::write(keep, png).unwrap();
+                // A reload resumes the same game: the same holder and board.
+                let before = c
+                    .execute("return window.playtest.state();", vec![])
+                    .await
+                    .unwrap();
+                c.refresh().await.unwrap();
+                until(&c, "window.playtest && window.playtest.state()").await;
+                let after = c
+                    .execute("return window.playtest.state();", vec![])
+                    .await
+                    .unwrap();
+                for k in ["session", "game", "moves", "board", "holder", "score"] {
+                    assert_eq!(after[k], before[k], "{k} after a reload");
+                }
+            }
+        }
+        assert!(placed.len() >= 4, "a whole game: {} moves", placed.len());
+        let shown = c
+            .execute("return !document.getElementById('over').hidden;", vec![])
+            .await
+            .unwrap();
+        assert_eq!(shown, json!(true), "'no more moves' is shown");
+        c.close().await.unwrap();
+        (tester, placed)
+    });
+    let _ = chromedriver.kill();
+    let _ = chromedriver.wait();
+    assert_eq!(logged_moves(&out, &tester), placed);
+    let fit = run_ok(&["fit-player", out.to_str().unwrap()]);
+    assert!(fit.contains(&format!("moves={}", placed.len())), "{fit}");
+}

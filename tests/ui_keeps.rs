@@ -393,3 +393,80 @@ fn the_population_folder_is_chosen_in_a_dialog() {
             .is_some()
     );
 }
+
+/// Places the first fit of every piece in the holder, by hand; how many.
+fn play_holder(h: &mut Harness<'static, App>) -> usize {
+    let mut placed = 0;
+    for slot in 0..h.state().state.doc.slots.len() {
+        let app = h.state();
+        let Some(piece) = app.state.doc.slots[slot].piece else {
+            continue;
+        };
+        let shapes = &app.live.shapes;
+        let fits = shapes
+            .shape(piece)
+            .fits(app.state.doc.board.bits(), shapes.geometry.full);
+        if fits == 0 {
+            continue;
+        }
+        let (x, y) = shapes.xy(fits.trailing_zeros());
+        h.state_mut().push(Command::Place { slot, x, y });
+        h.run();
+        placed += 1;
+    }
+    placed
+}
+
+/// Games played by hand land in the data folder's log, one record a deal,
+/// in the playtest format the fits read; the switch stops it.
+#[test]
+fn a_game_played_by_hand_is_in_its_log() {
+    let dir = std::env::temp_dir().join(format!("tenten-ui-record-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut app = App::new(State::default());
+    app.set_data_dir(Some(dir.clone()));
+    let mut h = harness_sized(app, [1280.0, 720.0]);
+    h.get_by_label("recording play");
+    h.state_mut().push(Command::ClearBoard);
+    h.run();
+    let mut moves = 0;
+    let mut deals = 0;
+    while deals < 40 {
+        h.state_mut().push(Command::Deal);
+        h.run();
+        deals += 1;
+        let n = play_holder(&mut h);
+        moves += n;
+        if n < h.state().state.doc.slots.len() {
+            break; // stuck: the game is over
+        }
+    }
+    // An edit by hand, then a deal: a new game.
+    h.state_mut().push(Command::ClearBoard);
+    h.state_mut().push(Command::Deal);
+    h.run();
+    moves += play_holder(&mut h);
+    deals += 1;
+    let set = h.state().state.doc.set.clone();
+    h.state_mut().recorder.finish(&set);
+    let player = h.state().state.settings.player_id.clone();
+    let log = dir.join("play-logs").join(format!("{player}-s0.jsonl"));
+    let text = std::fs::read_to_string(&log).unwrap();
+    let read = tenten_engine::io::playtest_log::parse(&text, "log", &set).unwrap();
+    assert_eq!(read.deals.len(), deals, "{text}");
+    assert_eq!(read.moves, moves);
+    assert_eq!(read.games.last().copied(), Some(1), "two games: {:?}", read.games);
+    assert!(text.contains("\"generator\":\"window\"") && text.contains("\"times_ms\":["));
+    // Off: nothing more is written.
+    h.get_by_label("Edit").click();
+    h.run();
+    h.get_by_label("Record games played by hand").click();
+    h.run();
+    assert!(!h.state().state.settings.record_play);
+    h.state_mut().push(Command::Deal);
+    h.run();
+    play_holder(&mut h);
+    h.state_mut().recorder.finish(&set);
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), text);
+    let _ = std::fs::remove_dir_all(&dir);
+}

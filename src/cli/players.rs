@@ -140,16 +140,7 @@ pub(super) fn cmd_fit_player(
     out: &mut String,
 ) -> Result<(), FormatError> {
     let set = piece_set(pieces)?;
-    let name = file.display().to_string();
-    let log = if file.is_dir() {
-        // A folder of JSON Lines logs (a playtest's, a cohort's): every
-        // tester's moves, fitted as one player.
-        let files = tenten_engine::io::jsonl_log::read_logs(&[file.to_owned()])?;
-        let ordered = tenten_engine::io::jsonl_log::Reader::read_all(&set, &files)?;
-        playtest_log::from_entries(ordered, &name)?
-    } else {
-        playtest_log::parse(&formats::read_text(file)?, &name, &set)?
-    };
+    let log = playtest_log::read_path(file, &set)?;
     for note in &log.notes {
         eprintln!("note: {note}");
     }

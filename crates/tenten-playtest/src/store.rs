@@ -123,10 +123,11 @@ impl Store {
         let idle = self.config.limits.idle_session.as_secs();
         let mut testers: HashMap<String, Tester> = HashMap::new();
         for (id, number) in names {
-            let mut session = self.replay(&id, number, &mut recovery)?;
+            let (generator, mut session) = self.replay(&id, number, &mut recovery)?;
             let tester = testers.entry(id.clone()).or_insert_with(|| Tester {
                 id: id.clone(),
-                generator: session.as_ref().map_or(0, |s| s.generator),
+                // A returning tester keeps their arm, open session or not.
+                generator,
                 sessions: 0,
                 session: None,
                 broken: false,
@@ -158,9 +159,14 @@ impl Store {
         Ok(recovery)
     }
 
-    /// Session `number` of `tester` from its journal: the log brought level
-    /// with it; `None` if the session was closed.
-    fn replay(&self, tester: &str, number: u32, recovery: &mut Recovery) -> Result<Option<Session>, Error> {
+    /// Session `number` of `tester` from its journal: its generator, and the
+    /// session (`None` if it was closed), its log brought level with it.
+    fn replay(
+        &self,
+        tester: &str,
+        number: u32,
+        recovery: &mut Recovery,
+    ) -> Result<(usize, Option<Session>), Error> {
         let path = journal_dir(&self.dir).join(ids::journal_name(tester, number));
         let (journal, lines, torn) =
             Lines::open(&path).map_err(|e| io_error(&path, "read the journal", e))?;
@@ -187,7 +193,7 @@ impl Store {
             .collect();
         let log = level_log(&log_path, &records, recovery)?;
         if ended {
-            return Ok(None);
+            return Ok((g, None));
         }
         let table = match table {
             Some(t) => t,
@@ -195,24 +201,30 @@ impl Store {
                 // The crash came between the session's line and its game's.
                 let mut journal = journal;
                 let t = new_game(&self.config, g, 0, &mut journal)?;
-                return Ok(Some(Session {
-                    number,
-                    generator: g,
-                    journal,
-                    log,
-                    table: t,
-                    last: now(),
-                }));
+                return Ok((
+                    g,
+                    Some(Session {
+                        number,
+                        generator: g,
+                        journal,
+                        log,
+                        table: t,
+                        last: now(),
+                    }),
+                ));
             }
         };
-        Ok(Some(Session {
-            number,
-            generator: g,
-            journal,
-            log,
-            table,
-            last,
-        }))
+        Ok((
+            g,
+            Some(Session {
+                number,
+                generator: g,
+                journal,
+                log,
+                table,
+                last,
+            }),
+        ))
     }
 
     /// The tester `id`, made and given a generator on first sight if `make`
@@ -270,7 +282,7 @@ impl Store {
         let idle = self.config.limits.idle_session.as_secs();
         if t.broken && t.session.is_none() && t.sessions > 0 {
             let mut r = Recovery::default();
-            t.session = self.replay(&t.id, t.sessions - 1, &mut r)?;
+            t.session = self.replay(&t.id, t.sessions - 1, &mut r)?.1;
             t.broken = false;
             if t.session.is_some() {
                 self.open.fetch_add(1, Ordering::SeqCst);
@@ -656,4 +668,170 @@ pub fn replay_events(
         }
     }
     Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Generator, Limits};
+    use tenten_engine::model::board::BoardSize;
+    use tenten_engine::model::pieces::PieceSet;
+    use tenten_engine::play::dealing::Dealing;
+
+    fn config(dir: &Path) -> Config {
+        let set = PieceSet::classic();
+        Config {
+            generators: ["random", "repair"]
+                .iter()
+                .map(|n| Generator {
+                    name: (*n).to_owned(),
+                    dealing: Dealing::by_name(n, &set).unwrap(),
+                })
+                .collect(),
+            set,
+            size: BoardSize::CLASSIC,
+            k: 3,
+            out: dir.to_owned(),
+            bind: ([127, 0, 0, 1], 0).into(),
+            assign: Assign::Alternate,
+            token: None,
+            limits: Limits::default(),
+        }
+    }
+
+    fn folder(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("tenten-store-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    /// Plays the first placement that fits.
+    fn play_first(store: &Store, t: &mut Tester) -> bool {
+        let id = t.id.clone();
+        let s = store.session(t, false).unwrap();
+        let e = &s.table.episode;
+        if e.end.is_some() {
+            return false;
+        }
+        for (slot, p) in e.holder.iter().enumerate() {
+            let Some(p) = p else { continue };
+            let fits = e.shapes.shape(*p).fits(e.board, e.shapes.geometry.full);
+            if fits != 0 {
+                let (x, y) = e.shapes.xy(fits.trailing_zeros());
+                let req = MoveRequest {
+                    tester: id,
+                    session: s.number,
+                    game: s.table.game,
+                    seen: s.table.moves,
+                    slot,
+                    x,
+                    y,
+                    ms: 5,
+                };
+                store.play(t, &req).unwrap();
+                return true;
+            }
+        }
+        unreachable!("a game not over has a move")
+    }
+
+    #[test]
+    fn a_reopened_folder_resumes_games_keeps_arms_and_levels_its_logs() {
+        let dir = folder("reopen");
+        let (a, b) = (ids::random_hex(16), ids::random_hex(16));
+        let (board, holder, moves) = {
+            let (store, r) = Store::open(config(&dir)).unwrap();
+            assert_eq!(r.testers, 0);
+            let ta = store.tester(&a, true).unwrap();
+            let tb = store.tester(&b, true).unwrap();
+            let (mut ta, mut tb) = (ta.lock().unwrap(), tb.lock().unwrap());
+            assert_eq!((ta.generator, tb.generator), (0, 1), "alternate");
+            for _ in 0..7 {
+                assert!(play_first(&store, &mut ta));
+            }
+            play_first(&store, &mut tb);
+            // b leaves: a new session closes the first.
+            store.session(&mut tb, true).unwrap();
+            assert_eq!(tb.sessions, 2);
+            let s = ta.session.as_ref().unwrap();
+            (
+                s.table.episode.board,
+                s.table.episode.holder.clone(),
+                s.table.moves,
+            )
+        };
+        // The last record of a's log lost, as a crash between the journal's
+        // sync and the log's write would.
+        let log = dir.join(ids::log_name(&a, 0));
+        let text = std::fs::read_to_string(&log).unwrap();
+        let kept: Vec<&str> = text.lines().collect();
+        assert!(kept.len() >= 2, "seven moves close two deals");
+        std::fs::write(&log, format!("{}\n", kept[..kept.len() - 1].join("\n"))).unwrap();
+        let (store, r) = Store::open(config(&dir)).unwrap();
+        assert_eq!((r.testers, r.resumed, r.restored), (2, 2, 1));
+        assert_eq!(
+            std::fs::read_to_string(&log).unwrap(),
+            text,
+            "the log is level again"
+        );
+        let ta = store.tester(&a, false).unwrap();
+        let mut ta = ta.lock().unwrap();
+        let s = store.session(&mut ta, false).unwrap();
+        assert_eq!(s.table.episode.board, board);
+        assert_eq!(s.table.episode.holder, holder);
+        assert_eq!(s.table.moves, moves);
+        // b keeps the second generator in a session begun after the restart.
+        let tb = store.tester(&b, false).unwrap();
+        let mut tb = tb.lock().unwrap();
+        assert_eq!(tb.generator, 1);
+        store.session(&mut tb, true).unwrap();
+        assert_eq!(tb.session.as_ref().unwrap().generator, 1);
+        // Another generator list is refused, naming both.
+        drop((ta, tb, store));
+        let mut other = config(&dir);
+        other.generators.pop();
+        let e = Store::open(other).err().expect("refused");
+        assert!(e.to_string().contains("[random, repair]"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_refused_move_writes_nothing_and_an_idle_session_closes() {
+        let dir = folder("idle");
+        let mut c = config(&dir);
+        c.limits.idle_session = std::time::Duration::from_secs(0);
+        let (store, _) = Store::open(c).unwrap();
+        let id = ids::random_hex(16);
+        let t = store.tester(&id, true).unwrap();
+        let mut t = t.lock().unwrap();
+        let s = store.session(&mut t, false).unwrap();
+        let journal = journal_dir(&dir).join(ids::journal_name(&id, 0));
+        let before = std::fs::metadata(&journal).unwrap().len();
+        let req = MoveRequest {
+            tester: id.clone(),
+            session: s.number,
+            game: 0,
+            seen: 0,
+            slot: 0,
+            x: 10,
+            y: 0,
+            ms: 0,
+        };
+        assert!(matches!(
+            store.play(&mut t, &req),
+            Err(Error::Refused(Refusal::OutOfBounds(_)))
+        ));
+        assert_eq!(std::fs::metadata(&journal).unwrap().len(), before);
+        // Idle past the limit (0 s, a second later): the sweep closes it.
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        drop(t);
+        assert_eq!(store.sweep(), 1);
+        assert_eq!(store.open_sessions(), 0);
+        let lines = std::fs::read_to_string(&journal).unwrap();
+        assert!(
+            lines.lines().last().unwrap().contains(r#""e":"close""#),
+            "{lines}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -5,7 +5,7 @@
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use tenten_engine::io::{formats, playtest_log};
+use tenten_engine::io::playtest_log;
 use tenten_engine::study::compare::Model;
 use tenten_engine::study::fit_player::{
     PlayerFit as EngineFit, Request, default_name, fit_player as engine_fit_player,
@@ -124,7 +124,9 @@ impl PlayerFit {
 /// Fits a player to a playtest log by maximum likelihood over every
 /// recorded move, as `tenten fit-player` does.
 ///
-/// log: a RON batch of deals with moves, or JSON Lines.
+/// log: a RON batch of deals with moves, or JSON Lines; or a folder of
+///     JSON Lines logs (a playtest's or a cohort's), every tester's moves
+///     fitted as one player.
 /// model: "rank" (a softmax over the moves' ranks under `evaluation`, at a
 ///     temperature, with a slip) or "value" (the conditional logit over
 ///     the five criteria, beta fitted).
@@ -200,8 +202,7 @@ fn fit_player(
         tenten_engine::play::player::Choice::Value => Model::Value { lookahead, free },
     };
     let source = log.display().to_string();
-    let text = formats::read_text(&log).map_err(format)?;
-    let parsed = playtest_log::parse(&text, &source, &set).map_err(format)?;
+    let parsed = playtest_log::read_path(&log, &set).map_err(format)?;
     let req = Request {
         model,
         evaluation,

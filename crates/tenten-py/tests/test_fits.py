@@ -133,3 +133,13 @@ def test_tune_refuses_bad_arguments_by_name():
             tenten.tune("random", **kwargs)
     with pytest.raises(tenten.Error, match="unknown generator"):
         tenten.tune("no-such", ["median_rounds=40"])
+
+
+def test_fit_player_reads_a_folder_of_testers_logs_as_the_cli_does(cli):
+    # A cohort's folder (a playtest's is read the same way): every tester's
+    # moves fitted as one player.
+    folder = ROOT / "docs/examples/playtest"
+    theirs = cli("fit-player", str(folder)).strip()
+    fit = tenten.fit_player(folder)
+    assert fit.line == theirs
+    assert "moves=" in theirs

@@ -40,6 +40,11 @@ impl App {
         let gained = score(doc.set.piece(piece).size(), lines);
         doc.score += gained;
         doc.slots[slot].piece = None;
+        self.recorder
+            .placed(shapes, &doc.set, before, piece, anchor, doc.board.bits());
+        if let Some(e) = self.recorder.error.take() {
+            self.live.error = Some(format!("A game played by hand could not be recorded: {e}"));
+        }
         if !lines.is_empty() {
             let cells = (before | shapes.shape(piece).mask << anchor) & shapes.geometry.mask_of(lines);
             self.live.flash = Some(Flash {
@@ -96,6 +101,28 @@ impl App {
             self.state.settings.seed,
             doc.deals
         );
+        let holder = doc.holder();
+        self.recorder
+            .dealt(&self.live.shapes, &doc.set, doc.board.bits(), holder);
+        if let Some(e) = self.recorder.error.take() {
+            self.live.error = Some(format!("A game played by hand could not be recorded: {e}"));
+        }
+    }
+
+    /// Starts or stops keeping games played by hand.
+    pub(crate) fn toggle_record_play(&mut self) {
+        let on = !self.state.settings.record_play;
+        self.state.settings.record_play = on;
+        if on {
+            self.set_data_dir(self.data_dir.clone());
+            self.live.status = match &self.recorder.folder {
+                Some(f) => format!("Recording games played by hand in {}", f.display()),
+                None => "Games played by hand will be recorded once the window has a data folder".to_owned(),
+            };
+        } else {
+            self.recorder.stop(&self.state.doc.set);
+            self.live.status = "No longer recording games played by hand".to_owned();
+        }
     }
 
     pub(crate) fn start_repair(&mut self, ctx: &egui::Context) {
@@ -388,5 +415,55 @@ impl App {
         self.state.settings.inspector_tab = crate::app::tabs::TREE_TAB;
         self.state.settings.show_inspector = true;
         self.untitled(format!("deal {i} of the timing sweep"));
+    }
+}
+
+impl App {
+    /// Takes what the playtest's jobs sent; refits the followed folder's
+    /// population when enough new games arrived.
+    pub(crate) fn poll_playtest(&mut self, ctx: &egui::Context) {
+        let had_link = self.live.playtest.link.is_some();
+        let refit = self.live.playtest.poll(ctx);
+        if let Some(link) = &self.live.playtest.link
+            && !had_link
+        {
+            self.live.status = format!("Serving the playtest at {link}");
+        }
+        if let Some(e) = self.live.playtest.server_error.take() {
+            self.live.error = Some(format!("The playtest server: {e}"));
+        }
+        if refit
+            && !self.live.population_fit.running()
+            && let Some(folder) = self.live.playtest.folder.clone()
+        {
+            self.live.playtest.fitted_at = self.live.playtest.games();
+            self.live.status = format!(
+                "Refitting the population: {} games in {}",
+                self.live.playtest.games().unwrap_or(0),
+                folder.display()
+            );
+            self.start_population_fit(folder, ctx);
+        }
+    }
+
+    /// Starts a playtest server on the board's rules.
+    pub(crate) fn serve_playtest(
+        &mut self,
+        generator: String,
+        folder: std::path::PathBuf,
+        open: bool,
+        ctx: &egui::Context,
+    ) {
+        let doc = &self.state.doc;
+        let req = crate::app::jobs::playtest_live::ServeRequest {
+            generator,
+            set: doc.set.clone(),
+            size: doc.board.size(),
+            k: doc.slots.len().max(1),
+            folder: folder.clone(),
+            open,
+        };
+        self.live.playtest.serve(req, ctx);
+        self.live.status = format!("Starting a playtest server on {}…", folder.display());
     }
 }

@@ -38,6 +38,11 @@ impl App {
     /// not give one: nothing is written).
     pub fn set_data_dir(&mut self, dir: Option<PathBuf>) {
         self.data_dir = dir;
+        self.recorder.folder = self
+            .data_dir
+            .as_ref()
+            .filter(|_| self.state.settings.record_play)
+            .map(|d| d.join(crate::app::shell::recording::FOLDER));
     }
 
     /// Writes the Lab's run (finished or cancelled, as shown) to the data

@@ -8,7 +8,13 @@ use crate::app::shell::live::Live;
 use crate::app::shell::settings::TimingSettings;
 use crate::app::tabs::timing::at_selected;
 
-pub fn ui(ui: &mut Ui, live: &Live, timing: &TimingSettings, cmds: &mut Vec<Command>) {
+pub fn ui(
+    ui: &mut Ui,
+    live: &Live,
+    timing: &TimingSettings,
+    recording: Option<&std::path::Path>,
+    cmds: &mut Vec<Command>,
+) {
     egui::Panel::bottom("status_bar").show(ui, |ui| {
         // The figures on the right first, then the status in what is left,
         // cut with "…" (whole on hover): at 800 px a long status ran into them.
@@ -22,6 +28,13 @@ pub fn ui(ui: &mut Ui, live: &Live, timing: &TimingSettings, cmds: &mut Vec<Comm
                 ));
             } else {
                 ui.weak("holder empty");
+            }
+            if let Some(folder) = recording {
+                ui.weak("recording play").on_hover_text(format!(
+                    "Games played by hand are kept in {} (Edit > Record games played by hand)",
+                    folder.display()
+                ));
+                ui.separator();
             }
             if live.repair_running || live.loading.is_some() {
                 ui.spinner();

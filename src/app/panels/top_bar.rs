@@ -77,6 +77,7 @@ pub fn ui(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
                 ui.separator();
                 item(ui, Command::Deal, true, cmds);
                 item(ui, Command::NewSeed, true, cmds);
+                check(ui, Command::ToggleRecordPlay, state.settings.record_play, cmds);
                 item(ui, Command::Repair, live.verdict.is_some(), cmds);
             });
             ui.menu_button("View", |ui| {

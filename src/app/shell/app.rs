@@ -46,11 +46,17 @@ pub struct App {
     pub(crate) batches_opened: u64,
     /// Where the window keeps what outlives it (the Lab's last run).
     pub(crate) data_dir: Option<std::path::PathBuf>,
+    /// Games played by hand, kept as a log.
+    pub recorder: crate::app::shell::recording::Recorder,
 }
 
 impl App {
     pub fn new(mut state: State) -> Self {
         state.doc.sanitize();
+        if !tenten_playtest::ids::is_tester(&state.settings.player_id) {
+            state.settings.player_id = tenten_playtest::ids::random_hex(16);
+        }
+        let recorder = crate::app::shell::recording::Recorder::new(state.settings.player_id.clone());
         let shapes = Shapes::new(&state.doc.set, state.doc.board.size());
         let mut app = Self {
             state,
@@ -79,6 +85,7 @@ impl App {
                 forecast: Default::default(),
                 calibration: Default::default(),
                 playtest_plan: Default::default(),
+                playtest: Default::default(),
                 deals: Default::default(),
                 loading: None,
                 file_dialog: None,
@@ -100,6 +107,7 @@ impl App {
             fills: 0,
             batches_opened: 0,
             data_dir: None,
+            recorder,
         };
         app.refresh();
         app
@@ -160,6 +168,7 @@ impl App {
         self.poll_job();
         self.poll_load(&ctx);
         self.poll_keeping();
+        self.poll_playtest(&ctx);
         self.poll_file_dialog(&ctx);
         if let Some(complete) = self.live.timing.poll() {
             let n = self.live.timing.measurements.len();
@@ -275,7 +284,13 @@ impl App {
         }
 
         top_bar::ui(ui, &self.state, &self.live, &mut self.cmds);
-        status_bar::ui(ui, &self.live, &self.state.settings.timing, &mut self.cmds);
+        status_bar::ui(
+            ui,
+            &self.live,
+            &self.state.settings.timing,
+            self.recorder.folder.as_deref(),
+            &mut self.cmds,
+        );
         let width = ctx.content_rect().width();
         if self.state.settings.show_palette {
             // Restored widths may come from a larger screen: the board and
@@ -566,5 +581,10 @@ impl eframe::App for App {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, eframe::APP_KEY, &self.state);
+    }
+
+    fn on_exit(&mut self) {
+        // The deal being played is written as it stands.
+        self.recorder.finish(&self.state.doc.set);
     }
 }

@@ -441,7 +441,12 @@ impl App {
             Command::CancelFit => self.live.fit.cancel(),
             Command::ExplainLog => self.start_explain(ctx),
             Command::CancelExplain => self.live.explain.cancel(),
-            Command::FitPopulation(folder) => self.start_population_fit(folder, ctx),
+            Command::FitPopulation(folder) => {
+                if self.live.playtest.folder.as_ref() == Some(&folder) {
+                    self.live.playtest.fitted_at = self.live.playtest.games();
+                }
+                self.start_population_fit(folder, ctx)
+            }
             Command::CancelPopulationFit => self.live.population_fit.cancel(),
             Command::ForecastPopulation {
                 players,
@@ -455,6 +460,26 @@ impl App {
             Command::UnpinLabRun => self.live.lab.pinned = None,
             Command::SwapLabRun => self.live.lab.swap_other(),
             Command::ToggleHeatmap => self.state.settings.danger_heatmap ^= true,
+            Command::ToggleRecordPlay => self.toggle_record_play(),
+            Command::FollowPlaytest(folder) => {
+                self.live.status = match &folder {
+                    Some(f) => format!("Following the playtest in {}", f.display()),
+                    None => "No longer following a playtest".to_owned(),
+                };
+                self.live.playtest.follow(folder);
+            }
+            Command::SetRefitEvery(n) => self.live.playtest.refit_every = n,
+            Command::ServePlaytest {
+                generator,
+                folder,
+                open,
+            } => self.serve_playtest(generator, folder, open, ctx),
+            Command::StopPlaytest => {
+                use crate::app::jobs::job::Background as _;
+                self.live.playtest.cancel();
+                self.live.status =
+                    "Stopping the playtest server (open games resume when it is served again)".to_owned();
+            }
             Command::ToggleDeadRegions => self.state.settings.danger_dead_regions ^= true,
             Command::DebugBoard(board) => {
                 self.live.debug_board = board;

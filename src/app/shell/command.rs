@@ -150,6 +150,21 @@ pub enum Command {
     // The danger panel's board overlays
     ToggleHeatmap,
     ToggleDeadRegions,
+    /// Keep games played by hand as a log (or stop).
+    ToggleRecordPlay,
+    /// Follow a playtest folder live in the Population view (`None` stops).
+    FollowPlaytest(Option<std::path::PathBuf>),
+    /// Refit the followed folder's population every N new games (`None`: on demand).
+    SetRefitEvery(Option<u64>),
+    /// Serve a playtest page from the window, dealt by `generator` on the
+    /// board's rules, its logs in `folder`; `open`: reachable by other
+    /// devices (with a token).
+    ServePlaytest {
+        generator: String,
+        folder: std::path::PathBuf,
+        open: bool,
+    },
+    StopPlaytest,
     // The timing lab
     SetTiming(crate::app::shell::settings::TimingSettings),
     StartSweep,
@@ -373,6 +388,7 @@ impl Command {
             Command::CyclePolicy => "Next failure policy",
             Command::ToggleHeatmap => "Danger heatmap",
             Command::ToggleDeadRegions => "Dead regions",
+            Command::ToggleRecordPlay => "Record games played by hand",
             _ => "",
         }
     }

@@ -82,6 +82,8 @@ pub struct Live {
     pub calibration: crate::app::jobs::calibration::CalibrationJob,
     /// The Population view's playtest plan and the job finding it.
     pub playtest_plan: crate::app::jobs::playtest_plan::PlanJob,
+    /// A playtest folder followed live, and a server started from here.
+    pub playtest: crate::app::jobs::playtest_live::PlaytestLive,
     /// The open batch's deal list: verdicts, filter, order.
     pub deals: crate::app::shell::deals_view::DealsView,
     /// A large file being read on a thread.

@@ -13,6 +13,7 @@ pub mod debugger;
 pub mod dialogs;
 pub mod files;
 pub mod live;
+pub mod recording;
 pub mod settings;
 pub mod state;
 pub mod undo;

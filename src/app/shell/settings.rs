@@ -70,6 +70,12 @@ pub struct Settings {
     /// The start page (what this is, examples, where each task lives) when
     /// the window opens; a returning user turns it off.
     pub show_welcome: bool,
+    /// Games played by hand are kept as a JSON Lines log in the data
+    /// folder's `play-logs/` (Edit > Record games played by hand).
+    pub record_play: bool,
+    /// The pseudonymous id those logs give the person at this window (32
+    /// hex digits, made once).
+    pub player_id: String,
 }
 
 impl Default for Settings {
@@ -98,6 +104,8 @@ impl Default for Settings {
             lab: Default::default(),
             population_folder: None,
             show_welcome: true,
+            record_play: true,
+            player_id: String::new(),
         }
     }
 }

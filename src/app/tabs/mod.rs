@@ -14,6 +14,7 @@ mod generator;
 pub mod heuristic;
 mod lab;
 pub mod population;
+mod population_live;
 mod population_plan;
 pub mod timing;
 mod tree;

@@ -29,6 +29,7 @@ pub struct PopulationTab {
     /// The folder choice last taken from `Live::picked_folder`.
     taken: Option<(bool, PathBuf)>,
     plan: super::population_plan::PlanSection,
+    live: super::population_live::LiveSection,
 }
 
 impl Default for PopulationTab {
@@ -46,6 +47,7 @@ impl Default for PopulationTab {
             fitted: true,
             taken: None,
             plan: Default::default(),
+            live: Default::default(),
         }
     }
 }
@@ -98,6 +100,8 @@ impl Tab for PopulationTab {
         });
         ui.separator();
         self.fit_section(ui, live, cmds);
+        ui.separator();
+        self.live.ui(ui, state, live, &self.folder, cmds);
         ui.separator();
         self.forecast_section(ui, state, live, cmds);
         ui.separator();

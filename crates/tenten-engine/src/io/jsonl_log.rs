@@ -136,6 +136,9 @@ pub fn read_logs(paths: &[PathBuf]) -> Result<Vec<LogFile>, FormatError> {
                 .map_err(|e| FormatError::new(&name, None, format!("cannot read the folder: {e}")))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|f| f.extension().is_some_and(|x| x == "jsonl"))
+                // A playtest server makes a session's log before its first
+                // deal closes: an empty log in a folder is not yet a tester's.
+                .filter(|f| std::fs::metadata(f).is_ok_and(|m| m.len() > 0))
                 .collect();
             inside.sort();
             if inside.is_empty() {
@@ -313,7 +316,11 @@ impl<'a> Reader<'a> {
             });
             records += 1;
         }
-        if records == 0 {
+        let torn = self
+            .notes
+            .last()
+            .is_some_and(|n| n.starts_with(&format!("{file}:")));
+        if records == 0 && !torn {
             return Err(FormatError::new(
                 file,
                 None,

@@ -104,6 +104,19 @@ pub fn parse(text: &str, file: &str, set: &PieceSet) -> Result<Log, FormatError>
     )
 }
 
+/// A playtest log at `path`: a file (RON or JSON Lines), or a folder of
+/// JSON Lines logs (a playtest's or a cohort's: every tester's deals, read
+/// as one log).
+pub fn read_path(path: &std::path::Path, set: &PieceSet) -> Result<Log, FormatError> {
+    let name = path.display().to_string();
+    if path.is_dir() {
+        let files = jsonl_log::read_logs(&[path.to_owned()])?;
+        from_entries(jsonl_log::Reader::read_all(set, &files)?, &name)
+    } else {
+        parse(&formats::read_text(path)?, &name, set)
+    }
+}
+
 /// A log of JSON Lines records already read and ordered.
 pub fn from_entries(ordered: jsonl_log::Ordered, file: &str) -> Result<Log, FormatError> {
     let generator = ordered.entries.iter().find_map(|e| e.generator.clone());
