@@ -49,12 +49,15 @@ if [ -n "${DRAG:-}" ]; then
     sleep 1
 fi
 # CLICKS="x,y x,y" clicks there first, in order (menus, collapsed sections);
-# an item "sleep=S" waits S seconds; an item "type=TEXT" types TEXT and presses Return instead (a file name in
-# the window's own file dialog).
+# an item "sleep=S" waits S seconds; an item "key=K" presses K; an item "type=TEXT" types TEXT and presses
+# Return instead (a file name in the window's own file dialog).
 for click in ${CLICKS:-}; do
     if [ "${click#sleep=}" != "$click" ]; then
         # "sleep=S" waits S seconds between clicks (a job to end first).
         sleep "${click#sleep=}"
+    elif [ "${click#key=}" != "$click" ]; then
+        # "key=K" presses K (ctrl+a to select a field's text first).
+        DISPLAY=$display xdotool key --clearmodifiers "${click#key=}"
     elif [ "${click#type=}" != "$click" ]; then
         DISPLAY=$display xdotool type --delay 20 "${click#type=}"
         DISPLAY=$display xdotool key Return

@@ -69,8 +69,16 @@ fn a_hundred_testers_at_once_lose_nothing() {
     assert!(status.contains("generator=random testers=50 "), "{status}");
     // The blind test's arm is in every log line; the fit reads the folder.
     let fit = run_ok(&["fit-player", out.to_str().unwrap()]);
+    assert!(fit.contains(&format!("moves={moves}")), "{fit}");
+    let population = dir.join("testers.ron");
+    let fit = run_ok(&[
+        "fit-population",
+        out.to_str().unwrap(),
+        "--out",
+        population.to_str().unwrap(),
+    ]);
     assert!(
-        fit.contains(&format!("moves={moves}")) || fit.contains("deals="),
+        fit.contains(&format!("testers=100 moves={moves} games=100")),
         "{fit}"
     );
 }

@@ -98,8 +98,9 @@ impl Store {
     /// replayed; open ones idle too long are closed.
     pub fn open(config: Config) -> Result<(Self, Recovery), Error> {
         let dir = config.out.clone();
-        std::fs::create_dir_all(journal_dir(&dir)).map_err(|e| io_error(&dir, "make the folder", e))?;
+        std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, "make the folder", e))?;
         check_identity(&dir, &config.identity())?;
+        std::fs::create_dir_all(journal_dir(&dir)).map_err(|e| io_error(&dir, "make the folder", e))?;
         let store = Self {
             config,
             dir,
@@ -556,6 +557,19 @@ fn check_identity(dir: &Path, identity: &Identity) -> Result<(), Error> {
             Ok(())
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            // Logs without an identity: a cohort's or someone's folder, not
+            // a playtest's; never mixed into one.
+            let logs = std::fs::read_dir(dir)
+                .map_err(|e| io_error(dir, "read the folder", e))?
+                .filter_map(|e| e.ok())
+                .any(|e| e.path().extension().is_some_and(|x| x == "jsonl"));
+            if logs {
+                return Err(Error::Folder(format!(
+                    "{}: holds logs but no playtest.json, so it is not a playtest's folder (a cohort's?); \
+                     give a new or empty folder",
+                    dir.display()
+                )));
+            }
             let tmp = dir.join(".playtest.json.tmp");
             std::fs::write(&tmp, text)
                 .and_then(|()| std::fs::File::open(&tmp)?.sync_all())
@@ -792,6 +806,14 @@ mod tests {
         other.generators.pop();
         let e = Store::open(other).err().expect("refused");
         assert!(e.to_string().contains("[random, repair]"), "{e}");
+        // A folder of logs that is not a playtest's is refused, untouched.
+        let cohort = folder("cohort");
+        std::fs::create_dir_all(&cohort).unwrap();
+        std::fs::write(cohort.join("t00.jsonl"), "{}\n").unwrap();
+        let e = Store::open(config(&cohort)).err().expect("refused");
+        assert!(e.to_string().contains("not a playtest's folder"), "{e}");
+        assert!(!identity_path(&cohort).exists() && !journal_dir(&cohort).exists());
+        let _ = std::fs::remove_dir_all(&cohort);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
