@@ -106,14 +106,43 @@ async fn blocking<T: Serialize + Send + 'static>(
     }
 }
 
-fn limited(app: &App, tester: &str) -> Option<Response> {
-    (!app.testers.allow(tester)).then(|| {
-        error(
+/// A request made for a tester (its rate is theirs).
+trait ForTester {
+    fn tester(&self) -> &str;
+}
+
+/// The request read, if its tester may make one now (429 if not).
+fn admit<T: for<'de> Deserialize<'de> + ForTester>(
+    app: &App,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<T, Box<Response>> {
+    let req: T = parse(body)?;
+    if !app.testers.allow(req.tester()) {
+        return Err(Box::new(error(
             StatusCode::TOO_MANY_REQUESTS,
             "rate",
             "too many requests from this tester; slow down",
-        )
-    })
+        )));
+    }
+    Ok(req)
+}
+
+impl ForTester for MoveRequest {
+    fn tester(&self) -> &str {
+        &self.tester
+    }
+}
+
+impl ForTester for StateRequest {
+    fn tester(&self) -> &str {
+        &self.tester
+    }
+}
+
+impl ForTester for NewGameRequest {
+    fn tester(&self) -> &str {
+        &self.tester
+    }
 }
 
 /// A piece as the page draws it.
@@ -187,13 +216,10 @@ struct StateRequest {
 }
 
 pub async fn state(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
-    let req: StateRequest = match parse(body) {
+    let req: StateRequest = match admit(&app, body) {
         Ok(r) => r,
         Err(e) => return *e,
     };
-    if let Some(r) = limited(&app, &req.tester) {
-        return r;
-    }
     blocking(move || {
         let t = match app.store.tester(&req.tester, false) {
             Ok(t) => t,
@@ -231,13 +257,10 @@ fn cells(config: &Config, bits: Bits) -> Vec<(usize, usize)> {
 }
 
 pub async fn play(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
-    let req: MoveRequest = match parse(body) {
+    let req: MoveRequest = match admit(&app, body) {
         Ok(r) => r,
         Err(e) => return *e,
     };
-    if let Some(r) = limited(&app, &req.tester) {
-        return r;
-    }
     blocking(move || {
         let t = app.store.tester(&req.tester, false)?;
         let mut t = lock(&t);
@@ -263,13 +286,10 @@ struct NewGameRequest {
 }
 
 pub async fn new_game(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
-    let req: NewGameRequest = match parse(body) {
+    let req: NewGameRequest = match admit(&app, body) {
         Ok(r) => r,
         Err(e) => return *e,
     };
-    if let Some(r) = limited(&app, &req.tester) {
-        return r;
-    }
     blocking(move || {
         let t = app.store.tester(&req.tester, false)?;
         let mut t = lock(&t);
