@@ -51,8 +51,8 @@ pub const MEASURED: &[Measured] = &[
     m(FitPopulation, SMALL, "slip_median", 186),
     m(FitPopulation, SMALL, "slip_logit_sd", 180),
     m(FitPopulation, SMALL, "quit_unfair_odds", 190),
-    // The forecast of `repair` from a 20 x 2 fit (its unfair shares are 0
-    // under repair, covered trivially: not measured).
+    // The forecast of `repair` from a 20 x 2 and a 50 x 5 fit (its unfair
+    // shares are 0 under repair, covered trivially: not measured).
     m(Forecast, SMALL, "reach_10", 185),
     m(Forecast, SMALL, "reach_25", 187),
     m(Forecast, SMALL, "reach_50", 189),
@@ -61,6 +61,14 @@ pub const MEASURED: &[Measured] = &[
     m(Forecast, SMALL, "players_returning_after_1", 184),
     m(Forecast, SMALL, "players_returning_after_3", 186),
     m(Forecast, SMALL, "players_returning_after_10", 186),
+    m(Forecast, DEFAULT, "reach_10", 187),
+    m(Forecast, DEFAULT, "reach_25", 188),
+    m(Forecast, DEFAULT, "reach_50", 186),
+    m(Forecast, DEFAULT, "reach_100", 188),
+    m(Forecast, DEFAULT, "games_per_session", 184),
+    m(Forecast, DEFAULT, "players_returning_after_1", 183),
+    m(Forecast, DEFAULT, "players_returning_after_3", 188),
+    m(Forecast, DEFAULT, "players_returning_after_10", 189),
 ];
 
 /// Whether `parameter`'s interval from `estimator` is calibrated at a
@@ -188,8 +196,9 @@ mod tests {
              measured_at=none check=\"tenten calibrate --estimator fit-population --testers 12 --sessions 3\""
         );
         assert!(line(FitPopulation, 60, 5, &["slip_median"]).contains("slip_median=yes measured_at=50x5"));
-        // The forecast: measured at 20 x 2, its unfair shares not.
-        assert_eq!(standing(Forecast, 60, 5, "reach_50"), ("yes", Some((20, 2))));
+        // The forecast: measured at 20 x 2 and 50 x 5, its unfair shares not.
+        assert_eq!(standing(Forecast, 60, 5, "reach_50"), ("yes", Some((50, 5))));
+        assert_eq!(standing(Forecast, 30, 3, "reach_50"), ("yes", Some((20, 2))));
         assert_eq!(standing(Forecast, 60, 5, "unfair_share"), ("unknown", None));
     }
 
