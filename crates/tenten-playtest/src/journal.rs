@@ -75,6 +75,17 @@ impl std::fmt::Display for Torn {
     }
 }
 
+/// The complete lines of a file's bytes, and how many bytes follow the
+/// last newline (a line a crash cut short; 0 if none).
+pub fn complete_lines(bytes: &[u8]) -> (Vec<String>, usize) {
+    let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let lines = String::from_utf8_lossy(&bytes[..whole])
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    (lines, bytes.len() - whole)
+}
+
 /// Syncs the directory holding `path`, so a file just made stays made.
 fn sync_dir(path: &Path) -> io::Result<()> {
     match path.parent() {
@@ -107,13 +118,12 @@ impl Lines {
         let mut file = OpenOptions::new().read(true).append(true).open(path)?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)?;
-        let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let text = String::from_utf8_lossy(&bytes[..whole]);
-        let lines: Vec<String> = text.lines().map(str::to_owned).collect();
-        let torn = (whole < bytes.len()).then(|| Torn {
+        let (lines, cut) = complete_lines(&bytes);
+        let whole = bytes.len() - cut;
+        let torn = (cut > 0).then(|| Torn {
             path: path.to_owned(),
             line: lines.len() + 1,
-            bytes: bytes.len() - whole,
+            bytes: cut,
         });
         if torn.is_some() {
             file.set_len(whole as u64)?;

@@ -114,12 +114,8 @@ pub fn status(dir: &Path) -> Result<Status, Error> {
         let path = jdir.join(ids::journal_name(&tester, number));
         let bytes = std::fs::read(&path)
             .map_err(|e| Error::Folder(format!("{}: cannot read: {e}", path.display())))?;
-        let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        torn += usize::from(whole < bytes.len());
-        let lines: Vec<String> = String::from_utf8_lossy(&bytes[..whole])
-            .lines()
-            .map(str::to_owned)
-            .collect();
+        let (lines, cut) = crate::journal::complete_lines(&bytes);
+        torn += usize::from(cut > 0);
         let at = |i: usize| format!("{}:{}", path.display(), i + 1);
         let (generator, start, events) = session_events(&lines, &at)?;
         let g = config.generator(&generator).ok_or_else(|| {

@@ -259,6 +259,7 @@ impl<'a> Reader<'a> {
         self.files.push(file.to_owned());
         let mut buf = Vec::new();
         let (mut number, mut records) = (0, 0);
+        let mut cut_short = false;
         loop {
             buf.clear();
             let got = (&mut source)
@@ -306,6 +307,7 @@ impl<'a> Reader<'a> {
                     "{file}:{number}: the last line is cut short ({} bytes, no newline: a write interrupted); ignored",
                     buf.len()
                 ));
+                cut_short = true;
                 continue;
             }
             let entry = self.entry(line, file, records).map_err(|e| on_line(e, number))?;
@@ -316,11 +318,7 @@ impl<'a> Reader<'a> {
             });
             records += 1;
         }
-        let torn = self
-            .notes
-            .last()
-            .is_some_and(|n| n.starts_with(&format!("{file}:")));
-        if records == 0 && !torn {
+        if records == 0 && !cut_short {
             return Err(FormatError::new(
                 file,
                 None,
