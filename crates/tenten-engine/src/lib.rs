@@ -9,11 +9,13 @@
 //! 3. `danger`, `io` (RON files, batches, exports), `play` (playing: games,
 //!    strategies, players, dealers, generator files);
 //! 4. `study` (a run's identity, the runner, result files and merges,
-//!    tuning, fitting);
+//!    tuning, fitting players and populations), `fits` (a generator learned
+//!    from its deals);
 //! 5. `perf` (benchmarks, the throttle, the timing sweeps).
 
 pub mod bounds;
 pub mod danger;
+pub mod fits;
 #[cfg(test)]
 mod fixtures;
 pub mod io;

@@ -467,6 +467,11 @@ fn parse_board(
 }
 
 impl RawDeal {
+    /// Where the deal starts in `text`: (line, column).
+    pub fn start(&self, text: &str) -> (usize, usize) {
+        line_col(text, self.offset.min(text.len()))
+    }
+
     /// Where move `i` of this deal is written in `text`: the i-th tuple
     /// after the deal's `moves` key (the key itself when there are fewer).
     pub fn move_at(&self, text: &str, i: usize) -> Option<(usize, usize)> {

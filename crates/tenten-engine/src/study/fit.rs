@@ -384,17 +384,39 @@ pub fn record_places(
     seed: u64,
     deals: usize,
 ) -> Vec<(Logged, crate::io::jsonl_log::Place)> {
+    record_places_dealt(
+        shapes,
+        set,
+        k,
+        player,
+        seed,
+        deals,
+        &crate::play::dealing::Dealing::Builtin("random"),
+    )
+}
+
+/// As `record_places`, dealt by `dealing` (a generator file's rules, a
+/// preset's): the deals a generator fit learns from.
+pub fn record_places_dealt(
+    shapes: &Shapes,
+    set: &crate::model::pieces::PieceSet,
+    k: usize,
+    player: &Player,
+    seed: u64,
+    deals: usize,
+    dealing: &crate::play::dealing::Dealing,
+) -> Vec<(Logged, crate::io::jsonl_log::Place)> {
     let mut out = Vec::with_capacity(deals);
     let mut g = 0u64;
     while out.len() < deals {
-        let mut dealer = crate::play::dealers::RandomDealer;
+        let mut dealer = dealing.dealer(set, crate::search::changer::ChangeOptions::default());
         let mut strategy = crate::play::player::PlayerStrategy::new(player.clone());
         let mut rounds = Vec::new();
         crate::play::game::play_game(
             shapes,
             set,
             k,
-            &mut dealer,
+            dealer.as_mut(),
             &mut strategy,
             seed.wrapping_add(g),
             u32::try_from(deals - out.len()).unwrap_or(u32::MAX),
