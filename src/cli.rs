@@ -46,6 +46,16 @@ fn outputs(c: &Command) -> (Vec<&Path>, bool) {
             out.push(o);
             *force
         }
+        Command::FitGenerator {
+            out: o,
+            report,
+            force,
+            ..
+        } => {
+            out.push(o);
+            out.extend(report.as_deref());
+            *force
+        }
         Command::FitPlayer { out: o, force, .. } | Command::Forecast { out: o, force, .. } => {
             out.extend(o.as_deref());
             *force
@@ -184,6 +194,10 @@ enum Command {
         /// per deal, as a game's telemetry sends them; docs/formats.md).
         #[arg(long, value_enum, default_value = "ron", requires = "player")]
         format: players::LogFormat,
+        /// With --log and --player: the generator that deals (a built-in, a preset generator
+        /// file's name or a generator file; default random): a log to learn a generator from.
+        #[arg(long, value_name = "G", requires = "player")]
+        generator: Option<String>,
     },
     /// Tune a generator file's weights toward targets for players (Nelder-Mead, every
     /// candidate on the same seeds), validate the best few on other seeds, check the
@@ -254,6 +268,46 @@ enum Command {
         /// Where to write the tuned generator file (atomically).
         #[arg(long, value_name = "TUNED.ron")]
         out: PathBuf,
+    },
+    /// Learn a generator from the deals it dealt: every check (none, reject, the paper's repair
+    /// under each policy, a bag) fitted by exact likelihood, the best one's adaptive rules
+    /// (repeat_previous, fill bands, mercy) tested by likelihood ratio, and the generator file
+    /// it writes. Prints `deals=<n> games=<g> check=none|reject|repair|bag ...` with each weight's
+    /// 95 % interval, the smoking gun (unsolvable holders observed against `none`'s
+    /// expectation), one `model=...` line per model compared and the predictive check.
+    FitGenerator {
+        /// Replace --out and --report when they exist.
+        #[arg(long)]
+        force: bool,
+        /// Logs of deals in the order dealt: JSON Lines (a playtest's or a cohort's, or a
+        /// recording with only `board` and `holder`), RON batches or logs, or folders of them.
+        #[arg(required = true)]
+        logs: Vec<PathBuf>,
+        /// The piece set the deals were dealt from (the learned file names it).
+        #[arg(long, value_name = "SET.ron")]
+        pieces: Option<PathBuf>,
+        /// The board size the logs must be of (refused otherwise; default: the first deal's).
+        #[arg(long, value_name = "WxH", value_parser = simulate::parse_size)]
+        board: Option<BoardSize>,
+        /// Write the learned generator file here (atomically), with the fit's figures as its
+        /// header.
+        #[arg(long, value_name = "LEARNED.ron")]
+        out: PathBuf,
+        /// Write the model table here too: RON, or CSV for a name ending in .csv.
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
+        /// The predictive check's first seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The predictive check's replications.
+        #[arg(long, value_name = "N", default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        replications: u32,
+        /// Skip the held-out log-likelihood (two folds by game: each model fitted twice more).
+        #[arg(long)]
+        no_held_out: bool,
+        /// The learned generator's name (default: "learned from <the first log's stem>").
+        #[arg(long)]
+        name: Option<String>,
     },
     /// Fit a player to a playtest log by maximum likelihood over every recorded move. Rank
     /// choice (the default) fits temperature and slip with 95 % profile-likelihood intervals:
@@ -665,13 +719,14 @@ pub fn main(args: Vec<OsString>) -> i32 {
             log: Some(n),
             player: Some(player),
             format,
+            generator,
             ..
         } => players::cmd_player_log(
             seed,
             pieces.as_deref(),
             usize::from(holder_size),
             n as usize,
-            (&player, format),
+            (&player, format, generator.as_deref()),
             &mut out,
         ),
         Command::Deal {
@@ -734,6 +789,31 @@ pub fn main(args: Vec<OsString>) -> i32 {
                 };
             }
         }),
+        Command::FitGenerator {
+            logs,
+            pieces,
+            board,
+            out: file,
+            report,
+            seed,
+            replications,
+            no_held_out,
+            name,
+            force: _,
+        } => generators::cmd_fit_generator(
+            &generators::FitArgs {
+                logs,
+                pieces,
+                board,
+                out: file,
+                report,
+                seed,
+                replications: replications as usize,
+                held_out: !no_held_out,
+                name,
+            },
+            &mut out,
+        ),
         Command::FitPlayer {
             log,
             pieces,
@@ -1300,6 +1380,7 @@ fn cmd_sweep(
 
 mod calibrate;
 mod explain;
+mod generators;
 mod manual;
 mod players;
 mod playtest;

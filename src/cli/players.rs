@@ -63,13 +63,15 @@ pub(super) fn cmd_player_log(
     pieces: Option<&Path>,
     k: usize,
     n: usize,
-    (model, format): (&Model, LogFormat),
+    (model, format, generator): (&Model, LogFormat, Option<&str>),
     out: &mut String,
 ) -> Result<(), FormatError> {
     let set = piece_set(pieces)?;
     let size = BoardSize::CLASSIC;
     let shapes = Shapes::new(&set, size);
-    let placed = fit::record_places(&shapes, &set, k, &model.player, seed, n);
+    let generator = generator.unwrap_or("random");
+    let dealing = tenten_engine::play::dealing::Dealing::by_name(generator, &set)?;
+    let placed = fit::record_places_dealt(&shapes, &set, k, &model.player, seed, n, &dealing);
     if format == LogFormat::Jsonl {
         let session = format!("seed-{seed}");
         let text = tenten_engine::io::playtest_log::to_jsonl(
@@ -78,7 +80,7 @@ pub(super) fn cmd_player_log(
             &set,
             &model.named,
             &session,
-            Some("random"),
+            Some(generator),
         );
         out.push_str(&text);
         return Ok(());
@@ -86,9 +88,9 @@ pub(super) fn cmd_player_log(
     let log: Vec<_> = placed.into_iter().map(|(d, _)| d).collect();
     let p = &model.player;
     let comment = format!(
-        "A playtest log of {n} deals: tenten deal --seed {seed} --log {n} --player {}{}.\n\
+        "A playtest log of {n} deals: tenten deal --seed {seed} --log {n} --player {}{}{}.\n\
          Played by the model player {:?} ({}),\n\
-         with the random generator ({}) on an empty {size} board, game g on seed {seed} + g.\n\
+         with the {generator} generator ({}) on an empty {size} board, game g on seed {seed} + g.\n\
          moves: (piece, column, row) of each piece's top-left corner, in the order placed;\n\
          the deal a game was lost in has the placements made before the player was stuck.",
         model.named,
@@ -96,6 +98,11 @@ pub(super) fn cmd_player_log(
             String::new()
         } else {
             format!(" --holder-size {k}")
+        },
+        if generator == "random" {
+            String::new()
+        } else {
+            format!(" --generator {generator}")
         },
         p.name,
         p.describe(),

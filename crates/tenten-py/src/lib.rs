@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 mod args;
 mod env;
 mod errors;
+mod generator_fit;
 mod interrupt;
 mod player_fit;
 mod search;
@@ -20,6 +21,7 @@ fn _tenten(m: &Bound<'_, PyModule>) -> PyResult<()> {
     search::register(m)?;
     studies::register(m)?;
     player_fit::register(m)?;
+    generator_fit::register(m)?;
     tune::register(m)?;
     env::register(m)?;
     Ok(())

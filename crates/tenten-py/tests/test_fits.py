@@ -143,3 +143,31 @@ def test_fit_player_reads_a_folder_of_testers_logs_as_the_cli_does(cli):
     fit = tenten.fit_player(folder)
     assert fit.line == theirs
     assert "moves=" in theirs
+
+
+def test_fit_generator_gives_the_clis_figures_and_file(cli, tmp_path):
+    log = tmp_path / "bbl.jsonl"
+    log.write_text(
+        cli("deal", "--seed", "2", "--log", "400", "--player", "novice", "--generator", "block-blast-like", "--format", "jsonl")
+    )
+    out = tmp_path / "learned.ron"
+    theirs = cli("fit-generator", str(log), "--out", str(out), "--no-held-out", "--replications", "5").strip()
+    fit = tenten.fit_generator(log, held_out=False, replications=5, name="learned from bbl")
+    assert fit["line"] == theirs
+    assert fit["file"] == out.read_text()
+    assert fit["deals"] == 400 and fit["check"] in ("none", "reject", "repair")
+    shares = fit["weights"]
+    assert math.isclose(sum(shares.values()), 1.0, rel_tol=1e-9)
+    for piece, (lo, hi) in fit["intervals"].items():
+        assert lo <= shares[piece] <= hi, piece
+    models = fit["models"]
+    assert models["model"][0] == "none" and len(models["loglik"]) == len(models["model"])
+    observed, expected, lo, hi = fit["smoking_gun"]
+    assert observed == 0 and lo <= expected <= hi
+    # The learned file deals wherever a generator is named.
+    played = tenten.simulate(generators=[str(out)], games=3, seed=1)
+    assert len(played["rounds"]) == 3
+    with pytest.raises(tenten.InputError, match="board"):
+        tenten.fit_generator(log, board=(8, 8))
+    with pytest.raises(tenten.FormatError):
+        tenten.fit_generator(tmp_path / "missing.jsonl")

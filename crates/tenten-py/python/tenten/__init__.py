@@ -11,7 +11,8 @@ the piece set (the classic set unless ``pieces=`` names a piece-set file).
 The studies take the CLI's options as keyword arguments and return plain
 dicts of NumPy columns (``pandas.DataFrame(result)`` works; pandas is not
 needed): ``simulate``, ``fit_player`` (a ``PlayerFit``, its estimates as
-columns), ``fit_population`` (a ``Population``), ``forecast`` and ``tune``
+columns), ``fit_generator`` (a generator learned from its deals: a dict
+of its figures and the learned file's text), ``fit_population`` (a ``Population``), ``forecast`` and ``tune``
 (a ``Tuned``, its verdicts as columns). Long calls release the GIL, and Ctrl+C stops them
 (KeyboardInterrupt, once the engine's workers have stopped).
 
@@ -30,6 +31,7 @@ from ._tenten import (
     __version__,
     deal,
     danger,
+    fit_generator,
     fit_player,
     fit_population,
     forecast,
@@ -51,6 +53,7 @@ __all__ = [
     "__version__",
     "deal",
     "danger",
+    "fit_generator",
     "fit_player",
     "fit_population",
     "forecast",

@@ -125,6 +125,17 @@ def fit_player(
 ) -> PlayerFit:
     """Fits a player to a playtest log, as `tenten fit-player` does."""
 
+def fit_generator(
+    logs: str | PathLike[str] | Sequence[str | PathLike[str]],
+    pieces: str | None = None,
+    board: tuple[int, int] | None = None,
+    seed: int = 1,
+    replications: int = 40,
+    held_out: bool = True,
+    name: str | None = None,
+) -> dict[str, Any]:
+    """Learns a generator from the deals it dealt, as `tenten fit-generator` does."""
+
 class Tuned:
     """A tuned generator, with the hold-out's verdicts."""
 

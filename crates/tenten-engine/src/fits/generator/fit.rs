@@ -15,8 +15,10 @@ use crate::progress::Progress;
 /// The normal quantile of a two-sided 95 % interval.
 pub const Z_95: f64 = 1.959_963_984_540_054;
 
-/// EM stops when a step gains less than this much log-likelihood.
-const TOLERANCE: f64 = 1e-7;
+/// EM stops when a step gains less than this much log-likelihood: far
+/// below what a likelihood-ratio test or AIC can tell apart (EM creeps
+/// when an estimate sits at a bound, as a repeat chance of 0 does).
+const TOLERANCE: f64 = 1e-3;
 /// At most this many EM steps (each a pass over every deal).
 pub const MAX_STEPS: usize = 2_000;
 
@@ -228,6 +230,7 @@ pub fn fit_from(data: &Data, rules: &Rules, near: Option<&[f64]>, progress: &Pro
         .zip(&free)
         .map(|(w, f)| match near {
             _ if !f.iter().any(|&x| x) => prior.clone(),
+            // A context's own pieces must all be free to start from `near`.
             Some(near) if near.len() == n => normalised(
                 near.iter()
                     .zip(f)
@@ -276,7 +279,10 @@ pub fn fit_from(data: &Data, rules: &Rules, near: Option<&[f64]>, progress: &Pro
                 *r = (c / (c + f)).clamp(1e-9, 1.0 - 1e-9);
             }
         }
-        if steps > 1 && gained.abs() < TOLERANCE + 1e-9 * ll.abs() {
+        // A repeat chance creeping to its bound of 0: what is left to gain
+        // is as small as the chance.
+        let at_bound = repeat.is_some_and(|r| r < 1e-3) && steps > 5 && gained.abs() < 0.05;
+        if (steps > 1 && gained.abs() < TOLERANCE) || at_bound {
             converged = true;
             break;
         }

@@ -80,6 +80,10 @@ fn brute_reject(shapes: &Shapes, board: Bits, a: &[PieceIdx], law: &Law, prev: O
         .sum()
 }
 
+/// The paths' ends already followed: (holder, redraws left) to the
+/// distribution of the holder dealt.
+type Memo = HashMap<(Vec<PieceIdx>, usize), HashMap<Vec<PieceIdx>, f64>>;
+
 /// Repair by its process: from holder h with t redraws left, the
 /// distribution of the holder dealt.
 #[allow(clippy::too_many_arguments)]
@@ -91,7 +95,7 @@ fn brute_repair_from(
     t: usize,
     law: &Law,
     policy: Policy,
-    memo: &mut HashMap<(Vec<PieceIdx>, usize), HashMap<Vec<PieceIdx>, f64>>,
+    memo: &mut Memo,
 ) -> HashMap<Vec<PieceIdx>, f64> {
     if let Some(m) = memo.get(&(h.to_vec(), t)) {
         return m.clone();
@@ -145,6 +149,7 @@ fn brute_repair(
         .sum()
 }
 
+#[allow(clippy::too_many_arguments)]
 fn ours(
     shapes: &Shapes,
     set: &PieceSet,

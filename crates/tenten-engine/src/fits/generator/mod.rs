@@ -14,10 +14,10 @@ pub mod likelihood;
 mod predictive;
 mod report;
 
+pub use bag::BagFit;
 pub use predictive::Predictive;
-pub use report::{Learned, ModelRow, Smoking};
+pub use report::{Learned, ModelRow, Smoking, report_table};
 
-use crate::fits::generator::bag::BagFit;
 use crate::fits::generator::boards::Boards;
 use crate::fits::generator::deals::Deals;
 use crate::fits::generator::fit::{Data, Fitted, Rules};
@@ -36,6 +36,10 @@ pub const MIN_BAND_DEALS: usize = 50;
 pub const MERCY_GRID: [u32; 6] = [2, 4, 6, 8, 10, 12];
 /// An adaptive rule is kept when its likelihood-ratio test's p is below this.
 pub const RULE_ALPHA: f64 = 0.01;
+/// A check is decided when its log-likelihood beats every other kind of
+/// check's by at least this much (a likelihood ratio of e^2, about 7.4);
+/// closer, the verdict is undecided and both are named.
+pub const CHECK_MARGIN: f64 = 2.0;
 /// The redraws the learned repair and reject write (the presets').
 pub const REPAIR_REDRAWS: usize = 64;
 pub const REJECT_REDRAWS: u32 = 10_000;
@@ -164,9 +168,15 @@ pub fn learn(
         && !deals.deals.is_empty()
     {
         let base = Rules::plain(check);
+        // Each rule's fit starts from the plain check's answer.
+        let near: Option<Vec<f64>> = fits
+            .iter()
+            .find(|f| f.rules == base)
+            .map(|f| f.weights[0].clone());
+        let near = near.as_deref();
         let mut repeat = base.clone();
         repeat.repeat = true;
-        let Some(f) = fit::fit(&data, &repeat, progress) else {
+        let Some(f) = fit::fit_from(&data, &repeat, near, progress) else {
             return Ok(None);
         };
         rule_fits.push((f, "repeat"));
@@ -174,7 +184,7 @@ pub fn learn(
         if cuts.len() > 1 {
             let mut banded = base.clone();
             banded.bands = cuts;
-            let Some(f) = fit::fit(&data, &banded, progress) else {
+            let Some(f) = fit::fit_from(&data, &banded, near, progress) else {
                 return Ok(None);
             };
             rule_fits.push((f, "bands"));
@@ -191,15 +201,23 @@ pub fn learn(
             }
             let mut m = base.clone();
             m.mercy = Some(k);
-            let Some(f) = fit::fit(&data, &m, progress) else {
+            let Some(f) = fit::fit_from(&data, &m, near, progress) else {
                 return Ok(None);
             };
+            if std::env::var_os("FIT_TIMES").is_some() {
+                eprintln!("mercy {k}: {} steps", f.steps);
+            }
             if best_mercy.as_ref().is_none_or(|b| f.loglik > b.loglik) {
                 best_mercy = Some(f);
             }
         }
         if let Some(f) = best_mercy {
             rule_fits.push((f, "mercy"));
+        }
+    }
+    if std::env::var_os("FIT_TIMES").is_some() {
+        for (f, rule) in &rule_fits {
+            eprintln!("{rule}: {} steps, converged {}", f.steps, f.converged);
         }
     }
     report::assemble(set, deals, req, &data, fits, bag, rule_fits, progress)

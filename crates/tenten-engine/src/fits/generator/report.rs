@@ -12,7 +12,7 @@ use crate::fits::generator::deals::Deals;
 use crate::fits::generator::fit::{self, Data, Fitted, Rules};
 use crate::fits::generator::likelihood::Check;
 use crate::fits::generator::predictive::{self, Predictive};
-use crate::fits::generator::{REJECT_REDRAWS, RULE_ALPHA, Request};
+use crate::fits::generator::{CHECK_MARGIN, REJECT_REDRAWS, RULE_ALPHA, Request};
 use crate::model::pieces::{MAX_WEIGHT, PieceSet};
 use crate::model::shapes::Shapes;
 use crate::play::generator_file::{self, Band, Check as FileCheck, GeneratorFile, MAX_SCALE, Mercy};
@@ -66,8 +66,13 @@ pub struct Learned {
     pub text: String,
     pub lines: Vec<String>,
     pub notes: Vec<String>,
-    /// The margin of the best check's log-likelihood over the next.
+    /// The margin of the best kind of check's log-likelihood over the
+    /// next kind's, the next kind, and whether the margin decides.
     pub check_margin: f64,
+    pub runner_up: String,
+    pub decided: bool,
+    /// The pieces' ids, in the set's order.
+    pub pieces: Vec<String>,
 }
 
 /// A model's name in the table: "reject+repeat+bands".
@@ -368,16 +373,6 @@ pub(super) fn assemble(
         .max_by(|a, b| a.loglik.total_cmp(&b.loglik))
         .cloned()
         .unwrap_or_else(|| fits[0].clone());
-    let check_margin = {
-        let mut lls: Vec<f64> = fits
-            .iter()
-            .filter(|f| name(&f.rules) != name(&best_check.rules))
-            .map(|f| f.loglik)
-            .collect();
-        lls.sort_by(|a, b| b.total_cmp(a));
-        lls.first()
-            .map_or(f64::INFINITY, |&second| best_check.loglik - second)
-    };
     // Rules whose test passes join the final model.
     let mut kept = best_check.rules.clone();
     let mut rows = Vec::new();
@@ -471,6 +466,47 @@ pub(super) fn assemble(
         }),
         BagFit::Untestable { .. } => {}
     }
+    // The check's verdict: the best kind of check against the next kind.
+    let kind = |c: Check| match c {
+        Check::None => "none",
+        Check::Reject => "reject",
+        Check::Repair { .. } => "repair",
+    };
+    let mut families: Vec<(&str, f64)> = Vec::new();
+    for f in &fits {
+        let k = kind(f.rules.check);
+        match families.iter_mut().find(|(n, _)| *n == k) {
+            Some(e) => e.1 = e.1.max(f.loglik),
+            None => families.push((k, f.loglik)),
+        }
+    }
+    if let BagFit::Fits {
+        loglik,
+        deals: covered,
+        ..
+    } = &bag
+        && *covered == n_deals
+    {
+        families.push(("bag", *loglik));
+    }
+    let chosen = if bag_best { "bag" } else { kind(best.rules.check) };
+    let chosen_ll = families
+        .iter()
+        .find(|f| f.0 == chosen)
+        .map_or(best.loglik, |f| f.1);
+    let runner_up = families
+        .iter()
+        .filter(|f| f.0 != chosen)
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map_or(("none", f64::NEG_INFINITY), |f| *f);
+    let check_margin = if chosen_ll.is_finite() && runner_up.1.is_finite() {
+        chosen_ll - runner_up.1
+    } else if chosen_ll.is_finite() {
+        f64::INFINITY
+    } else {
+        0.0
+    };
+    let decided = check_margin >= CHECK_MARGIN;
     let none = &fits[0];
     let smoking = smoking(data, none);
     let predictive = (!bag_best && n_deals > 0).then(|| {
@@ -511,7 +547,13 @@ pub(super) fn assemble(
             Check::Repair { policy, .. } => format!("repair policy={policy}"),
         }
     };
-    let mut first = format!("deals={n_deals} games={} check={check_word}", deals.games);
+    let mut first = format!(
+        "deals={n_deals} games={} check={check_word} check_verdict={} runner_up={} margin={}",
+        deals.games,
+        if decided { "decided" } else { "undecided" },
+        runner_up.0,
+        figure(check_margin)
+    );
     if bag_best {
         if let BagFit::Fits { counts, bags, .. } = &bag {
             let _ = write!(
@@ -527,7 +569,17 @@ pub(super) fn assemble(
             );
         }
     } else {
-        let _ = write!(first, " margin={}", figure(check_margin));
+        if let Check::Repair { policy, .. } = best.rules.check {
+            // How far the policy stands from the other policies fitted.
+            let next = fits
+                .iter()
+                .filter(|f| matches!(f.rules.check, Check::Repair { policy: p, .. } if p != policy))
+                .map(|f| f.loglik)
+                .fold(f64::NEG_INFINITY, f64::max);
+            if next.is_finite() {
+                let _ = write!(first, " policy_margin={:.2}", best_check.loglik - next);
+            }
+        }
         match best.repeat {
             Some(r) => {
                 let _ = write!(
@@ -648,6 +700,9 @@ pub(super) fn assemble(
         lines,
         notes,
         check_margin,
+        runner_up: runner_up.0.to_owned(),
+        decided,
+        pieces: set.pieces.iter().map(|p| p.id.clone()).collect(),
     }))
 }
 
@@ -680,5 +735,85 @@ fn file_text(set: &PieceSet, deals: &Deals, file: &GeneratorFile, lines: &[Strin
         out.push('\n');
     }
     out.push_str(&spec.to_ron());
+    out
+}
+
+fn number(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x}")
+    } else if x > 0.0 {
+        "inf".to_owned()
+    } else {
+        "-inf".to_owned()
+    }
+}
+
+/// The model table as CSV, or as RON with the best model's shares.
+pub fn report_table(l: &Learned, csv: bool) -> String {
+    let mut out = String::new();
+    if csv {
+        out.push_str("model,params,loglik,aic,bic,held_out_per_deal,lr_vs,lr,df,p,impossible_deals,deals\n");
+        for r in &l.rows {
+            let (vs, stat, df, p) = match &r.lr {
+                Some((vs, s, d, p)) => (vs.clone(), number(*s), d.to_string(), number(*p)),
+                None => (String::new(), String::new(), String::new(), String::new()),
+            };
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{},{},{vs},{stat},{df},{p},{},{}",
+                r.name,
+                r.params,
+                number(r.loglik),
+                number(r.aic),
+                number(r.bic),
+                r.held_out.map(number).unwrap_or_default(),
+                r.impossible,
+                r.deals
+            );
+        }
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "// tenten fit-generator's model table: {} deals, {} games.",
+        l.deals, l.games
+    );
+    out.push_str("(\n    models: [\n");
+    for r in &l.rows {
+        let lr = match &r.lr {
+            Some((vs, s, d, p)) => format!(
+                "Some((vs: {vs:?}, statistic: {}, df: {d}, p: {}))",
+                number(*s),
+                number(*p)
+            ),
+            None => "None".to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "        (model: {:?}, params: {}, loglik: {}, aic: {}, bic: {}, held_out_per_deal: {}, lr: {lr}, impossible_deals: {}, deals: {}),",
+            r.name,
+            r.params,
+            number(r.loglik),
+            number(r.aic),
+            number(r.bic),
+            r.held_out
+                .map_or("None".to_owned(), |h| format!("Some({})", number(h))),
+            r.impossible,
+            r.deals
+        );
+    }
+    out.push_str("    ],\n    shares: [\n");
+    if let Some(best) = &l.best {
+        for (c, (w, ci)) in best.weights.iter().zip(&best.intervals).enumerate() {
+            for (i, (&p, &(lo, hi))) in w.iter().zip(ci).enumerate() {
+                let id = l.pieces.get(i).map_or("?", String::as_str);
+                let _ = writeln!(
+                    out,
+                    "        (context: {c}, piece: {id:?}, share: {p}, low: {lo}, high: {hi}),"
+                );
+            }
+        }
+    }
+    out.push_str("    ],\n)\n");
     out
 }

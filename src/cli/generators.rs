@@ -1,0 +1,77 @@
+//! `tenten fit-generator`: a generator learned from the deals it dealt.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use tenten_engine::fits::generator::{self, Learned, deals};
+use tenten_engine::io::formats::{self, FormatError};
+use tenten_engine::model::board::BoardSize;
+use tenten_engine::progress::Progress;
+
+use super::piece_set;
+
+/// What `fit-generator` was given.
+pub(super) struct FitArgs {
+    pub logs: Vec<PathBuf>,
+    pub pieces: Option<PathBuf>,
+    pub board: Option<BoardSize>,
+    pub out: PathBuf,
+    pub report: Option<PathBuf>,
+    pub seed: u64,
+    pub replications: usize,
+    pub held_out: bool,
+    pub name: Option<String>,
+}
+
+pub(super) fn cmd_fit_generator(a: &FitArgs, out: &mut String) -> Result<(), FormatError> {
+    let set = piece_set(a.pieces.as_deref())?;
+    let first = a.logs[0].display().to_string();
+    let read = deals::read(&a.logs, &set)?;
+    if let Some(size) = a.board
+        && size != read.size
+    {
+        return Err(FormatError::new(
+            &first,
+            None,
+            format!("the log's boards are {} but --board says {size}", read.size),
+        ));
+    }
+    eprintln!(
+        "learning from {} deals ({} games) of {} on {}...",
+        read.deals.len(),
+        read.games,
+        set.name,
+        read.size
+    );
+    let name = a.name.clone().unwrap_or_else(|| {
+        let stem = a.logs[0]
+            .file_stem()
+            .map_or("log".into(), |s| s.to_string_lossy());
+        format!("learned from {stem}")
+    });
+    let req = generator::Request {
+        name,
+        pieces_ref: a.pieces.as_deref().map(|p| formats::pieces_reference(&a.out, p)),
+        seed: a.seed,
+        replications: a.replications,
+        held_out: a.held_out,
+        ..generator::Request::default()
+    };
+    let learned = generator::learn(&set, &read, &req, &Progress::default())
+        .map_err(|m| FormatError::new(&first, None, m))?
+        .unwrap_or_else(|| unreachable!("not cancelled"));
+    for line in &learned.lines {
+        let _ = writeln!(out, "{line}");
+    }
+    formats::write_atomic(&a.out, &learned.text)?;
+    if let Some(report) = &a.report {
+        formats::write_atomic(report, &table(&learned, report))?;
+    }
+    Ok(())
+}
+
+/// The model table as CSV (a `.csv` name) or RON.
+pub(super) fn table(l: &Learned, path: &Path) -> String {
+    let csv = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+    generator::report_table(l, csv)
+}
