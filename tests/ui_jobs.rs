@@ -469,3 +469,28 @@ fn a_playtest_plan_stops_on_cancel() {
         h.state().live.status
     );
 }
+
+#[test]
+fn learning_a_generator_from_a_log_stops_on_cancel() {
+    let mut h = harness();
+    open(&mut h, preset("logs/casual-playtest.ron"));
+    h.state_mut().push(Command::LearnGenerator);
+    h.step();
+    assert!(h.state().live.learn.running(), "learning is running");
+    cancel_and_join(
+        &mut h,
+        "learning a generator from 200 deals",
+        Command::CancelLearn,
+    );
+    h.run();
+    assert!(!h.state().live.learn.running());
+    assert!(
+        h.state().live.learn.result.is_none(),
+        "a cancelled learning leaves no result"
+    );
+    assert!(
+        h.state().live.status.contains("cancelled"),
+        "{}",
+        h.state().live.status
+    );
+}

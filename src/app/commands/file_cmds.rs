@@ -109,6 +109,7 @@ impl App {
                 self.live.status = format!("Chose {}", path.display());
                 self.live.picked_folder = Some((check, path));
             }
+            Purpose::PickLearnFolder => self.start_learn(Some(path), ctx),
             Purpose::SaveText { text, .. } => match tenten_engine::io::formats::write_atomic(&path, &text) {
                 Ok(()) => self.live.status = format!("Saved {}", path.display()),
                 Err(e) => self.live.error = Some(e.to_string()),

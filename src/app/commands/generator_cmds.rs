@@ -343,3 +343,89 @@ impl App {
         }
     }
 }
+
+impl App {
+    /// Learns a generator from `folder`'s logs, or from the open log.
+    pub(crate) fn start_learn(&mut self, folder: Option<std::path::PathBuf>, ctx: &egui::Context) {
+        use crate::app::jobs::learn::Source;
+        let source = match folder {
+            Some(p) => Source::Path(p),
+            None => match &self.state.doc.batch {
+                Some(b) => Source::Text {
+                    name: b.source.path.display().to_string(),
+                    text: b.source.text.clone(),
+                },
+                None => {
+                    self.live.learn.error =
+                        Some("Open a log of deals (a batch or JSON Lines log) first.".to_owned());
+                    return;
+                }
+            },
+        };
+        let name = source.name();
+        match self.live.learn.start(source, self.state.doc.set.clone(), ctx) {
+            Ok(()) => self.live.status = format!("Learning a generator from {name}…"),
+            Err(e) => self.live.error = Some(format!("Could not start learning: {e}")),
+        }
+    }
+
+    /// The learned generator becomes the active one, untitled (its weights
+    /// the palette's, as when a generator file is opened).
+    pub(crate) fn open_learned(&mut self) {
+        let Some((_, learned)) = &self.live.learn.result else {
+            return;
+        };
+        match generator_file::parse(&learned.text, "the learned generator", &self.state.doc.set) {
+            Ok(spec) => {
+                self.edit(EditKey::Single);
+                let doc = &mut self.state.doc;
+                for (p, q) in doc.set.pieces.iter_mut().zip(&spec.set.pieces) {
+                    p.weight = q.weight;
+                }
+                let mut rules = spec.file;
+                rules.weights.clear();
+                rules.pieces = None;
+                let name = rules.name.clone();
+                doc.generator = Some(rules);
+                doc.generator_origin = doc.generator_as_saved();
+                doc.generator_named_for = Some(doc.weights_map());
+                doc.generator_path = None;
+                doc.generator_hash = None;
+                self.live.status = format!("Dealing from the generator {name} (untitled: Save asks where)");
+            }
+            Err(e) => self.live.error = Some(e.to_string()),
+        }
+    }
+
+    /// Keeps the learned file in the data folder (`learned/`, a new name
+    /// each time: nothing is replaced) and adds it to the Lab.
+    pub(crate) fn learned_to_lab(&mut self) {
+        let Some((_, learned)) = &self.live.learn.result else {
+            return;
+        };
+        let Some(dir) = self.data_dir.clone().map(|d| d.join("learned")) else {
+            self.live.error = Some(
+                "No data folder to keep the learned file in: save it, then add it to the Lab.".to_owned(),
+            );
+            return;
+        };
+        if let Err(e) = std::fs::create_dir_all(&dir) {
+            self.live.error = Some(format!("Could not make {}: {e}", dir.display()));
+            return;
+        }
+        let stem: String = learned
+            .file
+            .name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        let path = (1..)
+            .map(|n| dir.join(format!("{stem}-{n}.ron")))
+            .find(|p| !p.exists())
+            .unwrap_or_else(|| dir.join(format!("{stem}.ron")));
+        match tenten_engine::io::formats::write_atomic(&path, &learned.text) {
+            Ok(()) => self.add_lab_generator(path),
+            Err(e) => self.live.error = Some(e.to_string()),
+        }
+    }
+}

@@ -10,6 +10,7 @@ pub mod fit;
 pub mod job;
 pub mod judge;
 pub mod lab;
+pub mod learn;
 pub mod playtest_live;
 pub mod playtest_plan;
 pub mod population;

@@ -47,7 +47,7 @@ pub fn generator_color(name: &str) -> Color32 {
 pub const BAND_NAMES: [&str; BANDS] = ["0-20 %", "20-40 %", "40-60 %", "60-80 %", "80-100 %"];
 
 /// An axis with a name at each whole number (generators, pieces, bands).
-fn named_axis(axis: AxisHints<'static>, label: &'static str, names: Vec<String>) -> AxisHints<'static> {
+pub fn named_axis(axis: AxisHints<'static>, label: &'static str, names: Vec<String>) -> AxisHints<'static> {
     axis.label(label)
         .label_spacing(12.0..=14.0)
         .formatter(move |mark, _| {

@@ -4,6 +4,7 @@ pub mod calibration;
 pub mod explain;
 pub mod fit;
 pub mod lab;
+pub mod learned;
 pub mod legend;
 pub mod population;
 pub mod survival;

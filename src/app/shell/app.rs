@@ -79,6 +79,7 @@ impl App {
                 timing: TimingSweep::default(),
                 lab: Default::default(),
                 fit: Default::default(),
+                learn: Default::default(),
                 explain: Default::default(),
                 tune: Default::default(),
                 population_fit: Default::default(),
@@ -133,6 +134,7 @@ impl App {
         w.extend(self.live.danger.watch());
         w.extend(self.live.lab.watches());
         w.extend(self.live.fit.watches());
+        w.extend(self.live.learn.watches());
         w.extend(self.live.explain.watches());
         w.extend(self.live.tune.watches());
         w.extend(self.live.population_fit.watches());
@@ -273,6 +275,15 @@ impl App {
                     r.generators.len()
                 ),
                 (None, None) => "The forecast was cancelled".to_owned(),
+            };
+        }
+        if self.live.learn.poll() {
+            self.live.status = match (&self.live.learn.error, &self.live.learn.result) {
+                (Some(e), _) => format!("Learning failed: {e}"),
+                (None, Some((source, l))) => {
+                    format!("Learned a generator from {} deals of {source}", l.deals)
+                }
+                _ => "Learning cancelled".to_owned(),
             };
         }
         if self.live.fit.poll() {

@@ -439,6 +439,11 @@ impl App {
             Command::OpenLabReplayDeal => self.open_lab_replay_deal(),
             Command::FitPlayer(lookahead) => self.start_fit(lookahead, ctx),
             Command::CancelFit => self.live.fit.cancel(),
+            Command::LearnGenerator => self.start_learn(None, ctx),
+            Command::PickLearnFolder => self.choose_file(Purpose::PickLearnFolder, ctx),
+            Command::CancelLearn => self.live.learn.cancel(),
+            Command::OpenLearned => self.open_learned(),
+            Command::LearnedToLab => self.learned_to_lab(),
             Command::ExplainLog => self.start_explain(ctx),
             Command::CancelExplain => self.live.explain.cancel(),
             Command::FitPopulation(folder) => {

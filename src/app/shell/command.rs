@@ -210,6 +210,14 @@ pub enum Command {
     CloseLabReplay,
     /// Put the replay's current round (board and dealt holder) in the document.
     OpenLabReplayDeal,
+    /// Learn a generator from the open log's deals (the Generator tab);
+    /// from a folder chosen; stop; make the learned one the active
+    /// generator; add it to the Lab.
+    LearnGenerator,
+    PickLearnFolder,
+    CancelLearn,
+    OpenLearned,
+    LearnedToLab,
     /// Fit a player (temperature and slip) to the open playtest log.
     FitPlayer(tenten_engine::play::player::Lookahead),
     CancelFit,

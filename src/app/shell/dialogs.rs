@@ -30,6 +30,8 @@ pub enum Purpose {
     PickLogFolder {
         check: bool,
     },
+    /// A folder of logs to learn a generator from (the Generator tab).
+    PickLearnFolder,
     /// An export (CSV, SVG, DOT) whose text is ready.
     SaveText {
         title: &'static str,
@@ -52,6 +54,7 @@ impl Purpose {
             Purpose::SaveGenerator => "Save generator",
             Purpose::SaveFiltered => "Save the deals shown as a batch",
             Purpose::PickLogFolder { check: false } => "Choose the folder of testers' logs to fit",
+            Purpose::PickLearnFolder => "Choose a folder of logs to learn a generator from",
             Purpose::PickLogFolder { check: true } => {
                 "Choose the folder of logs to check the forecast against"
             }
@@ -67,7 +70,8 @@ impl Purpose {
             | Purpose::OpenGenerator
             | Purpose::AddLabGenerator
             | Purpose::AddLabPlayer
-            | Purpose::PickLogFolder { .. } => None,
+            | Purpose::PickLogFolder { .. }
+            | Purpose::PickLearnFolder => None,
             Purpose::SaveGenerator => Some("generator.ron"),
             Purpose::SaveDeal { batch: true } => Some("deals.ron"),
             Purpose::SaveDeal { batch: false } => Some("deal.ron"),
@@ -87,7 +91,7 @@ impl Purpose {
             Purpose::OpenPieceSet | Purpose::SavePieceSet => "sets",
             Purpose::OpenGenerator | Purpose::SaveGenerator | Purpose::AddLabGenerator => "generators",
             Purpose::AddLabPlayer => "players",
-            Purpose::PickLogFolder { .. } => "logs",
+            Purpose::PickLogFolder { .. } | Purpose::PickLearnFolder => "logs",
             Purpose::SaveText { name, .. } if name.ends_with("player.ron") => "players",
             Purpose::SaveText { .. } => "exports",
         }
@@ -95,7 +99,7 @@ impl Purpose {
 
     /// It chooses a folder, not a file.
     pub fn picks_folder(&self) -> bool {
-        matches!(self, Purpose::PickLogFolder { .. })
+        matches!(self, Purpose::PickLogFolder { .. } | Purpose::PickLearnFolder)
     }
 
     /// A save: it writes the chosen file.

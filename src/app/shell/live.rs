@@ -70,6 +70,8 @@ pub struct Live {
     pub lab: crate::app::jobs::lab::Lab,
     /// A player fitted to the open playtest log, and the job fitting it.
     pub fit: crate::app::jobs::fit::PlayerFit,
+    /// A generator learned from deals (the Generator tab), and its job.
+    pub learn: crate::app::jobs::learn::LearnJob,
     /// Which model explains the open playtest log, and the job finding out.
     pub explain: crate::app::jobs::explain::LogCheck,
     /// The Lab's last tune of the generator, and the job running it.

@@ -24,7 +24,14 @@ impl Tab for GeneratorTab {
         "Generator"
     }
 
-    fn ui(&mut self, ui: &mut Ui, state: &State, _live: &Live, cmds: &mut Vec<Command>) {
+    fn ui(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
+        self.rules(ui, state, cmds);
+        super::generator_learn::learn_section(ui, state, live, cmds);
+    }
+}
+
+impl GeneratorTab {
+    fn rules(&mut self, ui: &mut Ui, state: &State, cmds: &mut Vec<Command>) {
         let doc = &state.doc;
         let Some(rules) = &doc.generator else {
             ui.label(RichText::new("Generator").strong());

@@ -122,6 +122,8 @@ pub struct Data<'a> {
     pub fallback: Fallback<'a>,
     /// Which deals this fit reads (all, or one fold's).
     pub include: Option<&'a [bool]>,
+    /// Read before each chunk of deals: a cancel stops a pass at once.
+    pub progress: &'a Progress,
 }
 
 impl Data<'_> {
@@ -149,6 +151,9 @@ impl Data<'_> {
                 let mut ll = 0.0;
                 let mut acc = vec![Stats::new(n); if stats { contexts } else { 0 }];
                 let mut impossible = 0;
+                if self.progress.cancelled() {
+                    return (ll, acc, impossible);
+                }
                 for (j, d) in chunk.iter().enumerate() {
                     let i = ci * 256 + j;
                     if !self.included(i) {
@@ -250,6 +255,9 @@ pub fn fit_from(data: &Data, rules: &Rules, near: Option<&[f64]>, progress: &Pro
             return None;
         }
         let (ll, stats, imp) = data.pass(rules, &weights, repeat, true);
+        if progress.cancelled() {
+            return None;
+        }
         impossible = imp;
         steps += 1;
         if imp > 0 {

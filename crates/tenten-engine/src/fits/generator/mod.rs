@@ -127,6 +127,7 @@ pub fn learn(
         boards: &cache,
         fallback: Fallback { shapes: &shapes, set },
         include: None,
+        progress,
     };
     let mut fits: Vec<Fitted> = Vec::new();
     for check in checks(&req.policies) {

@@ -135,6 +135,7 @@ pub fn check(
     k: usize,
     seed: u64,
     replications: usize,
+    progress: &crate::progress::Progress,
 ) -> Predictive {
     let n = set.pieces.len();
     let step = deals.len().div_ceil(MAX_DEALS).max(1);
@@ -147,7 +148,14 @@ pub fn check(
             let mut rng = Generator::new(seed.wrapping_add(r as u64));
             let holders: Vec<Vec<PieceIdx>> = chosen
                 .iter()
-                .map(|d| simulate(shapes, set, model, d, k, &mut rng))
+                .map(|d| {
+                    // A cancel leaves the rest as dealt; the caller drops it.
+                    if progress.cancelled() {
+                        d.holder.clone()
+                    } else {
+                        simulate(shapes, set, model, d, k, &mut rng)
+                    }
+                })
                 .collect();
             figures(shapes, &chosen, &holders, n)
         })

@@ -144,6 +144,7 @@ fn held_out(data: &Data, rules: &Rules, progress: &Progress) -> Option<f64> {
                 set: data.fallback.set,
             },
             include: Some(include),
+            progress,
         };
         let f = fit::fit(&on(&train), rules, progress)?;
         let n = data.boards.n as f64;
@@ -518,8 +519,12 @@ pub(super) fn assemble(
             deals.k,
             req.seed,
             req.replications,
+            progress,
         )
     });
+    if progress.cancelled() {
+        return Ok(None);
+    }
     let mut file = file_of(set, deals, &best, req);
     if bag_best && let BagFit::Fits { counts, .. } = &bag {
         file = GeneratorFile {

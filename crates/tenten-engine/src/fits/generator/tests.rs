@@ -267,3 +267,91 @@ fn the_checks_and_rules_of_every_preset_are_learned_back() {
     assert!(!l.file.by_fill.is_empty());
     deals_a_game(&l, &set);
 }
+
+/// A generator with weights, repeat chance and check drawn from `seed`.
+fn random_generator(seed: u64) -> (String, Vec<f64>, f64, &'static str) {
+    let set = PieceSet::classic();
+    let mut g = crate::model::generator::Generator::new(seed);
+    let weights: Vec<u32> = set.pieces.iter().map(|_| 1 + g.below(30) as u32).collect();
+    let total: u32 = weights.iter().sum();
+    let repeat = if g.unit() < 0.5 {
+        0.0
+    } else {
+        (g.unit() * 0.2 * 1000.0).round() / 1000.0
+    };
+    let check = [
+        "none",
+        "reject(redraws: 10000)",
+        "repair(policy: deepest, redraws: 64)",
+    ][g.below(3)];
+    let text = format!(
+        "(name: \"drawn {seed}\", weights: {{ {} }}, repeat_previous: {repeat}, check: {check})",
+        set.pieces
+            .iter()
+            .zip(&weights)
+            .map(|(p, w)| format!("\"{}\": {w}", p.id))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let shares = weights.iter().map(|&w| f64::from(w) / f64::from(total)).collect();
+    let kind = match check.as_bytes()[2] {
+        b'n' => "none",
+        b'j' => "reject",
+        _ => "repair",
+    };
+    (text, shares, repeat, kind)
+}
+
+#[test]
+#[ignore = "the coverage of the learned intervals over generators drawn at random (a measurement for docs/benchmarks.md)"]
+fn measure_coverage_on_random_generators() {
+    let reps: u64 = std::env::var("REPS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    let n: usize = std::env::var("DEALS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2000);
+    let (mut inside, mut all, mut r_inside, mut r_all) = (0, 0, 0, 0);
+    let (mut right, mut undecided, mut wrong) = (0, 0, 0);
+    for rep in 1..=reps {
+        let (text, shares, repeat, truth) = random_generator(rep);
+        let path = std::env::temp_dir().join(format!("tenten-drawn-{rep}.ron"));
+        std::fs::write(&path, &text).unwrap();
+        let (set, deals) = dealt(path.to_str().unwrap(), "novice", rep * 7919, n);
+        let l = learn(&set, &deals, &suite_request(), &Progress::default())
+            .unwrap()
+            .unwrap();
+        let k = kind(&l);
+        if !l.decided {
+            undecided += 1;
+        } else if k == truth {
+            right += 1;
+        } else {
+            wrong += 1;
+        }
+        let best = l.best.as_ref().unwrap();
+        if best.weights.len() == 1 {
+            inside += covered(&l, &shares);
+            all += shares.len();
+        }
+        if repeat > 0.0 {
+            r_all += 1;
+            if let Some(_r) = best.repeat {
+                r_inside += usize::from(best.repeat_ci.0 <= repeat && repeat <= best.repeat_ci.1);
+            }
+        }
+        println!(
+            "rep {rep}: truth {truth} repeat {repeat}; learned {k} decided {} margin {:.2}; weights covered {}/{}",
+            l.decided,
+            l.check_margin,
+            covered(&l, &shares),
+            shares.len()
+        );
+    }
+    println!(
+        "weights inside their 95 % interval: {inside} of {all} ({:.3}); repeat chance inside: {r_inside} of {r_all}; checks right {right}, undecided {undecided}, wrong {wrong}",
+        inside as f64 / all.max(1) as f64
+    );
+}
