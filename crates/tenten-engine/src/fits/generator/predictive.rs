@@ -127,6 +127,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 }
 
 /// The check of `model` on `deals` (`replications` runs from `seed`).
+#[allow(clippy::too_many_arguments)]
 pub fn check(
     shapes: &Shapes,
     set: &PieceSet,
