@@ -299,12 +299,18 @@ enum Command {
         /// The predictive check's first seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// The predictive check's replications.
-        #[arg(long, value_name = "N", default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        /// The predictive check's replications (its ranges are their 2.5 and 97.5 percentiles).
+        #[arg(long, value_name = "N", default_value_t = 40, value_parser = clap::value_parser!(u32).range(10..=10_000))]
         replications: u32,
         /// Skip the held-out log-likelihood (two folds by game: each model fitted twice more).
         #[arg(long)]
         no_held_out: bool,
+        /// Fit repair under these failure policies only (repeatable; default all three).
+        #[arg(long = "policy", value_name = "POLICY", value_parser = parse_policy)]
+        policies: Vec<Policy>,
+        /// Fit the checks only: do not test repeat_previous, fill bands and mercy.
+        #[arg(long)]
+        no_rules: bool,
         /// The learned generator's name (default: "learned from <the first log's stem>").
         #[arg(long)]
         name: Option<String>,
@@ -798,6 +804,8 @@ pub fn main(args: Vec<OsString>) -> i32 {
             seed,
             replications,
             no_held_out,
+            policies,
+            no_rules,
             name,
             force: _,
         } => generators::cmd_fit_generator(
@@ -810,6 +818,8 @@ pub fn main(args: Vec<OsString>) -> i32 {
                 seed,
                 replications: replications as usize,
                 held_out: !no_held_out,
+                policies,
+                rules: !no_rules,
                 name,
             },
             &mut out,

@@ -20,6 +20,8 @@ pub(super) struct FitArgs {
     pub seed: u64,
     pub replications: usize,
     pub held_out: bool,
+    pub policies: Vec<tenten_engine::search::heuristic::Policy>,
+    pub rules: bool,
     pub name: Option<String>,
 }
 
@@ -55,6 +57,12 @@ pub(super) fn cmd_fit_generator(a: &FitArgs, out: &mut String) -> Result<(), For
         seed: a.seed,
         replications: a.replications,
         held_out: a.held_out,
+        rules: a.rules,
+        policies: if a.policies.is_empty() {
+            tenten_engine::search::heuristic::Policy::ALL.to_vec()
+        } else {
+            a.policies.clone()
+        },
         ..generator::Request::default()
     };
     let learned = generator::learn(&set, &read, &req, &Progress::default())

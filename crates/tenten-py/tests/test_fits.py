@@ -151,8 +151,8 @@ def test_fit_generator_gives_the_clis_figures_and_file(cli, tmp_path):
         cli("deal", "--seed", "2", "--log", "400", "--player", "novice", "--generator", "block-blast-like", "--format", "jsonl")
     )
     out = tmp_path / "learned.ron"
-    theirs = cli("fit-generator", str(log), "--out", str(out), "--no-held-out", "--replications", "5").strip()
-    fit = tenten.fit_generator(log, held_out=False, replications=5, name="learned from bbl")
+    theirs = cli("fit-generator", str(log), "--out", str(out), "--no-held-out", "--replications", "10").strip()
+    fit = tenten.fit_generator(log, held_out=False, replications=10, name="learned from bbl")
     assert fit["line"] == theirs
     assert fit["file"] == out.read_text()
     assert fit["deals"] == 400 and fit["check"] in ("none", "reject", "repair")

@@ -55,22 +55,23 @@ fn band(fill: f64) -> usize {
 }
 
 /// One simulated holder on a logged deal's board.
+#[allow(clippy::too_many_arguments)]
 fn simulate(
     shapes: &Shapes,
     set: &PieceSet,
     model: &Fitted,
+    sets: &[PieceSet],
     d: &Seen,
     k: usize,
     rng: &mut Generator,
 ) -> Vec<PieceIdx> {
-    let w = &model.weights[model.rules.context(d)];
-    let weights = weighted(set, w);
+    let weights = &sets[model.rules.context(d)];
     let mut before = d.previous;
     let drawn: Vec<PieceIdx> = (0..k)
         .map(|_| {
             let p = match (model.repeat, before) {
                 (Some(r), Some(b)) if rng.unit() < r => b,
-                _ => rng.draw(&weights),
+                _ => rng.draw(weights),
             };
             before = Some(p);
             p
@@ -84,14 +85,14 @@ fn simulate(
     };
     match model.rules.check {
         Check::None => drawn,
-        Check::Reject => rejected(&table, &weights, drawn, rng, 10_000).holder,
+        Check::Reject => rejected(&table, weights, drawn, rng, 10_000).holder,
         Check::Repair { policy, redraws } => {
             let options = ChangeOptions {
                 policy,
                 max_redraws: redraws,
                 ..ChangeOptions::default()
             };
-            repaired(&table, &weights, drawn, rng, options).holder
+            repaired(&table, weights, drawn, rng, options).holder
         }
     }
 }
@@ -143,6 +144,8 @@ pub fn check(
     let chosen: Vec<&Seen> = deals.iter().step_by(step).collect();
     let observed_holders: Vec<Vec<PieceIdx>> = chosen.iter().map(|d| d.holder.clone()).collect();
     let (observed, observed_unsolvable) = figures(shapes, &chosen, &observed_holders, n);
+    // Each context's weights as a set to draw from, made once.
+    let sets: Vec<PieceSet> = model.weights.iter().map(|w| weighted(set, w)).collect();
     let runs: Vec<(Vec<Vec<f64>>, f64)> = (0..replications)
         .into_par_iter()
         .map(|r| {
@@ -154,7 +157,7 @@ pub fn check(
                     if progress.cancelled() {
                         d.holder.clone()
                     } else {
-                        simulate(shapes, set, model, d, k, &mut rng)
+                        simulate(shapes, set, model, &sets, d, k, &mut rng)
                     }
                 })
                 .collect();
