@@ -842,13 +842,13 @@ pub fn main(args: Vec<OsString>) -> i32 {
         } => players::cmd_fit_player(
             &log,
             pieces.as_deref(),
-            &tenten_engine::study::fit_player::Request {
+            &tenten_engine::fits::fit_player::Request {
                 model: match model {
-                    players::ModelArg::Rank => tenten_engine::study::compare::Model::Rank {
+                    players::ModelArg::Rank => tenten_engine::fits::compare::Model::Rank {
                         lookahead: lookahead.into(),
                         evaluation,
                     },
-                    players::ModelArg::Value => tenten_engine::study::compare::Model::Value {
+                    players::ModelArg::Value => tenten_engine::fits::compare::Model::Value {
                         lookahead: lookahead.into(),
                         free: criteria,
                     },
@@ -860,7 +860,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
                 generator,
                 games: games as usize,
                 seed,
-                name: name.unwrap_or_else(|| tenten_engine::study::fit_player::default_name(&log)),
+                name: name.unwrap_or_else(|| tenten_engine::fits::fit_player::default_name(&log)),
             },
             file.as_deref(),
             &mut out,

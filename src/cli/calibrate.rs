@@ -4,10 +4,10 @@
 use std::time::Instant;
 
 use super::*;
+use tenten_engine::fits::population::file as population_file;
 use tenten_engine::study::calibrate::file::{self as study_file, Study};
 use tenten_engine::study::calibrate::summary;
 use tenten_engine::study::calibrate::{self, Design, Estimator, Plan, Ranges, Replication};
-use tenten_engine::study::population::file as population_file;
 
 #[derive(clap::Args, Debug)]
 pub(super) struct Args {

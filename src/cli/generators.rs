@@ -63,7 +63,6 @@ pub(super) fn cmd_fit_generator(a: &FitArgs, out: &mut String) -> Result<(), For
         } else {
             a.policies.clone()
         },
-        ..generator::Request::default()
     };
     let learned = generator::learn(&set, &read, &req, &Progress::default())
         .map_err(|m| FormatError::new(&first, None, m))?

@@ -2,9 +2,9 @@
 //! player made) and `tenten fit-player` (a player fitted to such a log).
 
 use super::*;
+use tenten_engine::fits::{fit_player, player as fit};
 use tenten_engine::io::playtest_log;
 use tenten_engine::play::player::{self, Lookahead, Player};
-use tenten_engine::study::{fit, fit_player};
 
 /// A player model: a preset name or a player file, read when parsed.
 #[derive(Clone, Debug)]

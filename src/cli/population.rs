@@ -6,6 +6,14 @@ use super::piece_set;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use tenten_engine::fits::population::check::{REFERENCE_COHORTS, check, reference, testers_of};
+use tenten_engine::fits::population::cohort::{self, cohort};
+use tenten_engine::fits::population::file;
+use tenten_engine::fits::population::fit::{Model, fit_population};
+use tenten_engine::fits::population::forecast::{Outcome, deciles, play_players, summarize};
+use tenten_engine::fits::population::session::Table;
+use tenten_engine::fits::population::shard::{ForecastPlan, ForecastShard, merge};
+use tenten_engine::fits::population::uncertainty::Uncertainty;
 use tenten_engine::io::formats::{self, FormatError};
 use tenten_engine::io::jsonl_log;
 use tenten_engine::model::board::BoardSize;
@@ -15,14 +23,6 @@ use tenten_engine::play::dealing::Dealing;
 use tenten_engine::play::player::{Choice, Lookahead};
 use tenten_engine::progress::Progress;
 use tenten_engine::study::calibrate::{Estimator, measured};
-use tenten_engine::study::population::check::{REFERENCE_COHORTS, check, reference, testers_of};
-use tenten_engine::study::population::cohort::{self, cohort};
-use tenten_engine::study::population::file;
-use tenten_engine::study::population::fit::{Model, fit_population};
-use tenten_engine::study::population::forecast::{Outcome, deciles, play_players, summarize};
-use tenten_engine::study::population::session::Table;
-use tenten_engine::study::population::shard::{ForecastPlan, ForecastShard, merge};
-use tenten_engine::study::population::uncertainty::Uncertainty;
 
 /// Where sessions are played.
 pub(super) struct Rules {
@@ -163,7 +163,7 @@ pub(super) struct ForecastArgs {
 /// Forecasts each generator; with `--check`, compares the one the logs
 /// were played under with them.
 pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) -> Result<(), FormatError> {
-    tenten_engine::study::population::forecast::check_size(a.players, a.generators.len())
+    tenten_engine::fits::population::forecast::check_size(a.players, a.generators.len())
         .map_err(|m| FormatError::new("forecast", None, m))?;
     let population = file::by_name(&a.population)?;
     let set = piece_set(rules.pieces.as_deref())?;

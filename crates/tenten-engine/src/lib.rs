@@ -9,8 +9,8 @@
 //! 3. `danger`, `io` (RON files, batches, exports), `play` (playing: games,
 //!    strategies, players, dealers, generator files);
 //! 4. `study` (a run's identity, the runner, result files and merges,
-//!    tuning, fitting players and populations), `fits` (a generator learned
-//!    from its deals);
+//!    tuning, calibration), `fits` (players, populations and generators
+//!    fitted to logs);
 //! 5. `perf` (benchmarks, the throttle, the timing sweeps).
 
 pub mod bounds;

@@ -5,11 +5,11 @@
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use tenten_engine::io::playtest_log;
-use tenten_engine::study::compare::Model;
-use tenten_engine::study::fit_player::{
+use tenten_engine::fits::compare::Model;
+use tenten_engine::fits::fit_player::{
     PlayerFit as EngineFit, Request, default_name, fit_player as engine_fit_player,
 };
+use tenten_engine::io::playtest_log;
 
 use crate::args;
 use crate::errors::{format, input};

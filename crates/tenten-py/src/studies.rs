@@ -5,15 +5,15 @@
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use tenten_engine::fits::population::file::{self, Population as EnginePopulation};
+use tenten_engine::fits::population::fit::{Model, fit_population as engine_fit_population};
+use tenten_engine::fits::population::forecast::{NAMES, Outcome, deciles, play_players, summarize};
+use tenten_engine::fits::population::session::Table;
+use tenten_engine::fits::population::uncertainty::Uncertainty;
 use tenten_engine::io::jsonl_log;
 use tenten_engine::model::shapes::Shapes;
 use tenten_engine::play::coelho::CoelhoWeights;
 use tenten_engine::play::dealing::Dealing;
-use tenten_engine::study::population::file::{self, Population as EnginePopulation};
-use tenten_engine::study::population::fit::{Model, fit_population as engine_fit_population};
-use tenten_engine::study::population::forecast::{NAMES, Outcome, deciles, play_players, summarize};
-use tenten_engine::study::population::session::Table;
-use tenten_engine::study::population::uncertainty::Uncertainty;
 use tenten_engine::study::runner::{self, Plan};
 
 use crate::args;
@@ -268,7 +268,7 @@ fn forecast<'py>(
             format!("is {players}; forecast 1 to 10,000,000 players"),
         ));
     }
-    tenten_engine::study::population::forecast::check_size(players, generators.len())
+    tenten_engine::fits::population::forecast::check_size(players, generators.len())
         .map_err(|m| input("forecast", m))?;
     let population = population_of(population)?;
     let set = args::pieces(pieces)?;
@@ -336,7 +336,7 @@ fn forecast<'py>(
             .into_pyarray(py),
     )?;
     for (j, name) in NAMES.iter().enumerate() {
-        let f = |pick: fn(&tenten_engine::study::population::forecast::Figure) -> f64| {
+        let f = |pick: fn(&tenten_engine::fits::population::forecast::Figure) -> f64| {
             rows.iter().map(|r| pick(&r.1.figures[j])).collect::<Vec<f64>>()
         };
         out.set_item(*name, f(|x| x.value).into_pyarray(py))?;

@@ -226,13 +226,13 @@ impl App {
     fn chosen_population(
         &self,
         fitted: bool,
-    ) -> Result<tenten_engine::study::population::file::Population, String> {
+    ) -> Result<tenten_engine::fits::population::file::Population, String> {
         match (&self.live.population_fit.result, fitted) {
             (Some(f), true) => Ok(f.fit.population.clone()),
             (None, true) => {
                 Err("Fit a population to a folder of logs first, or choose the demo population.".to_owned())
             }
-            (_, false) => tenten_engine::study::population::file::by_name("demo").map_err(|e| e.to_string()),
+            (_, false) => tenten_engine::fits::population::file::by_name("demo").map_err(|e| e.to_string()),
         }
     }
 
@@ -351,7 +351,7 @@ impl App {
             text: batch.source.text.clone(),
             file: batch.source.path.display().to_string(),
             set: self.state.doc.set.clone(),
-            ask: tenten_engine::study::explain::Ask {
+            ask: tenten_engine::fits::explain::Ask {
                 folds: 5,
                 evaluation: self.state.settings.lab.weights,
                 criteria: [true; 5],

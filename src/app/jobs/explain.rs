@@ -1,10 +1,10 @@
 //! Which model explains the open playtest log, on a job: every model
 //! compared on held-out games, the best fitted and checked
-//! (`tenten_engine::study::explain`, what `fit-player --compare` prints).
+//! (`tenten_engine::fits::explain`, what `fit-player --compare` prints).
 
+use tenten_engine::fits::explain::{self, Ask, Explanation};
 use tenten_engine::io::playtest_log;
 use tenten_engine::model::pieces::PieceSet;
-use tenten_engine::study::explain::{self, Ask, Explanation};
 
 use crate::app::jobs::job::{Background, Job};
 

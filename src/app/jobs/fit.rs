@@ -2,12 +2,12 @@
 //! checked, each move reduced to what the likelihood needs, then the
 //! maximum-likelihood temperature and slip with their profile curves.
 
+use tenten_engine::fits::player::{self as fit, Fit};
 use tenten_engine::io::playtest_log;
 use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::model::shapes::Shapes;
 use tenten_engine::play::coelho::CoelhoWeights;
 use tenten_engine::play::player::{Lookahead, Player};
-use tenten_engine::study::fit::{self, Fit};
 
 use crate::app::jobs::job::{Background, Job};
 

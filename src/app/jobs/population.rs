@@ -4,19 +4,19 @@
 
 use std::path::{Path, PathBuf};
 
+use tenten_engine::fits::population::check::{Check, REFERENCE_COHORTS, check, reference, testers_of};
+use tenten_engine::fits::population::file::Population;
+use tenten_engine::fits::population::fit::{Model, PopulationFit, fit_population};
+use tenten_engine::fits::population::forecast::{
+    Figure, Forecast, Outcome, observed_reach, play_players, reach_curve, summarize,
+};
+use tenten_engine::fits::population::session::{Session, Table};
+use tenten_engine::fits::population::uncertainty::Uncertainty;
 use tenten_engine::model::board::BoardSize;
 use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::model::shapes::Shapes;
 use tenten_engine::play::dealing::Dealing;
 use tenten_engine::play::player::{Choice, Lookahead};
-use tenten_engine::study::population::check::{Check, REFERENCE_COHORTS, check, reference, testers_of};
-use tenten_engine::study::population::file::Population;
-use tenten_engine::study::population::fit::{Model, PopulationFit, fit_population};
-use tenten_engine::study::population::forecast::{
-    Figure, Forecast, Outcome, observed_reach, play_players, reach_curve, summarize,
-};
-use tenten_engine::study::population::session::{Session, Table};
-use tenten_engine::study::population::uncertainty::Uncertainty;
 
 use crate::app::jobs::job::{Background, Job};
 

@@ -8,9 +8,9 @@ use egui_plot::{
     AxisHints, Bar, BarChart, HoverPosition, Line, LineStyle, MarkerShape, Plot, PlotPoints, Points,
 };
 
+use tenten_engine::fits::player_check::{Bin, SurvivalCheck};
+use tenten_engine::fits::player_value::ValueFit;
 use tenten_engine::stats::survival::kaplan_meier;
-use tenten_engine::study::fit_check::{Bin, SurvivalCheck};
-use tenten_engine::study::fit_value::ValueFit;
 
 use crate::app::plots::legend::{self, Entry};
 use crate::app::plots::survival::{Rounds, by_rounds, km_curve, step_line};

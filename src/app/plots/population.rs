@@ -7,9 +7,9 @@
 use egui::{Color32, Ui};
 use egui_plot::{FilledArea, Line, LineStyle, MarkerShape, Plot, PlotPoints, Points};
 
-use tenten_engine::study::population::file::Population;
-use tenten_engine::study::population::fit::PopulationFit;
-use tenten_engine::study::population::quit::logistic;
+use tenten_engine::fits::population::file::Population;
+use tenten_engine::fits::population::fit::PopulationFit;
+use tenten_engine::fits::population::quit::logistic;
 
 use crate::app::jobs::population::ForecastResult;
 use crate::app::plots::lab::generator_color;
@@ -29,7 +29,7 @@ fn ellipse(p: &Population, k: f64) -> Vec<[f64; 2]> {
         return Vec::new();
     };
     let (mu_t, sd_t) = (t.median.ln(), t.log_sd);
-    let mu_s = tenten_engine::study::population::quit::logit(p.slip.median.clamp(1e-9, 1.0 - 1e-9));
+    let mu_s = tenten_engine::fits::population::quit::logit(p.slip.median.clamp(1e-9, 1.0 - 1e-9));
     let sd_s = p.slip.logit_sd;
     (0..=96)
         .map(|i| {

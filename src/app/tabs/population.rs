@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use egui::{RichText, Ui};
 
-use tenten_engine::study::population::forecast::{Figure, NAMES};
+use tenten_engine::fits::population::forecast::{Figure, NAMES};
 
 use super::Tab;
 use crate::app::jobs::job::{Background as _, progress_bar};
@@ -174,7 +174,7 @@ impl PopulationTab {
             ));
         }
         let s = e(fit.parameters.len() - 1);
-        let l = tenten_engine::study::population::quit::logistic;
+        let l = tenten_engine::fits::population::quit::logistic;
         ui.label(format!(
             "slip: median {:.2} % [{:.2}-{:.2} %], spread (logit sd) {:.3} [{:.3}-{:.3}]",
             100.0 * p.slip.median,
@@ -311,7 +311,7 @@ impl PopulationTab {
 
 /// A check against logs, in the table's units: reach as %, games per
 /// session as counted; then the survival test and the verdict in words.
-fn check_table(ui: &mut Ui, check: &tenten_engine::study::population::check::Check) {
+fn check_table(ui: &mut Ui, check: &tenten_engine::fits::population::check::Check) {
     ui.label(
         RichText::new(format!(
             "Checked against the logs played under {} ({} testers, {} sessions, {} games)",

@@ -5,7 +5,7 @@
 
 use egui::{RichText, Ui};
 
-use tenten_engine::study::population::forecast::NAMES;
+use tenten_engine::fits::population::forecast::NAMES;
 
 use crate::app::jobs::job::{Background as _, progress_bar};
 use crate::app::jobs::playtest_plan::Question;

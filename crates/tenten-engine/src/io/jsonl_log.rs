@@ -517,7 +517,7 @@ mod tests {
         let shapes = Shapes::new(&set, BoardSize::CLASSIC);
         let player = crate::play::player::preset("casual").unwrap();
         (
-            crate::study::fit::record_places(&shapes, &set, 3, &player, 1, n),
+            crate::fits::player::record_places(&shapes, &set, 3, &player, 1, n),
             set,
         )
     }

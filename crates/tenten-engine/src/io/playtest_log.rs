@@ -275,7 +275,7 @@ mod tests {
             temperature: 0.5,
             slip: 0.02,
         };
-        let log = crate::study::fit::record(&shapes, &set, 3, &casual, 1, 6);
+        let log = crate::fits::player::record(&shapes, &set, 3, &casual, 1, 6);
         (set.clone(), to_ron(&log, BoardSize::CLASSIC, &set, "six deals"))
     }
 

@@ -6,6 +6,8 @@
 
 use sha2::{Digest, Sha256};
 
+use crate::fits::population::file::by_name;
+use crate::fits::population::session::{Table, play_session, player_seed};
 use crate::model::board::BoardSize;
 use crate::model::generator::Generator;
 use crate::model::pieces::PieceSet;
@@ -17,8 +19,6 @@ use crate::play::who::{NAMES, Who};
 use crate::progress::Progress;
 use crate::search::changer::ChangeOptions;
 use crate::study::plan::ENGINE;
-use crate::study::population::file::by_name;
-use crate::study::population::session::{Table, play_session, player_seed};
 
 /// The behaviour version these games were played by, and their digest.
 const GOLDEN: (&str, &str) = (

@@ -1,19 +1,11 @@
 //! Studying play: many games per (player, generator) and their figures
 //! (`runner`), a run's result file and the exact merge of its shards
-//! (`results`), a generator tuned to targets (`tune`), and a player fitted
-//! to a log (`fit`: rank choice; `fit_value`: value choice; `fit_check`: how
-//! well it explains the moves; `compare`: which model explains them best).
+//! (`results`), a generator tuned to targets (`tune`), and whether the
+//! intervals cover (`calibrate`). Fits to logs are in `fits`.
 
 pub mod calibrate;
-pub mod compare;
 pub mod difference;
-pub mod explain;
-pub mod fit;
-pub mod fit_check;
-pub mod fit_player;
-pub mod fit_value;
 pub mod plan;
-pub mod population;
 pub mod results;
 pub mod runner;
 pub mod tune;
@@ -23,5 +15,3 @@ pub mod tune_verdict;
 
 #[cfg(test)]
 mod golden_tests;
-#[cfg(test)]
-mod players_tests;

@@ -3,11 +3,11 @@
 //! session), goals with their tolerances, and a figure measured on games
 //! with its interval.
 
+use crate::fits::population::forecast::{Forecast, REACH};
+use crate::fits::population::quit::MAX_GAMES;
 use crate::model::pieces::PieceSet;
 use crate::play::game::BANDS;
 use crate::stats::survival::{self, Survival};
-use crate::study::population::forecast::{Forecast, REACH};
-use crate::study::population::quit::MAX_GAMES;
 use crate::study::runner::Summary;
 
 /// What the tuned generator should do.

@@ -5,11 +5,11 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use crate::fits::population::file::Population;
 use crate::io::formats::{self, FormatError};
 use crate::model::pieces::{PieceIdx, PieceSet};
 use crate::play::coelho::CoelhoWeights;
 use crate::play::generator_file::{self, GeneratorSpec};
-use crate::study::population::file::Population;
 use crate::study::runner::Plan;
 use crate::study::tune::{self, Goal, Measured, TuneReport, TuneRequest};
 
@@ -53,7 +53,7 @@ pub fn request(a: &Options) -> Result<TuneRequest, FormatError> {
     let audience = a
         .population
         .as_deref()
-        .map(crate::study::population::file::by_name)
+        .map(crate::fits::population::file::by_name)
         .transpose()?;
     request_for(a, audience)
 }

@@ -278,7 +278,7 @@ fn a_population_tune_meets_its_targets_on_the_holdout() {
     req.plan.max_rounds = 1_000;
     req.holdout_games = 600;
     req.holdout_max = 2_400;
-    req.audience = Some(crate::study::population::file::by_name("demo").unwrap());
+    req.audience = Some(crate::fits::population::file::by_name("demo").unwrap());
     req.goals = vec![
         Goal::parse("reach=50:0.6@0.03").unwrap(),
         Goal::parse("unfair_share=0.02").unwrap(),

@@ -11,7 +11,7 @@
 
 use crate::stats::survival::z_of;
 
-use crate::study::population::forecast::Forecast;
+use crate::fits::population::forecast::Forecast;
 use crate::study::tune_goal::{Goal, Measured, Target};
 
 /// The error a tune's verdicts may make, spent over the looks.

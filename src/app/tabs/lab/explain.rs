@@ -6,8 +6,8 @@
 use crate::app::jobs::job::Background as _;
 use egui::{RichText, Ui};
 
+use tenten_engine::fits::explain::Fitted;
 use tenten_engine::stats::survival::kaplan_meier;
-use tenten_engine::study::explain::Fitted;
 
 use super::LabTab;
 use crate::app::plots::explain::{calibration_plot, criteria_bars, survival_check_plot};

@@ -4,11 +4,11 @@
 use super::*;
 use crate::fits::generator::deals::{Deals, Seen};
 use crate::fits::generator::likelihood::Check;
+use crate::fits::player::record_places_dealt;
 use crate::model::board::BoardSize;
 use crate::play::dealing::Dealing;
 use crate::play::player;
 use crate::search::heuristic::Policy;
-use crate::study::fit::record_places_dealt;
 
 /// `n` deals dealt by `generator` to `player`, as the fit reads them.
 pub fn dealt(generator: &str, player: &str, seed: u64, n: usize) -> (PieceSet, Deals) {

@@ -3,6 +3,17 @@
 //! beside its truth. A fit that fails is a replication that failed, with
 //! its reason, never one dropped.
 
+use crate::fits::compare::Model;
+use crate::fits::fit_player::{Request, fit_player};
+use crate::fits::player::record_places;
+use crate::fits::population::check::{observed, play_testers};
+use crate::fits::population::cohort::cohort;
+use crate::fits::population::file::Population;
+use crate::fits::population::fit::{self as population_fit, PopulationFit, fit_population};
+use crate::fits::population::forecast::{NAMES, Outcome, play_players, summarize};
+use crate::fits::population::quit::logistic;
+use crate::fits::population::session::{Table, mix};
+use crate::fits::population::uncertainty::Uncertainty;
 use crate::io::jsonl_log::LogFile;
 use crate::io::playtest_log;
 use crate::model::generator::Generator;
@@ -13,17 +24,6 @@ use crate::play::dealing::Dealing;
 use crate::play::generator_file;
 use crate::play::player::{Choice, Lookahead, Player};
 use crate::progress::Progress;
-use crate::study::compare::Model;
-use crate::study::fit::record_places;
-use crate::study::fit_player::{Request, fit_player};
-use crate::study::population::check::{observed, play_testers};
-use crate::study::population::cohort::cohort;
-use crate::study::population::file::Population;
-use crate::study::population::fit::{self as population_fit, PopulationFit, fit_population};
-use crate::study::population::forecast::{NAMES, Outcome, play_players, summarize};
-use crate::study::population::quit::logistic;
-use crate::study::population::session::{Table, mix};
-use crate::study::population::uncertainty::Uncertainty;
 use crate::study::runner;
 use crate::study::tune::{self, Goal, Target, TuneRequest};
 

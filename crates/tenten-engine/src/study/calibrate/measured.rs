@@ -143,7 +143,7 @@ fn model_line(
 /// for a population that was not fitted. A value-choice fit was not
 /// measured: every parameter reads `unknown`.
 pub fn of_population(
-    population: &crate::study::population::file::Population,
+    population: &crate::fits::population::file::Population,
     estimator: Estimator,
 ) -> Option<String> {
     let f = population.fitted.as_ref()?;
@@ -157,7 +157,7 @@ pub fn of_population(
             "slip_logit_sd",
             "quit_unfair_odds",
         ],
-        _ => crate::study::population::forecast::NAMES.to_vec(),
+        _ => crate::fits::population::forecast::NAMES.to_vec(),
     };
     Some(model_line(
         estimator,
@@ -216,7 +216,7 @@ mod tests {
                     "quit_unfair_odds",
                 ]
                 .contains(&x.parameter),
-                Forecast => crate::study::population::forecast::NAMES.contains(&x.parameter),
+                Forecast => crate::fits::population::forecast::NAMES.contains(&x.parameter),
                 _ => false,
             };
             assert!(known, "{x:?}");

@@ -19,11 +19,11 @@ pub mod summary;
 
 use serde::{Deserialize, Serialize};
 
+use crate::fits::population::file::{LogNormal, LogitNormal, Population, by_name};
+use crate::fits::population::quit::Quit;
 use crate::model::board::BoardSize;
 use crate::model::generator::Generator;
 use crate::progress::Progress;
-use crate::study::population::file::{LogNormal, LogitNormal, Population, by_name};
-use crate::study::population::quit::Quit;
 
 /// The estimators a study can check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -129,7 +129,7 @@ impl Ranges {
     }
 
     fn all(&self) -> [(&'static str, Range, f64, f64); 7] {
-        use crate::study::population::file::MAX_SPREAD;
+        use crate::fits::population::file::MAX_SPREAD;
         [
             ("temperature_median", self.temperature_median, 1e-3, 100.0),
             ("temperature_log_sd", self.temperature_log_sd, 0.0, MAX_SPREAD),
@@ -186,7 +186,7 @@ const TRUTH_STREAM: u64 = 0x7E57_CA11_B0A7_0001;
 /// The seed of replication `r`: every replication its own stream, so a
 /// shard plays exactly what one process would.
 pub fn replication_seed(seed: u64, r: usize) -> u64 {
-    crate::study::population::session::mix(seed ^ crate::study::population::session::mix(r as u64 + 1))
+    crate::fits::population::session::mix(seed ^ crate::fits::population::session::mix(r as u64 + 1))
 }
 
 /// The data a designer would have.
@@ -302,7 +302,7 @@ impl Plan {
                 if d.sessions == 0 {
                     return Err("sessions: each tester plays at least one session; got 0".to_owned());
                 }
-                crate::study::population::cohort::check_size(d.testers, d.sessions)?;
+                crate::fits::population::cohort::check_size(d.testers, d.sessions)?;
             }
             Estimator::Tune => {}
         }

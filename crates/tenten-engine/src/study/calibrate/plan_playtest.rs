@@ -8,10 +8,10 @@
 
 use statrs::distribution::{ContinuousCDF, Normal};
 
+use crate::fits::population::file::Population;
+use crate::fits::population::forecast::NAMES;
+use crate::fits::population::session::mix;
 use crate::progress::Progress;
-use crate::study::population::file::Population;
-use crate::study::population::forecast::NAMES;
-use crate::study::population::session::mix;
 
 use super::estimators::{Figure, observed_figures, true_figures};
 use super::summary::{self, Row};

@@ -13,10 +13,10 @@
 //! (`Population::predictive`): a spread s' = sqrt(σ² + se²) keeps the
 //! location's score z/s' defined where a fitted spread is 0.
 
+use crate::fits::population::file::{Drawn, Population, cholesky};
+use crate::fits::population::quit::{covariates, logit};
+use crate::fits::population::session::Session;
 use crate::play::player::Choice;
-use crate::study::population::file::{Drawn, Population, cholesky};
-use crate::study::population::quit::{covariates, logit};
-use crate::study::population::session::Session;
 
 /// The fit's parameters a forecast's uncertainty is carried over, their
 /// covariance on the working scales, and how to read a player's score.

@@ -7,16 +7,16 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::fits::population::file::Population;
+use crate::fits::population::forecast::{Forecast, Outcome, outcome, summarize};
+use crate::fits::population::session::{Played, Session};
+use crate::fits::population::uncertainty::Uncertainty;
 use crate::model::board::BoardSize;
 use crate::model::pieces::{PieceSet, PieceSetDef};
 use crate::play::dealing::{Dealing, DealingDef};
 use crate::play::game::End;
 use crate::search::changer::ChangeOptions;
 use crate::study::plan::{ENGINE, Labelled, RepairDef};
-use crate::study::population::file::Population;
-use crate::study::population::forecast::{Forecast, Outcome, outcome, summarize};
-use crate::study::population::session::{Played, Session};
-use crate::study::population::uncertainty::Uncertainty;
 use crate::study::results::Shard;
 
 /// Everything that decides a forecast's players.
@@ -215,8 +215,8 @@ pub fn merge(shards: &[(String, ForecastShard)]) -> Result<Vec<Forecast>, String
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fits::population::file::by_name;
     use crate::search::heuristic::Policy;
-    use crate::study::population::file::by_name;
 
     /// The repair options decide a `repair` forecast's deals: they are part
     /// of the stored plan, so shards made with other options do not merge.

@@ -19,6 +19,11 @@ use std::collections::BTreeMap;
 use nalgebra::DMatrix;
 use rayon::prelude::*;
 
+use crate::fits::player::{Ranked, decisions, fit_point};
+use crate::fits::player_value::{CRITERIA, fit_value_working};
+use crate::fits::population::file::{BetaNormal, Fitted, LogNormal, LogitNormal, Population, Tester};
+use crate::fits::population::quit::{MAX_GAMES, Quit, covariates, logistic as sigmoid, logit};
+use crate::fits::population::session::{Played, Session};
 use crate::io::formats::FormatError;
 use crate::io::jsonl_log::{self, LogFile};
 use crate::io::playtest_log::{self, Log, Logged};
@@ -31,11 +36,6 @@ use crate::play::player::{Choice, Lookahead};
 use crate::progress::Progress;
 use crate::stats::logistic;
 use crate::stats::meta::{RandomEffects, random_effects};
-use crate::study::fit::{Ranked, decisions, fit_point};
-use crate::study::fit_value::{CRITERIA, fit_value_working};
-use crate::study::population::file::{BetaNormal, Fitted, LogNormal, LogitNormal, Population, Tester};
-use crate::study::population::quit::{MAX_GAMES, Quit, covariates, logistic as sigmoid, logit};
-use crate::study::population::session::{Played, Session};
 
 /// What model the testers are fitted under.
 #[derive(Clone, Debug, PartialEq)]
@@ -240,7 +240,7 @@ fn covariance(ll: &dyn Fn(&[f64]) -> f64, x: &[f64]) -> Vec<f64> {
 
 /// A tester's fit, its sessions, and (rank choice) its decisions, kept for
 /// the slip's standard error at the testers' median.
-type FitAndDecisions = (TesterFit, Vec<Session>, Vec<crate::study::fit::Decision>);
+type FitAndDecisions = (TesterFit, Vec<Session>, Vec<crate::fits::player::Decision>);
 
 /// A rank tester's log-likelihood at (ln temperature, logit slip) with
 /// Jeffreys' penalty on the slip, ½ ln(s (1 − s)) (Firth 1993 for a
@@ -283,7 +283,7 @@ fn slip_se_at_median(fits: &[FitAndDecisions]) -> Vec<f64> {
 /// the grid's best point by Newton's method with halving steps, kept in
 /// the bounds (a tester at a bound has a flat likelihood there: a large
 /// standard error, and little weight in the population).
-fn fit_rank(list: &[crate::study::fit::Decision]) -> TesterFit {
+fn fit_rank(list: &[crate::fits::player::Decision]) -> TesterFit {
     if list.is_empty() {
         return TesterFit {
             moves: 0,

@@ -3,6 +3,10 @@
 //! (player, session, game, round) order, refused or noted with its place,
 //! and never counted as something it is not.
 
+use crate::fits::population::cohort::cohort;
+use crate::fits::population::file::by_name;
+use crate::fits::population::fit::{Gathered, gather};
+use crate::fits::population::session::{Session, Table};
 use crate::io::jsonl_log::{LogFile, MAX_LINE};
 use crate::io::playtest_log;
 use crate::model::board::BoardSize;
@@ -11,10 +15,6 @@ use crate::model::shapes::Shapes;
 use crate::play::dealing::Dealing;
 use crate::play::game::End;
 use crate::progress::Progress;
-use crate::study::population::cohort::cohort;
-use crate::study::population::file::by_name;
-use crate::study::population::fit::{Gathered, gather};
-use crate::study::population::session::{Session, Table};
 
 /// Two testers' logs, three sessions each, as `tenten cohort` writes them.
 fn logs() -> (PieceSet, Vec<String>) {
@@ -211,8 +211,8 @@ fn a_line_longer_than_the_cap_is_refused_with_its_number() {
 /// logs with simulated reference cohorts, so any drift would be a bias).
 #[test]
 fn a_cohort_read_back_is_the_sessions_it_played() {
+    use crate::fits::population::session::{play_session, player_seed, session_seed};
     use crate::model::generator::Generator;
-    use crate::study::population::session::{play_session, player_seed, session_seed};
     let set = PieceSet::classic();
     let shapes = Shapes::new(&set, BoardSize::CLASSIC);
     let dealing = Dealing::by_name("random", &set).unwrap();
@@ -224,7 +224,7 @@ fn a_cohort_read_back_is_the_sessions_it_played() {
         .into_iter()
         .map(|l| text(&format!("{}.jsonl", l.id), l.text))
         .collect();
-    let (testers, _) = crate::study::population::check::testers_of(&logs, &set).unwrap();
+    let (testers, _) = crate::fits::population::check::testers_of(&logs, &set).unwrap();
     for (i, (id, read)) in testers.iter().enumerate() {
         let who = player_seed(101, i as u64);
         let player = demo.draw(id, &mut Generator::new(who)).player;

@@ -5,14 +5,14 @@
 //! explain (a planner cannot explain a move in a deal no plan places
 //! whole), so the scores and the paired margin compare like with like.
 
+use crate::fits::player::{self as fit, Decision, Decisions};
+use crate::fits::player_value as fit_value;
 use crate::io::playtest_log::Log;
 use crate::model::shapes::Shapes;
 use crate::play::coelho::CoelhoWeights;
 use crate::play::player::Lookahead;
 use crate::progress::Progress;
 use crate::stats::inference::{MIN_PAIRED, t_975};
-use crate::study::fit::{self, Decision, Decisions};
-use crate::study::fit_value;
 
 /// A model of how a player chooses.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -7,6 +7,14 @@
 
 use rayon::prelude::*;
 
+use crate::fits::population::cohort::cohort;
+use crate::fits::population::file::{LogNormal, LogitNormal, Population, by_name};
+use crate::fits::population::fit::{Model, PopulationFit, fit_population};
+use crate::fits::population::forecast::{Outcome, play_players, summarize};
+use crate::fits::population::quit::Quit;
+use crate::fits::population::session::Table as Rules;
+use crate::fits::population::session::Table;
+use crate::fits::population::uncertainty::Uncertainty;
 use crate::io::jsonl_log::LogFile;
 use crate::model::board::BoardSize;
 use crate::model::generator::Generator;
@@ -16,14 +24,6 @@ use crate::play::dealing::Dealing;
 use crate::play::player::{Choice, Lookahead};
 use crate::progress::Progress;
 use crate::search::changer::ChangeOptions;
-use crate::study::population::cohort::cohort;
-use crate::study::population::file::{LogNormal, LogitNormal, Population, by_name};
-use crate::study::population::fit::{Model, PopulationFit, fit_population};
-use crate::study::population::forecast::{Outcome, play_players, summarize};
-use crate::study::population::quit::Quit;
-use crate::study::population::session::Table as Rules;
-use crate::study::population::session::Table;
-use crate::study::population::uncertainty::Uncertainty;
 
 fn rank_model() -> Model {
     Model {
@@ -107,7 +107,7 @@ fn populations_fit_back_from_twenty_seeded_cohorts() {
                 inside(t.median.ln(), temperature.mean_ci),
                 inside(t.log_sd, temperature.sd_ci),
                 inside(
-                    crate::study::population::quit::logit(truth.slip.median),
+                    crate::fits::population::quit::logit(truth.slip.median),
                     slip.mean_ci,
                 ),
                 inside(truth.slip.logit_sd, slip.sd_ci),

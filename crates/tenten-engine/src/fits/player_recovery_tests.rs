@@ -6,11 +6,11 @@
 //! `value_fit_intervals_cover_their_truth` checks coverage over eight.
 
 use super::*;
+use crate::fits::player_value::fit_value;
 use crate::fixtures::classic;
 use crate::model::board::BoardSize;
 use crate::model::generator::Generator;
 use crate::play::player::Choice;
-use crate::study::fit_value::fit_value;
 
 fn uniform(rng: &mut Generator, lo: f64, hi: f64) -> f64 {
     lo + (hi - lo) * rng.unit()

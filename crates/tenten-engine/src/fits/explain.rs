@@ -4,6 +4,10 @@
 //! (its survival on the log's generator against the log's). The CLI's
 //! `fit-player --compare` prints this; the Lab's Fit view draws it.
 
+use crate::fits::compare::{self, Comparison, Model};
+use crate::fits::player::{self as fit, Fit};
+use crate::fits::player_check::{self as fit_check, MoveCheck, SurvivalCheck};
+use crate::fits::player_value::{self as fit_value, ValueFit};
 use crate::io::playtest_log::Log;
 use crate::model::board::BoardSize;
 use crate::model::pieces::PieceSet;
@@ -11,10 +15,6 @@ use crate::model::shapes::Shapes;
 use crate::play::coelho::CoelhoWeights;
 use crate::play::player::{Lookahead, Player};
 use crate::progress::Progress;
-use crate::study::compare::{self, Comparison, Model};
-use crate::study::fit::{self, Fit};
-use crate::study::fit_check::{self, MoveCheck, SurvivalCheck};
-use crate::study::fit_value::{self, ValueFit};
 
 /// The fit of one model to a log.
 #[derive(Clone, Debug)]

@@ -17,12 +17,12 @@
 
 use rayon::prelude::*;
 
+use crate::fits::population::file::Population;
+use crate::fits::population::forecast::{Forecast, NAMES, Outcome, clustered_ratio, ratio_parts, replicate};
+use crate::fits::population::session::{Session, Table, mix, play_session, player_seed, session_seed};
 use crate::model::generator::Generator;
 use crate::progress::Progress;
 use crate::stats::logrank::{LogRank, log_rank};
-use crate::study::population::file::Population;
-use crate::study::population::forecast::{Forecast, NAMES, Outcome, clustered_ratio, ratio_parts, replicate};
-use crate::study::population::session::{Session, Table, mix, play_session, player_seed, session_seed};
 
 /// Reference cohorts a check draws.
 pub const REFERENCE_COHORTS: usize = 40;
@@ -95,7 +95,7 @@ pub fn testers_of(
     logs: &[crate::io::jsonl_log::LogFile],
     set: &crate::model::pieces::PieceSet,
 ) -> Result<(Testers, Option<String>), crate::io::formats::FormatError> {
-    let g = crate::study::population::fit::gather(logs, set)?;
+    let g = crate::fits::population::fit::gather(logs, set)?;
     let shapes = crate::model::shapes::Shapes::new(set, g.size);
     Ok((
         g.testers

@@ -1,11 +1,11 @@
 use std::collections::BTreeMap;
 
 use super::*;
+use crate::fits::population::file::{Fitted, Tester, by_name};
+use crate::fits::population::quit::{Quit, logistic};
+use crate::fits::population::session::Played;
 use crate::model::generator::Generator;
 use crate::play::game::End;
-use crate::study::population::file::{Fitted, Tester, by_name};
-use crate::study::population::quit::{Quit, logistic};
-use crate::study::population::session::Played;
 
 /// The demo population as if fitted: each location's standard error
 /// `se_loc`, each spread's `se_sd`, the quit's coefficients 0.1² each.

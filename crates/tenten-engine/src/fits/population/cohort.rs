@@ -10,14 +10,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::io::formats::{self, FormatError};
 
+use crate::fits::player::logged;
+use crate::fits::population::file::Population;
+use crate::fits::population::session::{Table, play_session, player_seed, session_seed};
+use crate::fits::population::shard::ForecastPlan;
 use crate::io::playtest_log::to_jsonl;
 use crate::model::generator::Generator;
 use crate::play::game::Round;
 use crate::progress::Progress;
-use crate::study::fit::logged;
-use crate::study::population::file::Population;
-use crate::study::population::session::{Table, play_session, player_seed, session_seed};
-use crate::study::population::shard::ForecastPlan;
 
 /// Tester `i`'s id among `n`: `t07` of 60 (zero-padded, so files sort).
 pub fn tester_id(i: usize, n: usize) -> String {

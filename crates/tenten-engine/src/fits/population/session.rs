@@ -6,6 +6,7 @@
 //! own stream, so a cohort and a forecast of the same seed are the same
 //! players, and one generator's players are another's (paired).
 
+use crate::fits::population::quit::{MAX_GAMES, Quit};
 use crate::model::generator::Generator;
 use crate::model::pieces::PieceSet;
 use crate::model::shapes::Shapes;
@@ -15,7 +16,6 @@ use crate::play::game::{End, Round, play_game};
 use crate::play::player::{Player, PlayerStrategy};
 use crate::progress::Progress;
 use crate::search::changer::ChangeOptions;
-use crate::study::population::quit::{MAX_GAMES, Quit};
 
 /// splitmix64's finaliser: nearby seeds to unrelated streams.
 pub fn mix(x: u64) -> u64 {
@@ -142,8 +142,8 @@ pub fn play_session(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fits::population::file::by_name;
     use crate::model::board::BoardSize;
-    use crate::study::population::file::by_name;
 
     #[test]
     fn sessions_are_seeded_and_end_by_quitting() {

@@ -4,15 +4,15 @@
 
 use std::fmt::Write as _;
 
+use crate::fits::compare::Model;
+use crate::fits::explain::{self, Explanation, Fitted};
+use crate::fits::player_check as fit_check;
 use crate::io::playtest_log::Log;
 use crate::model::pieces::PieceSet;
 use crate::model::shapes::Shapes;
 use crate::play::coelho::CoelhoWeights;
 use crate::progress::Progress;
 use crate::stats::survival::kaplan_meier;
-use crate::study::compare::Model;
-use crate::study::explain::{self, Explanation, Fitted};
-use crate::study::fit_check;
 
 /// What `fit-player` is asked besides the log.
 #[derive(Clone, Debug)]
@@ -118,7 +118,10 @@ impl PlayerFit {
                 .filter(|&j| f.free[j])
                 .map(|j| {
                     (
-                        format!("beta_{}", crate::study::fit_value::CRITERIA[j].replace(' ', "_")),
+                        format!(
+                            "beta_{}",
+                            crate::fits::player_value::CRITERIA[j].replace(' ', "_")
+                        ),
                         f.beta[j],
                         f.beta_ci[j].0,
                         f.beta_ci[j].1,

@@ -20,11 +20,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::fits::population::quit::{Quit, logistic, logit};
 use crate::io::formats::{FormatError, line_col, parse_ron};
 use crate::model::generator::Generator;
 use crate::play::coelho::CoelhoWeights;
 use crate::play::player::{Choice, Lookahead, MAX_BETA, MAX_TEMPERATURE, Player};
-use crate::study::population::quit::{Quit, logistic, logit};
 
 /// Spreads beyond this (on the log or logit scale) are refused: e^10 is a
 /// factor of 22,000 between two players one spread apart.

@@ -11,12 +11,12 @@
 
 use rayon::prelude::*;
 
+use crate::fits::population::file::{Drawn, Population};
+use crate::fits::population::session::{Session, Table, mix, play_session, player_seed, session_seed};
+use crate::fits::population::uncertainty::Uncertainty;
 use crate::model::generator::Generator;
 use crate::play::game::End;
 use crate::progress::Progress;
-use crate::study::population::file::{Drawn, Population};
-use crate::study::population::session::{Session, Table, mix, play_session, player_seed, session_seed};
-use crate::study::population::uncertainty::Uncertainty;
 
 /// The most sessions a forecast holds, players times generators: every
 /// player's session is kept until the figures are made, so the product a

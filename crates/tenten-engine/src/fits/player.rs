@@ -699,9 +699,9 @@ impl Fit {
 }
 
 #[cfg(test)]
-#[path = "fit_tests.rs"]
+#[path = "player_tests.rs"]
 mod tests;
 
 #[cfg(test)]
-#[path = "fit_recovery_tests.rs"]
+#[path = "player_recovery_tests.rs"]
 mod recovery_tests;

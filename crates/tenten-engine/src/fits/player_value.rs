@@ -10,9 +10,9 @@ use argmin::solver::linesearch::MoreThuenteLineSearch;
 use argmin::solver::quasinewton::LBFGS;
 use rayon::prelude::*;
 
+use crate::fits::player::{Decision, Decisions, SlipLaw};
 use crate::play::coelho::CoelhoWeights;
 use crate::play::player::{Choice, Lookahead, Player};
-use crate::study::fit::{Decision, Decisions, SlipLaw};
 
 /// How far a profile probes a scaled weight: e^FAR between options one
 /// standard deviation apart is a hard maximum.
@@ -318,7 +318,7 @@ fn profile(
     step: f64,
     limits: (f64, f64),
 ) -> (f64, f64) {
-    let cut = best - crate::study::fit::CHI2_95 / 2.0;
+    let cut = best - crate::fits::player::CHI2_95 / 2.0;
     // Each point's inner fit starts where the last one ended: the profile
     // moves a little at a time, so the others' optimum does too.
     let warm = std::cell::RefCell::new({
@@ -572,11 +572,16 @@ mod tests {
         let (set, shapes) = classic();
         let mut player = crate::play::player::preset("casual").unwrap();
         player.slip = 0.1;
-        let log = crate::study::fit::record(&shapes, &set, 3, &player, 5, 40);
-        let piece =
-            crate::study::fit::piece_decisions(&shapes, CoelhoWeights::BEST, &log, &[], &Progress::default())
-                .unwrap();
-        let holder = crate::study::fit::holder_decisions(
+        let log = crate::fits::player::record(&shapes, &set, 3, &player, 5, 40);
+        let piece = crate::fits::player::piece_decisions(
+            &shapes,
+            CoelhoWeights::BEST,
+            &log,
+            &[],
+            &Progress::default(),
+        )
+        .unwrap();
+        let holder = crate::fits::player::holder_decisions(
             &shapes,
             CoelhoWeights::BEST,
             &log[..8],
@@ -621,15 +626,20 @@ mod tests {
             temperature: 0.0,
             slip: 0.05,
         };
-        let log = crate::study::fit::record(&shapes, &set, 3, &player, 30, 120);
-        let d =
-            crate::study::fit::piece_decisions(&shapes, CoelhoWeights::BEST, &log, &[], &Progress::default())
-                .unwrap();
+        let log = crate::fits::player::record(&shapes, &set, 3, &player, 30, 120);
+        let d = crate::fits::player::piece_decisions(
+            &shapes,
+            CoelhoWeights::BEST,
+            &log,
+            &[],
+            &Progress::default(),
+        )
+        .unwrap();
         let fit = fit_value(&d, [true; 5]);
         let problem = Problem::new(&d.list, [true; 5]);
         let mut theta: Vec<f64> = (0..5).map(|j| fit.beta[j] * problem.scale[j]).collect();
         theta.push((fit.slip / (1.0 - fit.slip)).ln());
-        let cut = fit.loglik - crate::study::fit::CHI2_95 / 2.0;
+        let cut = fit.loglik - crate::fits::player::CHI2_95 / 2.0;
         let mut ends = 0;
         for j in 0..5 {
             for end in [fit.beta_ci[j].0, fit.beta_ci[j].1] {
