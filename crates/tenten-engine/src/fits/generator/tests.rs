@@ -355,3 +355,98 @@ fn measure_coverage_on_random_generators() {
         inside as f64 / all.max(1) as f64
     );
 }
+
+/// Every fixed polyomino of `cells` cells (rotations and reflections kept
+/// apart, as a game that never rotates pieces deals them), as rows.
+fn fixed_polyominoes(cells: usize) -> Vec<Vec<String>> {
+    use std::collections::BTreeSet;
+    let normal = |s: &BTreeSet<(i32, i32)>| -> BTreeSet<(i32, i32)> {
+        let x0 = s.iter().map(|c| c.0).min().unwrap_or(0);
+        let y0 = s.iter().map(|c| c.1).min().unwrap_or(0);
+        s.iter().map(|&(x, y)| (x - x0, y - y0)).collect()
+    };
+    let mut level: BTreeSet<BTreeSet<(i32, i32)>> = BTreeSet::from([BTreeSet::from([(0, 0)])]);
+    for _ in 1..cells {
+        let mut next = BTreeSet::new();
+        for s in &level {
+            for &(x, y) in s {
+                for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                    let mut t = s.clone();
+                    if t.insert((x + dx, y + dy)) {
+                        next.insert(normal(&t));
+                    }
+                }
+            }
+        }
+        level = next;
+    }
+    level
+        .into_iter()
+        .map(|s| {
+            let w = s.iter().map(|c| c.0).max().unwrap_or(0) + 1;
+            let h = s.iter().map(|c| c.1).max().unwrap_or(0) + 1;
+            (0..h)
+                .map(|y| {
+                    (0..w)
+                        .map(|x| if s.contains(&(x, y)) { '#' } else { '.' })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn a_set_of_41_fixed_pieces_on_8x8_is_read_and_fitted_from_deals_alone() {
+    // 28 fixed polyominoes of 1-4 cells and the first 13 of 5: 41 pieces,
+    // as Block Blast's 15 types never rotated are; 68,921 ordered holders.
+    let mut shapes_rows: Vec<Vec<String>> = (1..=4).flat_map(fixed_polyominoes).collect();
+    shapes_rows.extend(fixed_polyominoes(5).into_iter().take(13));
+    assert_eq!(shapes_rows.len(), 41);
+    let pieces: Vec<String> = shapes_rows
+        .iter()
+        .enumerate()
+        .map(|(i, rows)| {
+            format!(
+                "(id: \"p{i}\", label: \"\", weight: {}, rows: {rows:?})",
+                1 + i % 4
+            )
+        })
+        .collect();
+    let set = crate::io::formats::parse_piece_set(
+        &format!("(name: \"41\", pieces: [{}])", pieces.join(", ")),
+        "test",
+    )
+    .unwrap();
+    let size = BoardSize::new(8, 8).unwrap();
+    let shapes = Shapes::new(&set, size);
+    let who = player::preset("casual").unwrap();
+    let places = record_places_dealt(&shapes, &set, 3, &who, 5, 400, &Dealing::Builtin("random"));
+    // A recording of the deals alone: no moves, no game or round marked.
+    let text: String = places
+        .iter()
+        .map(|(d, _)| {
+            let board = crate::model::board::Board::from_bits(size, d.board).to_rows();
+            let holder: Vec<&str> = d.holder.iter().map(|&p| set.piece(p).id.as_str()).collect();
+            format!("{}\n", serde_json::json!({ "board": board, "holder": holder }))
+        })
+        .collect();
+    let deals = deals::read_texts(&[("recorded.jsonl".to_owned(), text)], &set).unwrap();
+    assert_eq!((deals.deals.len(), deals.size, deals.k), (400, size, 3));
+    assert!(deals.notes.iter().any(|n| n.contains("not marked")));
+    let req = Request {
+        policies: vec![Policy::Deepest],
+        rules: false,
+        held_out: false,
+        replications: 10,
+        ..Request::default()
+    };
+    let l = learn(&set, &deals, &req, &Progress::default()).unwrap().unwrap();
+    assert!(l.lines[0].starts_with("deals=400 "), "{}", l.lines[0]);
+    let best = l.best.as_ref().unwrap();
+    assert_eq!(best.weights[0].len(), 41);
+    let total: f64 = set.pieces.iter().map(|p| f64::from(p.weight)).sum();
+    let truth: Vec<f64> = set.pieces.iter().map(|p| f64::from(p.weight) / total).collect();
+    assert!(covered(&l, &truth) >= 34, "{}", l.lines[0]);
+    crate::play::generator_file::parse(&l.text, "learned", &set).unwrap();
+}
