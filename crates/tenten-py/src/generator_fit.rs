@@ -24,7 +24,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// logs: a log file or folder, or a list of them (JSON Lines, RON).
 /// pieces: a piece-set file; the classic set when None.
 /// board: (rows, columns) the logs must be of (refused otherwise), or None.
-/// seed, replications: the predictive check's.
+/// seed: the predictive check's first seed.
+/// replications: the predictive check's replications, 10 to 10,000.
 /// held_out: score each model on held-out games (two folds by game).
 /// name: the learned generator's name.
 ///

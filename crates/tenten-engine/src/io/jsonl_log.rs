@@ -54,6 +54,14 @@ pub fn is_jsonl(text: &str) -> bool {
     text.trim_start().starts_with('{')
 }
 
+/// A record that does not read, at line `line` of `file` (serde_json
+/// counts within the line; the file's line is ours).
+pub fn line_error(e: &serde_json::Error, file: &str, line: usize) -> FormatError {
+    let message = e.to_string();
+    let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
+    FormatError::new(file, Some((line, e.column().max(1))), message)
+}
+
 /// The records of `text`, one a non-blank line, with the byte offset of
 /// each line; a bad line fails with its line and column.
 pub fn records(text: &str, file: &str) -> Result<Vec<(usize, Record)>, FormatError> {
@@ -65,12 +73,7 @@ pub fn records(text: &str, file: &str) -> Result<Vec<(usize, Record)>, FormatErr
         if line.trim().is_empty() {
             continue;
         }
-        let record: Record = serde_json::from_str(line).map_err(|e| {
-            // serde_json counts within the line; the file's line is ours.
-            let message = e.to_string();
-            let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
-            FormatError::new(file, Some((i + 1, e.column().max(1))), message)
-        })?;
+        let record: Record = serde_json::from_str(line).map_err(|e| line_error(&e, file, i + 1))?;
         out.push((start, record));
     }
     if out.is_empty() {

@@ -191,11 +191,7 @@ fn read_jsonl(text: &str, file: &str, set: &PieceSet) -> Result<Vec<Raw>, Format
             // A last line cut short (a crash mid-write) is noted by the
             // caller's count, not fatal.
             Err(e) if e.is_eof() && offset == text.len() && !line.ends_with('\n') => break,
-            Err(e) => {
-                let message = e.to_string();
-                let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
-                return Err(FormatError::new(file, Some((i + 1, e.column().max(1))), message));
-            }
+            Err(e) => return Err(crate::io::jsonl_log::line_error(&e, file, i + 1)),
         };
         let what = format!("deal at line {}", i + 1);
         let raw = formats::raw_deal(

@@ -131,6 +131,27 @@ impl Data<'_> {
         self.include.is_none_or(|m| m[i])
     }
 
+    /// log P of deal `i` under `rules` with the weights `w` in force,
+    /// adding its expected counts to `s` when given.
+    fn judge(
+        &self,
+        i: usize,
+        rules: &Rules,
+        policy: usize,
+        w: &[f64],
+        repeat: Option<f64>,
+        s: Option<&mut Stats>,
+    ) -> f64 {
+        let d = &self.deals[i];
+        let deal = Deal {
+            info: &self.boards.infos[self.boards.of_deal[i]],
+            board: d.board,
+            holder: &d.holder,
+            previous: d.previous,
+        };
+        likelihood::deal(&deal, rules.check, policy, &Law { w, repeat }, &self.fallback, s)
+    }
+
     /// The log-likelihood of the included deals and, with `stats`, each
     /// context's expected counts; also the number of impossible deals.
     pub fn pass(
@@ -160,18 +181,8 @@ impl Data<'_> {
                         continue;
                     }
                     let c = rules.context(d);
-                    let law = Law {
-                        w: &weights[c],
-                        repeat,
-                    };
-                    let deal = Deal {
-                        info: &self.boards.infos[self.boards.of_deal[i]],
-                        board: d.board,
-                        holder: &d.holder,
-                        previous: d.previous,
-                    };
                     let mut s = stats.then(|| Stats::new(n));
-                    let l = likelihood::deal(&deal, rules.check, policy, &law, &self.fallback, s.as_mut());
+                    let l = self.judge(i, rules, policy, &weights[c], repeat, s.as_mut());
                     if l.is_finite() {
                         ll += l;
                         if let Some(s) = s {
@@ -362,18 +373,8 @@ fn intervals(
         .map(|i| {
             let d = &data.deals[i];
             let c = rules.context(d);
-            let law = Law {
-                w: &weights[c],
-                repeat,
-            };
-            let deal = Deal {
-                info: &data.boards.infos[data.boards.of_deal[i]],
-                board: d.board,
-                holder: &d.holder,
-                previous: d.previous,
-            };
             let mut s = Stats::new(n);
-            let l = likelihood::deal(&deal, rules.check, policy, &law, &data.fallback, Some(&mut s));
+            let l = data.judge(i, rules, policy, &weights[c], repeat, Some(&mut s));
             let mut g = vec![0.0; dim];
             if !l.is_finite() {
                 return g;
