@@ -320,6 +320,7 @@ pub fn fit_from(data: &Data, rules: &Rules, near: Option<&[f64]>, progress: &Pro
         .sum::<usize>()
         + usize::from(rules.repeat);
     let (intervals, repeat_ci) = intervals(data, rules, &weights, repeat, &free, &included);
+    progress.advance(crate::fits::generator::fit_unit(data.boards));
     Some(Fitted {
         rules: rules.clone(),
         weights,

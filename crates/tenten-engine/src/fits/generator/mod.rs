@@ -110,6 +110,11 @@ pub fn bands_for(deals: &Deals) -> Vec<f64> {
     cuts
 }
 
+/// What one fit counts for in the progress: an eighth of the boards.
+pub(crate) fn fit_unit(boards: &Boards) -> usize {
+    (boards.infos.len() / 8).max(1)
+}
+
 /// Learns a generator from `deals` of `set`. `None` when cancelled.
 pub fn learn(
     set: &PieceSet,
@@ -122,6 +127,9 @@ pub fn learn(
     let Some(cache) = Boards::of(&shapes, set, &boards, deals.k, &req.policies, progress)? else {
         return Ok(None);
     };
+    // The ETA after the boards: each fit counted as an eighth of them.
+    let planned = (checks(&req.policies).len() + 3 + MERCY_GRID.len()) * if req.held_out { 3 } else { 1 } + 1;
+    progress.set_total(cache.infos.len() + planned * fit_unit(&cache));
     let data = Data {
         deals: &deals.deals,
         boards: &cache,
