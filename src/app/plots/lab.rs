@@ -47,7 +47,7 @@ pub fn generator_color(name: &str) -> Color32 {
 pub const BAND_NAMES: [&str; BANDS] = ["0-20 %", "20-40 %", "40-60 %", "60-80 %", "80-100 %"];
 
 /// An axis with a name at each whole number (generators, pieces, bands).
-pub fn named_axis(axis: AxisHints<'static>, label: &'static str, names: Vec<String>) -> AxisHints<'static> {
+fn named_axis(axis: AxisHints<'static>, label: &'static str, names: Vec<String>) -> AxisHints<'static> {
     axis.label(label)
         .label_spacing(12.0..=14.0)
         .formatter(move |mark, _| {
@@ -57,6 +57,35 @@ pub fn named_axis(axis: AxisHints<'static>, label: &'static str, names: Vec<Stri
             } else {
                 String::new()
             }
+        })
+}
+
+/// A plot of one row per piece (the set's order, top to bottom) against a
+/// share in percent from 0 to `right`, its hover saying the value.
+pub fn piece_rows_plot(
+    id: &'static str,
+    names: Vec<String>,
+    x_label: &'static str,
+    right: f64,
+) -> Plot<'static> {
+    let n = names.len();
+    Plot::new(id)
+        .height(30.0 + 21.0 * n as f32)
+        .y_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
+        .custom_y_axes(vec![named_axis(AxisHints::new_y(), "piece", names)])
+        .custom_x_axes(vec![ticks::value_x_hints(x_label)])
+        .x_grid_spacer(ticks::decimal_x)
+        .set_margin_fraction(egui::vec2(0.0, 0.0))
+        .include_x(0.0)
+        .include_x(right)
+        .include_y(-0.5)
+        .include_y(n as f64 - 0.5)
+        .allow_scroll(false)
+        .label_formatter(|pos: &egui_plot::HoverPosition<'_>| match pos {
+            egui_plot::HoverPosition::NearDataPoint {
+                plot_name, position, ..
+            } => Some(format!("{plot_name}\n{:.2} %", position.x)),
+            egui_plot::HoverPosition::Elsewhere { .. } => None,
         })
 }
 
@@ -177,55 +206,37 @@ pub fn frequency_plot(ui: &mut Ui, results: &[GeneratorResults], set: &PieceSet)
     }));
     let hidden = legend::show(ui, "lab_frequencies", &entries);
     let spread = 0.56 / played.len().max(1) as f64;
-    Plot::new("lab_frequencies")
-        .height(30.0 + 21.0 * n_pieces as f32)
-        .y_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
-        .custom_y_axes(vec![named_axis(AxisHints::new_y(), "piece", names)])
-        .custom_x_axes(vec![ticks::value_x_hints("share of pieces dealt (%)")])
-        .x_grid_spacer(ticks::decimal_x)
-        .set_margin_fraction(egui::vec2(0.0, 0.0))
-        .include_x(0.0)
-        .include_x(most * 1.1)
-        .include_y(-0.5)
-        .include_y(n_pieces as f64 - 0.5)
-        .allow_scroll(false)
-        .label_formatter(|pos: &egui_plot::HoverPosition<'_>| match pos {
-            egui_plot::HoverPosition::NearDataPoint {
-                plot_name, position, ..
-            } => Some(format!("{plot_name}\n{:.2} %", position.x)),
-            egui_plot::HoverPosition::Elsewhere { .. } => None,
-        })
-        .show(ui, |plot| {
-            if !hidden.contains(TARGET) {
-                for (i, p) in set.pieces.iter().enumerate() {
-                    let t = f64::from(p.weight) / total_weight * 100.0;
-                    let y = y_of(i);
-                    plot.line(
-                        Line::new(
-                            format!("{}: target, weight {}", p.id, p.weight),
-                            PlotPoints::from(vec![[t, y - 0.4], [t, y + 0.4]]),
-                        )
-                        .color(Color32::from_gray(150))
-                        .width(2.5),
-                    );
-                }
-            }
-            for (j, r) in played.iter().enumerate() {
-                let name = format!("{} observed", r.name);
-                if hidden.contains(&name) {
-                    continue;
-                }
-                let dy = (j as f64 - (played.len() as f64 - 1.0) / 2.0) * spread;
-                let dots: Vec<[f64; 2]> = (0..n_pieces).map(|i| [shares[j][i], y_of(i) + dy]).collect();
-                plot.points(
-                    Points::new(name, PlotPoints::from(dots))
-                        .shape(MARKERS[j % MARKERS.len()])
-                        .radius(4.0)
-                        .filled(true)
-                        .color(generator_color(&r.name)),
+    piece_rows_plot("lab_frequencies", names, "share of pieces dealt (%)", most * 1.1).show(ui, |plot| {
+        if !hidden.contains(TARGET) {
+            for (i, p) in set.pieces.iter().enumerate() {
+                let t = f64::from(p.weight) / total_weight * 100.0;
+                let y = y_of(i);
+                plot.line(
+                    Line::new(
+                        format!("{}: target, weight {}", p.id, p.weight),
+                        PlotPoints::from(vec![[t, y - 0.4], [t, y + 0.4]]),
+                    )
+                    .color(Color32::from_gray(150))
+                    .width(2.5),
                 );
             }
-        });
+        }
+        for (j, r) in played.iter().enumerate() {
+            let name = format!("{} observed", r.name);
+            if hidden.contains(&name) {
+                continue;
+            }
+            let dy = (j as f64 - (played.len() as f64 - 1.0) / 2.0) * spread;
+            let dots: Vec<[f64; 2]> = (0..n_pieces).map(|i| [shares[j][i], y_of(i) + dy]).collect();
+            plot.points(
+                Points::new(name, PlotPoints::from(dots))
+                    .shape(MARKERS[j % MARKERS.len()])
+                    .radius(4.0)
+                    .filled(true)
+                    .color(generator_color(&r.name)),
+            );
+        }
+    });
 }
 
 /// Share of the pieces dealt in each fill band that are small (at most
