@@ -9,7 +9,7 @@ use tenten::app::jobs::job::Background as _;
 use tenten::app::shell::command::Command;
 use tenten_engine::play::generator_file::{self, Band};
 
-use common::ui::{harness_on_tab, preset, press};
+use common::ui::{harness, harness_on_tab, open, preset, press, step_until};
 
 #[test]
 fn a_generator_opens_deals_edits_undoes_and_saves() {
@@ -345,4 +345,51 @@ fn a_timing_sweep_draws_its_holders_from_the_active_generator() {
     assert_eq!(deals.len(), 30);
     assert!(deals.iter().all(|d| d.holder.iter().all(|&p| p == sq2)));
     h.get_by_label_contains("holders drawn as the generator \"random\" draws them");
+}
+
+#[test]
+fn a_generator_learned_from_the_open_log_becomes_the_active_one() {
+    let mut h = harness();
+    open(&mut h, preset("logs/casual-playtest.ron"));
+    h.state_mut().push(Command::LearnGenerator);
+    step_until(&mut h, "learning to end", |a| {
+        !a.live.learn.running() && (a.live.learn.result.is_some() || a.live.learn.error.is_some())
+    });
+    let learn = &h.state().live.learn;
+    assert!(learn.error.is_none(), "{:?}", learn.error);
+    let (source, learned) = learn.result.as_ref().unwrap();
+    assert!(source.ends_with("casual-playtest.ron"), "{source}");
+    assert_eq!(learned.deals, 200);
+    assert!(
+        h.state()
+            .live
+            .status
+            .contains("Learned a generator from 200 deals"),
+        "{}",
+        h.state().live.status
+    );
+    // Dealt by random to a careful player: no unsolvable holder came where
+    // few were expected, so no kind of check is ruled out, and it says so.
+    assert!(
+        learned.lines[0].contains("check_verdict=undecided"),
+        "{}",
+        learned.lines[0]
+    );
+    assert!(learned.runner_up.split(',').count() >= 1);
+    h.state_mut().push(Command::OpenLearned);
+    h.run();
+    let doc = &h.state().state.doc;
+    let rules = doc.generator.as_ref().expect("the learned generator is active");
+    assert_eq!(rules.name, "learned from casual-playtest");
+    assert!(doc.generator_path.is_none(), "untitled: Save asks where");
+    // Without a data folder, Compare in the Lab says why and writes nothing.
+    h.state_mut().push(Command::LearnedToLab);
+    h.run();
+    assert!(
+        h.state()
+            .live
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("No data folder"))
+    );
 }

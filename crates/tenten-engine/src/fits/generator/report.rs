@@ -67,7 +67,8 @@ pub struct Learned {
     pub lines: Vec<String>,
     pub notes: Vec<String>,
     /// The margin of the best kind of check's log-likelihood over the
-    /// next kind's, the next kind, and whether the margin decides.
+    /// next kind's, the next kind (every kind within the margin, when
+    /// several are: "repair,none"), and whether the margin decides.
     pub check_margin: f64,
     pub runner_up: String,
     pub decided: bool,
@@ -508,6 +509,18 @@ pub(super) fn assemble(
         0.0
     };
     let decided = check_margin >= CHECK_MARGIN;
+    // Undecided: every other kind within the margin is named, likeliest first.
+    let mut close: Vec<(&str, f64)> = families
+        .iter()
+        .filter(|f| f.0 != chosen && f.1.is_finite() && chosen_ll - f.1 < CHECK_MARGIN)
+        .copied()
+        .collect();
+    close.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let runner_up_names = if close.len() > 1 {
+        close.iter().map(|f| f.0).collect::<Vec<_>>().join(",")
+    } else {
+        runner_up.0.to_owned()
+    };
     let none = &fits[0];
     let smoking = smoking(data, none);
     let predictive = (!bag_best && n_deals > 0).then(|| {
@@ -556,7 +569,7 @@ pub(super) fn assemble(
         "deals={n_deals} games={} check={check_word} check_verdict={} runner_up={} margin={}",
         deals.games,
         if decided { "decided" } else { "undecided" },
-        runner_up.0,
+        runner_up_names,
         figure(check_margin)
     );
     if bag_best {
@@ -705,7 +718,7 @@ pub(super) fn assemble(
         lines,
         notes,
         check_margin,
-        runner_up: runner_up.0.to_owned(),
+        runner_up: runner_up_names,
         decided,
         pieces: set.pieces.iter().map(|p| p.id.clone()).collect(),
     }))
