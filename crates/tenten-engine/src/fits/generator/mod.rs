@@ -139,7 +139,6 @@ pub fn learn(
     };
     let mut fits: Vec<Fitted> = Vec::new();
     for check in checks(&req.policies) {
-        let t = std::time::Instant::now();
         // Repair starts from reject's answer: the two differ little.
         let near = match check {
             Check::Repair { .. } => fits.get(1).map(|f: &Fitted| f.weights[0].clone()),
@@ -148,14 +147,6 @@ pub fn learn(
         let Some(f) = fit::fit_from(&data, &Rules::plain(check), near.as_deref(), progress) else {
             return Ok(None);
         };
-        if std::env::var_os("FIT_TIMES").is_some() {
-            eprintln!(
-                "{:?}: {:.2} s, {} steps",
-                check,
-                t.elapsed().as_secs_f64(),
-                f.steps
-            );
-        }
         fits.push(f);
     }
     let bag = if deals.deals.is_empty() {
@@ -213,20 +204,12 @@ pub fn learn(
             let Some(f) = fit::fit_from(&data, &m, near, progress) else {
                 return Ok(None);
             };
-            if std::env::var_os("FIT_TIMES").is_some() {
-                eprintln!("mercy {k}: {} steps", f.steps);
-            }
             if best_mercy.as_ref().is_none_or(|b| f.loglik > b.loglik) {
                 best_mercy = Some(f);
             }
         }
         if let Some(f) = best_mercy {
             rule_fits.push((f, "mercy"));
-        }
-    }
-    if std::env::var_os("FIT_TIMES").is_some() {
-        for (f, rule) in &rule_fits {
-            eprintln!("{rule}: {} steps, converged {}", f.steps, f.converged);
         }
     }
     report::assemble(set, deals, req, &data, fits, bag, rule_fits, progress)
