@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::*;
 use tenten_engine::play::dealing::Dealing;
-use tenten_playtest::{Assign, Config, Generator, Limits, Server};
+use tenten_playtest::{Assign, Config, Generator, Limits, Server, Study, Token};
 
 #[derive(clap::Args, Debug)]
 pub(super) struct Args {
@@ -41,6 +41,26 @@ enum Sub {
         /// Ask for a token on the loopback address too.
         #[arg(long)]
         token: bool,
+        /// Replace the folder's token with a new one (links sent before stop working). The
+        /// token is kept in the folder (`token`, readable by you alone), so a restart keeps
+        /// every tester's link working.
+        #[arg(long)]
+        new_token: bool,
+        /// A study text shown before a tester's first game, with "I agree" (journalled): RON,
+        /// `(title: "…", text: "what is recorded and why", contact: "whom to ask")`.
+        #[arg(long, value_name = "FILE")]
+        study: Option<PathBuf>,
+        /// A reverse proxy in front (its address): its connections are not capped per address,
+        /// and a request through it counts as the client X-Forwarded-For names.
+        #[arg(long, value_name = "ADDR")]
+        trusted_proxy: Option<std::net::IpAddr>,
+        /// A host name testers reach the server by (the proxy's public name, this machine's
+        /// name). IP addresses and localhost always pass; other names only if given here.
+        #[arg(long, value_name = "NAME")]
+        allow_host: Vec<String>,
+        /// New testers a second, all together (a burst of four seconds' worth is allowed).
+        #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        arrival_rate: u32,
         /// A session ends after this many minutes without a move; the tester's next visit
         /// starts a new one.
         #[arg(long, value_name = "MIN", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=1440))]
@@ -60,6 +80,16 @@ enum Sub {
     Status {
         #[arg(value_name = "DIR")]
         dir: PathBuf,
+    },
+    /// Remove every record of a tester (their journals and logs, set-aside copies too): what
+    /// a tester who asks to be forgotten is owed. Refused while a server serves the folder
+    /// or the tester's session is open.
+    Forget {
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+        /// The tester's id (32 hex digits; the logs' `player`).
+        #[arg(value_name = "TESTER")]
+        tester: String,
     },
 }
 
@@ -85,6 +115,21 @@ pub(super) fn cmd_playtest(a: &Args, out: &mut String) -> Result<(), FormatError
             for (name, arm) in &s.arms {
                 let _ = writeln!(out, "generator={name} {}", line(arm));
             }
+            if s.agreed > 0 {
+                let _ = writeln!(out, "agreed={} (testers who agreed to the study)", s.agreed);
+            }
+            for b in &s.bad {
+                let _ = writeln!(out, "cannot replay: {b} (the server sets it aside when it next starts)");
+            }
+            if !s.set_aside.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "set aside: {} file{} in {}",
+                    s.set_aside.len(),
+                    if s.set_aside.len() == 1 { "" } else { "s" },
+                    tenten_playtest::recover::set_aside_dir(dir).display()
+                );
+            }
             if s.torn > 0 {
                 let _ = writeln!(
                     out,
@@ -97,12 +142,27 @@ pub(super) fn cmd_playtest(a: &Args, out: &mut String) -> Result<(), FormatError
             }
             Ok(())
         }
+        Sub::Forget { dir, tester } => {
+            let f = tenten_playtest::forget::forget(dir, tester)
+                .map_err(|e| FormatError::new(&dir.display().to_string(), None, e.to_string()))?;
+            let _ = writeln!(
+                out,
+                "forgot={tester} files={} sessions={} (journals, logs and set-aside copies removed)",
+                f.files, f.sessions
+            );
+            Ok(())
+        }
         Sub::Serve {
             generator,
             out: dir,
             bind,
             assign,
             token,
+            new_token,
+            study,
+            trusted_proxy,
+            allow_host,
+            arrival_rate,
             idle_minutes,
             max_testers,
             pieces,
@@ -136,12 +196,26 @@ pub(super) fn cmd_playtest(a: &Args, out: &mut String) -> Result<(), FormatError
                     AssignArg::Alternate => Assign::Alternate,
                     AssignArg::Random => Assign::Random,
                 },
-                token: (open || *token).then(|| tenten_playtest::ids::random_hex(16)),
+                token: if open || *token || *new_token {
+                    if *new_token { Token::New } else { Token::Kept }
+                } else {
+                    Token::None
+                },
                 limits: Limits {
                     idle_session: Duration::from_secs(u64::from(*idle_minutes) * 60),
                     open_sessions: *max_testers as usize,
+                    arrivals_per_second: f64::from(*arrival_rate),
+                    arrival_burst: f64::from(*arrival_rate) * 4.0,
                     ..Limits::default()
                 },
+                study: match study {
+                    Some(path) => Some(Study::read(path).map_err(|m| FormatError::new("--study", None, m))?),
+                    None => None,
+                },
+                trusted_proxy: *trusted_proxy,
+                allowed_hosts: allow_host.clone(),
+                faults: Default::default(),
+                who: "tenten playtest serve".to_owned(),
             };
             serve(config, open, out)
         }
@@ -194,6 +268,9 @@ fn serve(config: Config, open: bool, out: &mut String) -> Result<(), FormatError
     }
     for t in &r.torn {
         eprintln!("note: {t}");
+    }
+    for s in &r.set_aside {
+        eprintln!("set aside: {s}");
     }
     eprintln!("ctrl-c stops it (open games resume when it is served again)");
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use tenten_engine::model::board::Bits;
 
-use crate::config::Config;
+use crate::config::{Config, Study};
 use crate::limits::Buckets;
 use crate::store::{Error, MoveRequest, Session, Store, Tester};
 use crate::table::Refusal;
@@ -57,7 +57,9 @@ impl IntoResponse for Error {
             Error::Unknown => (StatusCode::NOT_FOUND, "unknown_tester"),
             Error::NoSession(_) => (StatusCode::NOT_FOUND, "unknown_session"),
             Error::Full(_) => (StatusCode::SERVICE_UNAVAILABLE, "full"),
-            Error::Folder(m) => {
+            Error::Busy => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
+            Error::NotAgreed => (StatusCode::FORBIDDEN, "agree"),
+            Error::Folder(m) | Error::Doubt(m) => {
                 eprintln!("playtest: {m}");
                 (StatusCode::INTERNAL_SERVER_ERROR, "storage")
             }
@@ -65,6 +67,7 @@ impl IntoResponse for Error {
         let message = match &self {
             // The folder's path is the designer's business, not the page's.
             Error::Folder(_) => "the server could not store this; nothing was changed, try again".to_owned(),
+            Error::Doubt(_) => "the server could not tell whether this was stored; reload the page".to_owned(),
             e => e.to_string(),
         };
         error(status, code, message)
@@ -109,15 +112,38 @@ async fn blocking<T: Serialize + Send + 'static>(
 /// A request made for a tester (its rate is theirs).
 trait ForTester {
     fn tester(&self) -> &str;
+
+    /// Its numbers within their bounds, or what is out of bounds.
+    fn check(&self, _limits: &crate::config::Limits) -> Result<(), String> {
+        Ok(())
+    }
 }
 
-/// The request read, if its tester may make one now (429 if not).
+/// The request read, if its tester may make one now (429 if not). The id's
+/// form and the numbers are checked before anything is kept for the id, and
+/// only a tester the store knows is given a rate bucket: made-up ids (a
+/// flood of them) hold no memory. An unknown id's request is then refused
+/// by its handler, or arrives under the arrivals' own bucket.
 fn admit<T: for<'de> Deserialize<'de> + ForTester>(
     app: &App,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<T, Box<Response>> {
     let req: T = parse(body)?;
-    if !app.testers.allow(req.tester()) {
+    let id = req.tester();
+    if !crate::ids::is_tester(id) {
+        return Err(Box::new(error(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            format!(
+                "tester id {:?} is not {} lower-case hex digits",
+                id.chars().take(40).collect::<String>(),
+                crate::ids::TESTER_LEN
+            ),
+        )));
+    }
+    req.check(&app.store.config.limits)
+        .map_err(|m| Box::new(error(StatusCode::BAD_REQUEST, "malformed", format!("malformed request: {m}"))))?;
+    if app.store.tester(id).is_ok() && !app.testers.allow(id) {
         return Err(Box::new(error(
             StatusCode::TOO_MANY_REQUESTS,
             "rate",
@@ -130,6 +156,17 @@ fn admit<T: for<'de> Deserialize<'de> + ForTester>(
 impl ForTester for MoveRequest {
     fn tester(&self) -> &str {
         &self.tester
+    }
+
+    /// A deal's time is bounded (it is summed and averaged by every fit).
+    fn check(&self, limits: &crate::config::Limits) -> Result<(), String> {
+        if self.ms > limits.max_ms {
+            return Err(format!(
+                "ms is {}, above its bound of {} (a day: the longest a deal is taken over)",
+                self.ms, limits.max_ms
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -215,26 +252,89 @@ struct StateRequest {
     fresh: bool,
 }
 
+/// What the page is shown on arrival: the game, or the study to agree to
+/// first (nothing of the tester is kept until they agree).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Arrival {
+    Game(View),
+    Study { tester: String, study: Study },
+}
+
 pub async fn state(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
     let req: StateRequest = match admit(&app, body) {
         Ok(r) => r,
         Err(e) => return *e,
     };
     blocking(move || {
-        let t = match app.store.tester(&req.tester, false) {
+        let study = || Arrival::Study {
+            tester: req.tester.clone(),
+            study: app.store.config.study.clone().expect("asked only with a study"),
+        };
+        let t = match app.store.tester(&req.tester) {
             Ok(t) => t,
-            Err(Error::Unknown) => {
-                if !app.arrivals.allow("") {
-                    return Err(Error::Full(app.store.open_sessions()));
-                }
-                app.store.tester(&req.tester, true)?
+            Err(Error::Unknown) if app.store.config.study.is_some() => return Ok(study()),
+            Err(Error::Unknown) => arrive(&app, &req.tester)?,
+            Err(e) => return Err(e),
+        };
+        let mut t = lock(&t);
+        if app.store.needs_agreement(&t) {
+            return Ok(study());
+        }
+        let id = t.id.clone();
+        match app.store.session(&mut t, req.fresh) {
+            Ok(s) => Ok(Arrival::Game(view(&app.store.config, &id, s))),
+            Err(e) => {
+                app.store.forget_new(&t);
+                Err(e)
             }
+        }
+    })
+    .await
+}
+
+/// A tester seen for the first time (their id's form checked already by
+/// the lookup that did not find them), if testers may arrive now.
+fn arrive(app: &App, id: &str) -> Result<Arc<std::sync::Mutex<Tester>>, Error> {
+    if !app.arrivals.allow("") {
+        return Err(Error::Busy);
+    }
+    app.store.arrive(id)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AgreeRequest {
+    tester: String,
+}
+
+impl ForTester for AgreeRequest {
+    fn tester(&self) -> &str {
+        &self.tester
+    }
+}
+
+/// The tester agrees to the study: journalled, and their game begins.
+pub async fn agree(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
+    let req: AgreeRequest = match admit(&app, body) {
+        Ok(r) => r,
+        Err(e) => return *e,
+    };
+    blocking(move || {
+        let t = match app.store.tester(&req.tester) {
+            Ok(t) => t,
+            Err(Error::Unknown) => arrive(&app, &req.tester)?,
             Err(e) => return Err(e),
         };
         let mut t = lock(&t);
         let id = t.id.clone();
-        let s = app.store.session(&mut t, req.fresh)?;
-        Ok(view(&app.store.config, &id, s))
+        match app.store.agree(&mut t) {
+            Ok(s) => Ok(view(&app.store.config, &id, s)),
+            Err(e) => {
+                app.store.forget_new(&t);
+                Err(e)
+            }
+        }
     })
     .await
 }
@@ -262,7 +362,7 @@ pub async fn play(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejectio
         Err(e) => return *e,
     };
     blocking(move || {
-        let t = app.store.tester(&req.tester, false)?;
+        let t = app.store.tester(&req.tester)?;
         let mut t = lock(&t);
         let placed = app.store.play(&mut t, &req)?;
         let id = t.id.clone();
@@ -291,7 +391,7 @@ pub async fn new_game(State(app): State<Arc<App>>, body: Result<Bytes, BytesReje
         Err(e) => return *e,
     };
     blocking(move || {
-        let t = app.store.tester(&req.tester, false)?;
+        let t = app.store.tester(&req.tester)?;
         let mut t = lock(&t);
         app.store.new_game(&mut t, req.session, req.game)?;
         let id = t.id.clone();

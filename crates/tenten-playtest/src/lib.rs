@@ -9,17 +9,23 @@
 //! synced before a reply: the truth a restarted server resumes from).
 
 pub mod config;
+pub mod disk;
+pub mod forget;
 pub mod ids;
 pub mod journal;
+pub mod lock;
+pub mod recover;
+pub mod replay;
 pub mod server;
 pub mod status;
 pub mod store;
 pub mod table;
 
 mod api;
+mod guard;
 mod limits;
 mod page;
 
-pub use config::{Assign, Config, Generator, Limits};
+pub use config::{Assign, Config, Generator, Limits, Study, Token};
 pub use server::Server;
 pub use status::{Status, status};

@@ -1,7 +1,8 @@
 //! The server: axum's routes on hyper connections we accept ourselves, so
 //! a client that sends nothing is cut off (hyper's header-read timeout,
-//! which `axum::serve` does not expose), connections are capped, and a
-//! request's handling has a deadline.
+//! which `axum::serve` does not expose), connections are capped (in all,
+//! to what the open-file limit allows, and per client address), every
+//! request is admitted by `guard` first, and its handling has a deadline.
 
 use std::future::Future;
 use std::net::{SocketAddr, TcpListener, UdpSocket};
@@ -9,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::{Request, State};
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::Response;
@@ -18,18 +19,57 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::sync::Semaphore;
+use tower::ServiceExt;
 
 use crate::api::{self, App, error};
 use crate::config::Config;
+use crate::guard::{self, Guard};
 use crate::limits::Buckets;
 use crate::page;
-use crate::store::{Error, Recovery, Store};
+use crate::recover::Recovery;
+use crate::store::{Error, Store};
 
 pub struct Server {
     listener: TcpListener,
     app: Arc<App>,
+    guard: Arc<Guard>,
     pub recovery: Recovery,
     pub addr: SocketAddr,
+    pub capacity: Capacity,
+}
+
+/// How many connections the server holds at once, and what bounds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capacity {
+    /// The configured limit, or what the open-file limit leaves room for.
+    pub connections: usize,
+    /// The process's open-file limit (its soft limit raised to the hard).
+    pub open_files: u64,
+}
+
+/// Files kept free of connections, besides those open at start: a request
+/// in flight opens its journal and log (one at a time), then closes them.
+const FILE_RESERVE: u64 = 64;
+
+impl Capacity {
+    /// Raises the open-file limit as far as it goes (the soft limit is
+    /// often 1,024 where the hard one allows far more), and caps `wanted`
+    /// connections to what fits under it: past it, accepting fails (and a
+    /// journal cannot be opened) instead of a connection being refused.
+    fn of(wanted: usize) -> Self {
+        let open_files = rlimit::increase_nofile_limit(u64::MAX).unwrap_or(1024);
+        let reserve = (FILE_RESERVE + open_now()).min(open_files / 2);
+        let room = usize::try_from(open_files - reserve).unwrap_or(usize::MAX);
+        Self {
+            connections: wanted.min(room).max(1),
+            open_files,
+        }
+    }
+}
+
+/// Files this process holds open now (Linux's count; elsewhere none known).
+fn open_now() -> u64 {
+    std::fs::read_dir("/proc/self/fd").map_or(0, |d| d.count() as u64)
 }
 
 impl Server {
@@ -44,16 +84,19 @@ impl Server {
             .local_addr()
             .map_err(|e| Error::Folder(format!("cannot listen on {}: {e}", config.bind)))?;
         let limits = config.limits;
+        let guard = Arc::new(Guard::new(&config));
         let (store, recovery) = Store::open(config)?;
         Ok(Self {
             listener,
             app: Arc::new(App {
                 store,
                 testers: Buckets::new(limits.per_second, limits.burst),
-                arrivals: Buckets::new(50.0, 200.0),
+                arrivals: Buckets::new(limits.arrivals_per_second, limits.arrival_burst),
             }),
+            guard,
             recovery,
             addr,
+            capacity: Capacity::of(limits.connections),
         })
     }
 
@@ -74,7 +117,7 @@ impl Server {
                 addr.set_ip([127, 0, 0, 1].into());
             }
         }
-        match &self.app.store.config.token {
+        match self.app.store.token() {
             Some(t) => format!("http://{addr}/?t={t}"),
             None => format!("http://{addr}/"),
         }
@@ -90,11 +133,14 @@ impl Server {
             .route("/api/state", post(api::state))
             .route("/api/move", post(api::play))
             .route("/api/new-game", post(api::new_game))
+            .route("/api/agree", post(api::agree))
             .layer(axum::extract::DefaultBodyLimit::max(
                 app.store.config.limits.body_bytes,
             ))
             .layer(middleware::from_fn_with_state(app.clone(), token))
             .layer(middleware::from_fn_with_state(timeout, deadline))
+            // Outermost: a request refused here costs nothing further.
+            .layer(middleware::from_fn_with_state(self.guard.clone(), guard::admit))
             .with_state(app)
     }
 
@@ -105,7 +151,7 @@ impl Server {
         let listener = tokio::net::TcpListener::from_std(self.listener.try_clone()?)?;
         let router = self.router();
         let limits = self.app.store.config.limits;
-        let slots = Arc::new(Semaphore::new(limits.connections));
+        let slots = Arc::new(Semaphore::new(self.capacity.connections));
         let graceful = GracefulShutdown::new();
         let sweeper = {
             let app = self.app.clone();
@@ -125,7 +171,7 @@ impl Server {
         };
         tokio::pin!(shutdown);
         loop {
-            let (stream, _) = tokio::select! {
+            let (stream, peer) = tokio::select! {
                 got = listener.accept() => match got {
                     Ok(s) => s,
                     // Out of file descriptors and the like: wait, go on.
@@ -133,19 +179,30 @@ impl Server {
                 },
                 () = &mut shutdown => break,
             };
+            // An address holding its share is closed at once, before it
+            // can take a slot of all (one client cannot pin them all).
+            let Some(held) = self.guard.connect(peer.ip()) else {
+                drop(stream);
+                continue;
+            };
             let Ok(permit) = slots.clone().try_acquire_owned() else {
                 drop(stream);
                 continue;
             };
             let _ = stream.set_nodelay(true);
+            // The peer, for the guard to know the trusted proxy by.
+            let service = router.clone().map_request(move |mut r: hyper::Request<hyper::body::Incoming>| {
+                r.extensions_mut().insert(ConnectInfo(peer));
+                r
+            });
             let conn = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(limits.header_timeout)
-                .serve_connection(TokioIo::new(stream), TowerToHyperService::new(router.clone()));
+                .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
             let conn = graceful.watch(conn);
             tokio::spawn(async move {
                 let _ = conn.await;
-                drop(permit);
+                drop((permit, held));
             });
         }
         sweeper.abort();
@@ -157,7 +214,7 @@ impl Server {
 /// Every request carries the token, when the server has one: `?t=` on the
 /// page's URL, the `x-playtest-token` header on the page's requests.
 async fn token(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
-    if let Some(want) = &app.store.config.token {
+    if let Some(want) = app.store.token() {
         let from_header = req
             .headers()
             .get("x-playtest-token")
@@ -169,7 +226,7 @@ async fn token(State(app): State<Arc<App>>, req: Request, next: Next) -> Respons
                 .map(str::to_owned)
         });
         let got = from_header.or(from_query);
-        if got.as_deref() != Some(want.as_str()) {
+        if got.as_deref() != Some(want) {
             return error(
                 StatusCode::FORBIDDEN,
                 "token",

@@ -10,7 +10,9 @@ use tenten_engine::play::dealing::Dealing;
 
 use crate::config::{Config, Generator, Identity, Limits};
 use crate::ids;
-use crate::store::{Error, identity_path, journal_dir, replay_events, session_events};
+use crate::recover::set_aside_dir;
+use crate::replay::replay_lines;
+use crate::store::{Error, identity_path, journal_dir};
 
 /// One generator's figures.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -30,6 +32,13 @@ pub struct Status {
     pub arms: Vec<(String, Arm)>,
     /// Lines a crash tore at a journal's end (read past, not changed).
     pub torn: usize,
+    /// Journals that cannot be replayed, each with why (the server sets
+    /// them aside when it next starts).
+    pub bad: Vec<String>,
+    /// Files set aside by a server so far (in `journal/set-aside/`).
+    pub set_aside: Vec<String>,
+    /// Testers who agreed to the study.
+    pub agreed: usize,
 }
 
 impl Status {
@@ -47,8 +56,8 @@ impl Status {
     }
 }
 
-/// The figures of the playtest in `dir`.
-pub fn status(dir: &Path) -> Result<Status, Error> {
+/// The playtest in `dir` as its `playtest.json` says it was served.
+pub fn folder_config(dir: &Path) -> Result<Config, Error> {
     let id_path = identity_path(dir);
     let text = std::fs::read_to_string(&id_path).map_err(|e| {
         Error::Folder(format!(
@@ -85,7 +94,7 @@ pub fn status(dir: &Path) -> Result<Status, Error> {
                 .map_err(|m| Error::Folder(format!("{}: generator {name:?}: {m}", id_path.display())))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let config = Config {
+    Ok(Config {
         generators,
         set,
         size,
@@ -93,9 +102,19 @@ pub fn status(dir: &Path) -> Result<Status, Error> {
         out: dir.to_owned(),
         bind: ([127, 0, 0, 1], 0).into(),
         assign: identity.assign,
-        token: None,
+        token: crate::config::Token::None,
         limits: Limits::default(),
-    };
+        study: None,
+        trusted_proxy: None,
+        allowed_hosts: Vec::new(),
+        faults: Default::default(),
+        who: "tenten playtest status".to_owned(),
+    })
+}
+
+/// The figures of the playtest in `dir`.
+pub fn status(dir: &Path) -> Result<Status, Error> {
+    let config = folder_config(dir)?;
     let jdir = journal_dir(dir);
     let mut names: Vec<(String, u32)> = std::fs::read_dir(&jdir)
         .map_err(|e| Error::Folder(format!("{}: cannot read: {e}", jdir.display())))?
@@ -110,21 +129,29 @@ pub fn status(dir: &Path) -> Result<Status, Error> {
         .collect();
     let mut testers: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
     let mut torn = 0;
+    let mut bad = Vec::new();
+    let mut agreed = BTreeSet::new();
     for (tester, number) in names {
         let path = jdir.join(ids::journal_name(&tester, number));
-        let bytes = std::fs::read(&path)
-            .map_err(|e| Error::Folder(format!("{}: cannot read: {e}", path.display())))?;
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) => {
+                bad.push(format!("{}: cannot read: {e}", path.display()));
+                continue;
+            }
+        };
         let (lines, cut) = crate::journal::complete_lines(&bytes);
         torn += usize::from(cut > 0);
-        let at = |i: usize| format!("{}:{}", path.display(), i + 1);
-        let (generator, start, events) = session_events(&lines, &at)?;
-        let g = config.generator(&generator).ok_or_else(|| {
-            Error::Folder(format!(
-                "{}: dealt by {generator:?}, not one of the playtest's generators",
-                at(0)
-            ))
-        })?;
-        let r = replay_events(&config, g, start, events, &at)?;
+        let (g, r) = match replay_lines(&config, &path, &lines, &tester, number) {
+            Ok(x) => x,
+            Err(e) => {
+                bad.push(e.to_string());
+                continue;
+            }
+        };
+        if r.agreed.is_some() {
+            agreed.insert(tester.clone());
+        }
         let arm = &mut arms[g].1;
         arm.sessions += 1;
         arm.open += usize::from(!r.ended);
@@ -136,5 +163,19 @@ pub fn status(dir: &Path) -> Result<Status, Error> {
     for (g, t) in testers {
         arms[g].1.testers = t.len();
     }
-    Ok(Status { arms, torn })
+    let mut set_aside: Vec<String> = std::fs::read_dir(set_aside_dir(dir))
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.path().display().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    set_aside.sort();
+    Ok(Status {
+        arms,
+        torn,
+        bad,
+        set_aside,
+        agreed: agreed.len(),
+    })
 }

@@ -14,7 +14,7 @@ use tenten_engine::model::board::{Bits, BoardSize};
 use tenten_engine::model::pieces::{PieceIdx, PieceSet};
 use tenten_engine::model::shapes::Shapes;
 use tenten_playtest::ids;
-use tenten_playtest::journal::Lines;
+use tenten_playtest::disk::{self, Faults};
 
 /// The folder of the window's play logs, inside its data folder.
 pub const FOLDER: &str = "play-logs";
@@ -37,7 +37,7 @@ pub struct Recorder {
     /// Where logs go; `None`: not recording.
     pub folder: Option<PathBuf>,
     pub player: String,
-    log: Option<Lines>,
+    log: Option<PathBuf>,
     session: u32,
     size: Option<BoardSize>,
     game: u64,
@@ -62,7 +62,7 @@ impl Recorder {
 
     /// The log this session writes (made at its first deal).
     pub fn file(&self) -> Option<PathBuf> {
-        self.log.as_ref().map(|l| l.path.clone())
+        self.log.clone()
     }
 
     /// Stops recording (the open deal is written as it stands).
@@ -184,10 +184,11 @@ impl Recorder {
         );
         record.times_ms = open.times;
         let line = serde_json::to_string(&record).expect("a record is plain data");
-        let log = self.log.as_mut().expect("ensured");
-        match log.append(&line) {
+        let log = self.log.as_ref().expect("ensured");
+        // Appended and synced a line at a time; a failed write is cut back off.
+        match disk::append(&Faults::default(), log, format!("{line}\n").as_bytes(), true, false) {
             Ok(()) => self.recorded += 1,
-            Err(e) => self.error = Some(format!("{}: {e}", log.path.display())),
+            Err(e) => self.error = Some(format!("{}: {e}", log.display())),
         }
     }
 
@@ -206,7 +207,8 @@ impl Recorder {
             .filter(|e| e.file_name().to_string_lossy().starts_with(&mine))
             .count() as u32;
         let path = folder.join(ids::log_name(&self.player, self.session));
-        self.log = Some(Lines::create(&path, None).map_err(|e| format!("{}: {e}", path.display()))?);
+        disk::create(&Faults::default(), &path, b"", false).map_err(|e| format!("{}: {e}", path.display()))?;
+        self.log = Some(path);
         Ok(())
     }
 }
