@@ -22,11 +22,28 @@ pub struct Served {
 /// Starts `tenten playtest serve --out DIR --bind 127.0.0.1:0 ARGS` and
 /// waits for its link.
 pub fn serve(dir: &Path, args: &[&str]) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tenten"))
+    serve_under(dir, args, None)
+}
+
+/// As `serve`, under `ulimit -n N` (soft and hard: the server cannot raise
+/// it) when `open_files` is given, as a default account runs it.
+pub fn serve_under(dir: &Path, args: &[&str], open_files: Option<u32>) -> Served {
+    let mut cmd = match open_files {
+        None => Command::new(env!("CARGO_BIN_EXE_tenten")),
+        Some(n) => {
+            let mut c = Command::new("sh");
+            c.args(["-c", &format!("ulimit -n {n} && exec \"$0\" \"$@\"")])
+                .arg(env!("CARGO_BIN_EXE_tenten"));
+            c
+        }
+    };
+    let mut child = cmd
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["playtest", "serve", "--bind", "127.0.0.1:0", "--out"])
+        .args(["playtest", "serve", "--out"])
         .arg(dir)
         .args(args)
+        // A port of its choosing, unless the test gives one.
+        .args(if args.contains(&"--bind") { &[][..] } else { &["--bind", "127.0.0.1:0"][..] })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -300,4 +317,133 @@ pub fn logged_moves(dir: &Path, tester: &str) -> Vec<Acked> {
         }
     }
     out
+}
+
+/// The resident memory of process `pid` in KiB (`VmRSS` of Linux's
+/// `/proc/PID/status`).
+pub fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no VmRSS in /proc/{pid}/status"))
+}
+
+/// A server of the crate run in this process (on its own runtime and
+/// thread), for limits a test tightens; stopped when dropped.
+pub struct InProcess {
+    pub base: String,
+    pub addr: std::net::SocketAddr,
+    pub capacity: tenten_playtest::server::Capacity,
+    stop: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// Serves the folder `dir` dealt by `random` on 127.0.0.1 (no token), its
+/// config first changed by `adjust`.
+pub fn serve_in_process(dir: &Path, adjust: impl FnOnce(&mut tenten_playtest::Config)) -> InProcess {
+    let set = tenten_engine::model::pieces::PieceSet::classic();
+    let mut config = tenten_playtest::Config {
+        generators: vec![tenten_playtest::Generator {
+            name: "random".into(),
+            dealing: tenten_engine::play::dealing::Dealing::by_name("random", &set).unwrap(),
+        }],
+        set,
+        size: tenten_engine::model::board::BoardSize::CLASSIC,
+        k: 3,
+        out: dir.to_owned(),
+        bind: ([127, 0, 0, 1], 0).into(),
+        assign: tenten_playtest::Assign::Alternate,
+        token: tenten_playtest::Token::None,
+        limits: tenten_playtest::Limits::default(),
+        study: None,
+        trusted_proxy: None,
+        allowed_hosts: vec![],
+        faults: Default::default(),
+        who: "a test".into(),
+    };
+    adjust(&mut config);
+    let server = tenten_playtest::Server::bind(config).expect("the server binds");
+    let (addr, capacity) = (server.addr, server.capacity);
+    let (stop, stopped) = std::sync::mpsc::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let shutdown = async move {
+            let _ = tokio::task::spawn_blocking(move || stopped.recv()).await;
+        };
+        rt.block_on(server.run(shutdown)).unwrap();
+    });
+    InProcess {
+        base: format!("http://{addr}"),
+        addr,
+        capacity,
+        stop: Some(stop),
+        thread: Some(thread),
+    }
+}
+
+impl InProcess {
+    pub fn client(&self) -> Client {
+        Client::new(&self.base, None)
+    }
+}
+
+impl Drop for InProcess {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Sends `head` (a request's head, `\r\n`-separated, without the blank line
+/// that ends it) and `body` on a new connection from 127.0.0.1; the answer's
+/// status and text, as the server wrote them within `wait`.
+pub fn raw(addr: std::net::SocketAddr, head: &str, body: &[u8], wait: std::time::Duration) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(wait)).unwrap();
+    s.write_all(format!("{head}\r\n\r\n").as_bytes()).unwrap();
+    let _ = s.write_all(body);
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 8192];
+    // The head and a short JSON body: read until the connection closes, or
+    // the body's length is in.
+    while let Ok(n) = s.read(&mut chunk) {
+        if n == 0 {
+            break;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if complete(&buf) {
+            break;
+        }
+    }
+    let text = String::from_utf8_lossy(&buf).into_owned();
+    let status = text
+        .strip_prefix("HTTP/1.1 ")
+        .and_then(|t| t.get(..3))
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (status, text)
+}
+
+/// Whether `buf` holds a whole answer: its head and `content-length` bytes.
+fn complete(buf: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(buf);
+    let Some((head, body)) = text.split_once("\r\n\r\n") else {
+        return false;
+    };
+    head.lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("content-length")
+                .then(|| v.trim().parse::<usize>().ok())?
+        })
+        .is_some_and(|n| body.len() >= n)
 }

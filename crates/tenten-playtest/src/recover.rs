@@ -216,7 +216,7 @@ fn set_aside(dir: &Path, tester: &str, number: u32, why: &Error) -> String {
             }
         }
     }
-    format!("{why}; set aside: {}", moved.join(", "))
+    format!("{why}; moved to {}", moved.join(", "))
 }
 
 /// Moves `path` into the set-aside folder, under a name not taken; where.

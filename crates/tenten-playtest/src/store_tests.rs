@@ -487,3 +487,35 @@ fn a_crash_at_each_write_and_sync_leaves_a_folder_that_serves_again() {
     }
     assert!(crashed + 2 >= ops as usize, "{crashed} of {ops} crashes reached");
 }
+
+#[test]
+fn a_forgotten_tester_leaves_no_record_and_others_are_untouched() {
+    let dir = folder("forget");
+    let mut c = config(&dir);
+    c.limits.idle_session = std::time::Duration::from_secs(0);
+    let (a, b) = (ids::random_hex(16), ids::random_hex(16));
+    {
+        let (store, _) = Store::open(c.clone()).unwrap();
+        for id in [&a, &b] {
+            let t = store.arrive(id).unwrap();
+            let mut t = t.lock().unwrap();
+            for _ in 0..4 {
+                play_first(&store, &mut t);
+            }
+        }
+        let e = crate::forget::forget(&dir, &a).unwrap_err();
+        assert!(e.to_string().contains("stop it first"), "a served folder is refused: {e}");
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        assert_eq!(store.sweep(), 2);
+    }
+    let kept = files(&dir);
+    let f = crate::forget::forget(&dir, &a).unwrap();
+    assert_eq!(f, crate::forget::Forgot { files: 2, sessions: 1 });
+    let left = files(&dir);
+    assert!(left.keys().all(|n| !n.contains(&a)), "{:?}", left.keys());
+    assert_eq!(left.len(), kept.len() - 2, "b's records untouched");
+    assert!(crate::forget::forget(&dir, &a).unwrap_err().to_string().contains("no records"));
+    let status = crate::status::status(&dir).unwrap();
+    assert_eq!(status.total().testers, 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
