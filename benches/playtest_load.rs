@@ -81,14 +81,14 @@ async fn tester(c: Client, pace: Pace, start: Instant, end: Instant, seed: u64) 
 fn run(testers: usize, pace: Pace, seconds: u64) -> Run {
     let dir = std::env::temp_dir().join(format!("tenten-bench-playtest-{testers}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let served = serve(&dir, &["--generator", "repair"]);
+    let served = serve(&dir, &["--generator", "repair", "--arrival-rate", "1000"]);
     let client = served.client();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .unwrap();
-    // Time for a thousand testers to arrive (the server lets 50 a second in).
-    let start = Instant::now() + Duration::from_secs_f64(2.0 + testers as f64 / 50.0);
+    // Time for a thousand testers to arrive (the server lets 1,000 a second in).
+    let start = Instant::now() + Duration::from_secs_f64(2.0 + testers as f64 / 1000.0);
     let end = start + Duration::from_secs(seconds);
     let (latencies, limited) = rt.block_on(async {
         let tasks: Vec<_> = (0..testers)

@@ -392,28 +392,106 @@ fn chromium() -> (String, String) {
     }
 }
 
-/// A WebDriver session on a 360x640 phone (touch), Chromium headless and
-/// offline, its profile fresh.
-async fn phone(port: u16, browser: &str, profile: &std::path::Path) -> fantoccini::Client {
+/// chromedriver on a free port, stopped when dropped.
+struct Driver {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Driver {
+    fn start(path: &str) -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = std::process::Command::new(path)
+            .arg(format!("--port={port}"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("chromedriver runs");
+        let driver = Driver { child, port };
+        let up = std::time::Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                up.elapsed() < Duration::from_secs(20),
+                "chromedriver never listened"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        driver
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A WebDriver session, Chromium headless and offline, its profile fresh:
+/// with `mobile`, a 360x640 phone (touch); else a plain desktop window.
+async fn session(port: u16, browser: &str, profile: &std::path::Path, mobile: bool) -> fantoccini::Client {
+    let mut args = vec![
+        "--headless".to_owned(),
+        "--no-sandbox".into(),
+        "--disable-gpu".into(),
+        "--disable-quic".into(),
+        "--no-first-run".into(),
+        "--disable-background-networking".into(),
+        "--disable-component-update".into(),
+        "--disable-sync".into(),
+        "--hide-scrollbars".into(),
+        format!("--user-data-dir={}", profile.display()),
+    ];
+    if !mobile {
+        args.push("--window-size=1280,650".into());
+    }
+    let mut options = json!({ "binary": browser, "args": args });
+    if mobile {
+        options["mobileEmulation"] = json!({
+            "deviceMetrics": {"width": 360, "height": 640, "pixelRatio": 2.0, "touch": true}
+        });
+    }
     let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": browser,
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                format!("--user-data-dir={}", profile.display()),
-            ],
-            "mobileEmulation": {"deviceMetrics": {"width": 360, "height": 640, "pixelRatio": 2.0, "touch": true}},
-        }),
-    );
+    caps.insert("goog:chromeOptions".into(), options);
     let connector = hyper_util::client::legacy::connect::HttpConnector::new();
     fantoccini::ClientBuilder::new(connector)
         .capabilities(caps)
         .connect(&format!("http://127.0.0.1:{port}"))
         .await
         .expect("chromedriver starts a session")
+}
+
+/// A 360x640 phone (touch).
+async fn phone(port: u16, browser: &str, profile: &std::path::Path) -> fantoccini::Client {
+    session(port, browser, profile, true).await
+}
+
+/// A desktop window (a mouse, no mobile emulation) whose page is 1280x650.
+async fn desktop(port: u16, browser: &str, profile: &std::path::Path) -> fantoccini::Client {
+    let c = session(port, browser, profile, false).await;
+    let inner = |c: &fantoccini::Client| {
+        let c = c.clone();
+        async move {
+            let v = c
+                .execute("return [window.innerWidth, window.innerHeight];", vec![])
+                .await
+                .unwrap();
+            (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
+        }
+    };
+    let (w, h) = inner(&c).await;
+    if (w, h) != (1280, 650) {
+        let (ow, oh) = c.get_window_size().await.unwrap();
+        c.set_window_size((ow as i64 + 1280 - w) as u32, (oh as i64 + 650 - h) as u32)
+            .await
+            .unwrap();
+    }
+    assert_eq!(inner(&c).await, (1280, 650), "the desktop page is 1280x650");
+    c
 }
 
 /// Polls `script` (a JS expression) until it is true, up to 10 s.
@@ -432,134 +510,450 @@ async fn until(c: &fantoccini::Client, script: &str) {
     }
 }
 
-/// A whole game by touch drags in a real Chromium at 360x640: the log holds
-/// exactly those moves and fits, and a reload resumes the game.
+/// The value of a JS expression.
+async fn js(c: &fantoccini::Client, script: &str) -> serde_json::Value {
+    c.execute(&format!("return ({script});"), vec![]).await.unwrap()
+}
+
+/// Drags from `from` to `to` (viewport pixels) with a finger, or the mouse.
+async fn drag(c: &fantoccini::Client, from: (f64, f64), to: (f64, f64), touch: bool) {
+    use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction, TouchActions};
+    let step = |d: u64, (x, y): (f64, f64)| PointerAction::MoveTo {
+        duration: Some(Duration::from_millis(d)),
+        x,
+        y,
+    };
+    let mid = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0);
+    let moves = || {
+        [
+            step(0, from),
+            PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            },
+            step(80, mid),
+            step(80, to),
+            PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            },
+        ]
+    };
+    if touch {
+        let finger = moves()
+            .into_iter()
+            .fold(TouchActions::new("finger".into()), |a, m| a.then(m));
+        c.perform_actions(finger).await.unwrap();
+    } else {
+        let mouse = moves()
+            .into_iter()
+            .fold(MouseActions::new("mouse".into()), |a, m| a.then(m));
+        c.perform_actions(mouse).await.unwrap();
+    }
+}
+
+/// Drags the piece of `slot` to put its top-left cell at (x, y).
+async fn drag_piece(c: &fantoccini::Client, slot: usize, x: i64, y: i64, touch: bool) {
+    let path = c
+        .execute(
+            "return window.playtest.dragPath(arguments[0], arguments[1], arguments[2], arguments[3]);",
+            vec![
+                json!(slot),
+                json!(x),
+                json!(y),
+                json!(if touch { "touch" } else { "mouse" }),
+            ],
+        )
+        .await
+        .unwrap();
+    let at = |k: &str| (path[k][0].as_f64().unwrap(), path[k][1].as_f64().unwrap());
+    drag(c, at("from"), at("to"), touch).await;
+}
+
+/// Plays the first placement that fits and waits for the server's answer;
+/// the move as the logs hold it. `None` when the game is over.
+async fn play_first_fit(c: &fantoccini::Client, touch: bool) -> Option<(u32, u64, String, usize, usize)> {
+    let state = js(c, "window.playtest.state()").await;
+    if state["over"] == json!(true) {
+        return None;
+    }
+    let (slot, x, y, piece) = common::playtest::first_fit(&state).unwrap();
+    drag_piece(c, slot, x as i64, y as i64, touch).await;
+    let moves = state["moves"].as_u64().unwrap();
+    until(
+        c,
+        &format!(
+            "Number(document.body.dataset.moves) === {} && !window.playtest.busy()",
+            moves + 1
+        ),
+    )
+    .await;
+    Some((
+        state["session"].as_u64().unwrap() as u32,
+        state["game"].as_u64().unwrap(),
+        piece,
+        x,
+        y,
+    ))
+}
+
+/// What of the page is not wholly inside the viewport (no scrolling): every
+/// button shown, the board and the holder; empty when all is.
+async fn outside_viewport(c: &fantoccini::Client) -> Vec<String> {
+    let v = js(
+        c,
+        r#"(() => {
+            const out = [];
+            const w = window.innerWidth, h = window.innerHeight;
+            const check = (name, r) => {
+                if (r.left < 0 || r.top < 0 || r.right > w || r.bottom > h) {
+                    const at = JSON.stringify([r.left, r.top, r.right, r.bottom]);
+                    out.push(name + " " + at + " in " + w + "x" + h);
+                }
+            };
+            for (const b of document.querySelectorAll("button")) {
+                if (b.getClientRects().length === 0) continue;
+                check("button " + b.id + " (" + b.textContent + ")", b.getBoundingClientRect());
+            }
+            const rects = window.playtest.rects();
+            if (rects) { check("board", rects.board); check("holder", rects.holder); }
+            const tall = document.documentElement.scrollHeight;
+            if (tall > h) out.push("the page scrolls: " + tall);
+            return out;
+        })()"#,
+    )
+    .await;
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// A screenshot, in `assets/NAME` when UPDATE_SNAPSHOTS is set (the guide's
+/// pictures), else in `dir`.
+async fn snapshot(c: &fantoccini::Client, dir: &std::path::Path, name: &str) {
+    let png = c.screenshot().await.unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    let keep = if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("assets")
+            .join(name)
+    } else {
+        dir.join(name)
+    };
+    std::fs::write(keep, png).unwrap();
+}
+
+/// The files of `dir` and of `dir/journal` (the logs and the journal) that
+/// name `tester`, in their name or in what they hold.
+fn tester_files(dir: &std::path::Path, tester: &str) -> Vec<String> {
+    [dir.to_owned(), dir.join("journal")]
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .filter(|p| {
+            let named = p.to_string_lossy().contains(tester);
+            let bytes = std::fs::read(p).unwrap_or_default();
+            named || bytes.windows(tester.len()).any(|w| w == tester.as_bytes())
+        })
+        .map(|p| p.display().to_string())
+        .collect()
+}
+
+/// A study as a designer writes it: two paragraphs, long enough to scroll
+/// on a phone.
+const STUDY: &str = concat!(
+    "(\n",
+    "    title: \"Block puzzle playtest\",\n",
+    "    text: \"Thank you for playing. This is a study of how people play a block puzzle: ",
+    "you will drag pieces onto a board for as long as you like, and every move you make, ",
+    "with how long you took over it, is recorded.\\n\\n",
+    "Nothing else is recorded: not your name, not your e-mail address, not your IP address. ",
+    "Your browser keeps a random number so that when you come back you go on as the same ",
+    "player. The moves are used to fit models of players and to tune the game, and may be ",
+    "published in a paper without anything that could identify you.\\n\\n",
+    "You may stop at any time by closing the page.\",\n",
+    "    contact: \"Ana Silva <ana.silva@example.org> (write to have your games deleted)\",\n",
+    ")\n",
+);
+
+/// A whole game by touch drags in a real Chromium at 360x640, after the
+/// study's agreement: the study first and nothing kept before "I agree",
+/// the first deal's hint, a refused drop said in words, every button, the
+/// board and the holder on screen at 360x640 and at 1280x650, the log
+/// holding exactly the moves made and fitting, and a reload resuming.
 #[test]
 fn a_whole_game_by_touch_in_chromium() {
     let (browser, driver) = chromium();
     let dir = scratch("playtest-browser");
     let out = dir.join("pt");
-    let served = serve(&out, &["--generator", "block-blast-like"]);
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut chromedriver = std::process::Command::new(driver)
-        .arg(format!("--port={port}"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("chromedriver runs");
-    let up = std::time::Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            up.elapsed() < Duration::from_secs(20),
-            "chromedriver never listened"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let study_file = dir.join("study.ron");
+    std::fs::write(&study_file, STUDY).unwrap();
+    let served = serve(
+        &out,
+        &[
+            "--generator",
+            "block-blast-like",
+            "--study",
+            study_file.to_str().unwrap(),
+        ],
+    );
+    let driver = Driver::start(&driver);
     let rt = runtime();
     let (tester, placed) = rt.block_on(async {
-        let c = phone(port, &browser, &dir.join("profile")).await;
+        let c = phone(driver.port, &browser, &dir.join("profile")).await;
         c.goto(&served.link).await.unwrap();
-        until(&c, "window.playtest && window.playtest.state()").await;
-        let width = c.execute("return window.innerWidth;", vec![]).await.unwrap();
-        assert_eq!(width, json!(360), "the page is laid out for the phone");
-        let tester = c
-            .execute("return localStorage.getItem('tenten.tester');", vec![])
+        assert_eq!(
+            js(&c, "window.innerWidth").await,
+            json!(360),
+            "the page is laid out for the phone"
+        );
+        assert_eq!(js(&c, "window.innerHeight").await, json!(640));
+
+        // The study, full-screen, before anything else; nothing kept yet.
+        until(&c, "window.playtest && window.playtest.study()").await;
+        let tester = js(&c, "localStorage.getItem('tenten.tester')")
             .await
-            .unwrap()
             .as_str()
             .unwrap()
             .to_owned();
+        let shown = js(
+            &c,
+            r##"[document.getElementById("study-title").textContent,
+                Array.from(document.querySelectorAll("#study-body p"), (p) => p.textContent),
+                document.getElementById("study-contact").textContent,
+                document.getElementById("agree").textContent,
+                document.getElementById("study").innerText
+                    .includes("If you do not agree, close this page: nothing is recorded."),
+                document.getElementById("play").hidden]"##,
+        )
+        .await;
+        assert_eq!(shown[0], json!("Block puzzle playtest"));
+        let paragraphs = shown[1].as_array().unwrap();
+        assert_eq!(paragraphs.len(), 3, "{shown}");
+        assert!(
+            paragraphs[0]
+                .as_str()
+                .unwrap()
+                .starts_with("Thank you for playing.")
+        );
+        assert!(paragraphs[2].as_str().unwrap().starts_with("You may stop"));
+        assert_eq!(
+            shown[2],
+            json!("Contact: Ana Silva <ana.silva@example.org> (write to have your games deleted)"),
+            "the designer's words as text, never markup"
+        );
+        assert_eq!(shown[3], json!("I agree"));
+        assert_eq!(shown[4], json!(true), "the way out is said");
+        assert_eq!(shown[5], json!(true), "the game is not shown behind the study");
+        assert_eq!(
+            outside_viewport(&c).await,
+            Vec::<String>::new(),
+            "the study at 360x640"
+        );
+        let scrolls = js(
+            &c,
+            "(e => e.scrollHeight > e.clientHeight)(document.getElementById('study-text'))",
+        )
+        .await;
+        assert_eq!(
+            scrolls,
+            json!(true),
+            "a study longer than the phone scrolls, its answer on screen"
+        );
+        snapshot(&c, &dir, "playtest-study.png").await;
+        assert_eq!(
+            tester_files(&out, &tester),
+            Vec::<String>::new(),
+            "nothing of the tester is kept before they agree"
+        );
+
+        // "I agree": the first game, journalled.
+        c.find(fantoccini::Locator::Id("agree"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        until(&c, "window.playtest.state() && !window.playtest.study()").await;
+        let kept = tester_files(&out, &tester);
+        assert!(
+            kept.iter().any(|f| f.contains("/journal/")),
+            "the agreement is journalled: {kept:?}"
+        );
+        assert_eq!(
+            js(&c, "document.getElementById('study').hidden").await,
+            json!(true)
+        );
+
+        // The first deal: its hint; every control on screen, and none unexplained.
+        let hint = js(&c, "window.playtest.message()").await;
+        assert_eq!(hint["text"], json!("Drag a piece onto the board"), "{hint}");
+        assert_eq!(hint["kind"], json!("hint"));
+        let buttons = js(
+            &c,
+            "Array.from(document.querySelectorAll('button'), (b) => b.textContent.trim())",
+        )
+        .await;
+        assert!(
+            buttons.as_array().unwrap().iter().all(|b| b != "New session"),
+            "{buttons}"
+        );
+        assert_eq!(js(&c, "document.getElementById('fresh')").await, json!(null));
+        assert_eq!(
+            outside_viewport(&c).await,
+            Vec::<String>::new(),
+            "the game at 360x640"
+        );
+
+        // A piece dropped off the board goes back, and the page says why.
+        let path = js(&c, "window.playtest.dragPath(0, 0, 0, 'touch')").await;
+        let from = (
+            path["from"][0].as_f64().unwrap(),
+            path["from"][1].as_f64().unwrap(),
+        );
+        drag(&c, from, (from.0, 12.0), true).await;
+        until(&c, "window.playtest.message().kind === 'refusal'").await;
+        assert_eq!(
+            js(&c, "window.playtest.message().text").await,
+            json!("Drop it on the board")
+        );
+        assert_eq!(js(&c, "window.playtest.state().moves").await, json!(0));
+        // ...for a moment: then it fades, and the hint is back.
+        until(
+            &c,
+            "window.playtest.message().kind === 'hint' && !window.playtest.message().fading",
+        )
+        .await;
+
         let mut placed = Vec::new();
-        loop {
-            let state = c
-                .execute("return window.playtest.state();", vec![])
-                .await
-                .unwrap();
-            if state["over"] == json!(true) {
-                break;
+        let mut refused_on_filled = false;
+        while let Some(m) = play_first_fit(&c, true).await {
+            placed.push(m);
+            if placed.len() == 1 {
+                let now = js(&c, "window.playtest.message()").await;
+                assert_eq!(
+                    now["text"],
+                    json!(""),
+                    "the hint is gone after the first move: {now}"
+                );
             }
-            let (slot, x, y, piece) = common::playtest::first_fit(&state).unwrap();
-            let path = c
-                .execute(
-                    "return window.playtest.dragPath(arguments[0], arguments[1], arguments[2], 'touch');",
-                    vec![json!(slot), json!(x), json!(y)],
-                )
-                .await
-                .unwrap();
-            let at = |k: &str, i: usize| path[k][i].as_f64().unwrap();
-            use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, PointerAction, TouchActions};
-            let step = |d: u64, x: f64, y: f64| PointerAction::MoveTo {
-                duration: Some(Duration::from_millis(d)),
-                x,
-                y,
-            };
-            let finger = TouchActions::new("finger".into())
-                .then(step(0, at("from", 0), at("from", 1)))
-                .then(PointerAction::Down {
-                    button: MOUSE_BUTTON_LEFT,
-                })
-                .then(step(
-                    80,
-                    (at("from", 0) + at("to", 0)) / 2.0,
-                    (at("from", 1) + at("to", 1)) / 2.0,
-                ))
-                .then(step(80, at("to", 0), at("to", 1)))
-                .then(PointerAction::Up {
-                    button: MOUSE_BUTTON_LEFT,
-                });
-            c.perform_actions(finger).await.unwrap();
-            let moves = state["moves"].as_u64().unwrap();
-            until(
-                &c,
-                &format!(
-                    "Number(document.body.dataset.moves) === {} && !window.playtest.busy()",
-                    moves + 1
-                ),
-            )
-            .await;
-            placed.push((0u32, state["game"].as_u64().unwrap(), piece, x, y));
+            // A piece dropped on filled cells (as soon as one can be): said
+            // in words, and nothing played.
+            let state = js(&c, "window.playtest.state()").await;
+            let open = !refused_on_filled && state["over"] == json!(false);
+            if let Some((slot, x, y)) = onto_filled(&state).filter(|_| open) {
+                drag_piece(&c, slot, x, y, true).await;
+                until(&c, "window.playtest.message().kind === 'refusal'").await;
+                assert_eq!(
+                    js(&c, "window.playtest.message().text").await,
+                    json!("That piece does not fit there")
+                );
+                assert_eq!(js(&c, "window.playtest.state().moves").await, state["moves"]);
+                refused_on_filled = true;
+            }
             if placed.len() == 4 {
                 // The guide's picture of the page, mid-game.
-                let png = c.screenshot().await.unwrap();
-                assert_eq!(&png[1..4], b"PNG");
-                let keep = if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-                    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/playtest-page.png")
-                } else {
-                    dir.join("page.png")
-                };
-                std::fs::write(keep, png).unwrap();
+                snapshot(&c, &dir, "playtest-page.png").await;
+                assert_eq!(
+                    outside_viewport(&c).await,
+                    Vec::<String>::new(),
+                    "mid-game at 360x640"
+                );
                 // A reload resumes the same game: the same holder and board.
-                let before = c
-                    .execute("return window.playtest.state();", vec![])
-                    .await
-                    .unwrap();
+                let before = js(&c, "window.playtest.state()").await;
                 c.refresh().await.unwrap();
                 until(&c, "window.playtest && window.playtest.state()").await;
-                let after = c
-                    .execute("return window.playtest.state();", vec![])
-                    .await
-                    .unwrap();
+                let after = js(&c, "window.playtest.state()").await;
                 for k in ["session", "game", "moves", "board", "holder", "score"] {
                     assert_eq!(after[k], before[k], "{k} after a reload");
                 }
+                assert_eq!(
+                    js(&c, "window.playtest.study()").await,
+                    json!(null),
+                    "agreed once"
+                );
             }
         }
         assert!(placed.len() >= 4, "a whole game: {} moves", placed.len());
-        let shown = c
-            .execute("return !document.getElementById('over').hidden;", vec![])
-            .await
-            .unwrap();
+        assert!(refused_on_filled, "a drop on filled cells was tried");
+        let shown = js(&c, "!document.getElementById('over').hidden").await;
         assert_eq!(shown, json!(true), "'no more moves' is shown");
+        assert_eq!(
+            outside_viewport(&c).await,
+            Vec::<String>::new(),
+            "game over at 360x640"
+        );
         c.close().await.unwrap();
         (tester, placed)
     });
-    let _ = chromedriver.kill();
-    let _ = chromedriver.wait();
     assert_eq!(logged_moves(&out, &tester), placed);
     let fit = run_ok(&["fit-player", out.to_str().unwrap()]);
     assert!(fit.contains(&format!("moves={}", placed.len())), "{fit}");
+
+    // A desktop at 1280x650: the study, then a game by mouse, all of it on
+    // screen.
+    rt.block_on(async {
+        let c = desktop(driver.port, &browser, &dir.join("profile-desktop")).await;
+        c.goto(&served.link).await.unwrap();
+        until(&c, "window.playtest && window.playtest.study()").await;
+        assert_eq!(
+            outside_viewport(&c).await,
+            Vec::<String>::new(),
+            "the study at 1280x650"
+        );
+        c.find(fantoccini::Locator::Id("agree"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        until(&c, "window.playtest.state() && !window.playtest.study()").await;
+        assert_eq!(
+            outside_viewport(&c).await,
+            Vec::<String>::new(),
+            "the game at 1280x650"
+        );
+        for _ in 0..3 {
+            play_first_fit(&c, false).await.expect("the game goes on");
+        }
+        assert_eq!(
+            outside_viewport(&c).await,
+            Vec::<String>::new(),
+            "mid-game at 1280x650"
+        );
+        snapshot(&c, &dir, "playtest-desktop.png").await;
+        c.close().await.unwrap();
+    });
+    drop(driver);
+}
+
+/// A piece of the holder and a place on the board where it would cover a
+/// filled cell: (slot, column, row).
+fn onto_filled(state: &serde_json::Value) -> Option<(usize, i64, i64)> {
+    let (w, h) = (state["width"].as_i64()?, state["height"].as_i64()?);
+    let board: Vec<Vec<u8>> = state["board"]
+        .as_array()?
+        .iter()
+        .map(|r| r.as_str().unwrap().bytes().collect())
+        .collect();
+    for (slot, p) in state["holder"].as_array()?.iter().enumerate() {
+        if p.is_null() {
+            continue;
+        }
+        let (pw, ph) = (p["width"].as_i64()?, p["height"].as_i64()?);
+        for y in 0..=h - ph {
+            for x in 0..=w - pw {
+                let covers = p["cells"].as_array()?.iter().any(|c| {
+                    let (cx, cy) = (c[0].as_i64().unwrap(), c[1].as_i64().unwrap());
+                    board[(y + cy) as usize][(x + cx) as usize] != b'.'
+                });
+                if covers {
+                    return Some((slot, x, y));
+                }
+            }
+        }
+    }
+    None
 }

@@ -12,7 +12,10 @@ use common::playtest::{Client, serve, serve_under, tester_id};
 use serde_json::json;
 
 fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap()
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap()
 }
 
 /// A second `serve` on a served folder exits non-zero, naming the server
@@ -23,7 +26,15 @@ fn a_second_server_on_a_served_folder_is_refused_naming_the_holder() {
     let out = dir.join("pt");
     let mut first = serve(&out, &["--generator", "random"]);
     let second = tenten()
-        .args(["playtest", "serve", "--generator", "random", "--bind", "127.0.0.1:0", "--out"])
+        .args([
+            "playtest",
+            "serve",
+            "--generator",
+            "random",
+            "--bind",
+            "127.0.0.1:0",
+            "--out",
+        ])
         .arg(&out)
         .timeout(Duration::from_secs(20))
         .output()
@@ -97,7 +108,11 @@ fn ten_thousand_testers_under_a_thousand_open_files() {
     let refused: Vec<&(String, u16, String)> = answers.iter().filter(|a| a.1 != 200).collect();
     assert_eq!(ok.len(), TESTERS, "{:?}", &refused[..refused.len().min(5)]);
     assert_eq!(refused.len(), MORE);
-    assert!(refused.iter().all(|a| a.1 == 503 && a.2 == "full"), "{:?}", &refused[..3]);
+    assert!(
+        refused.iter().all(|a| a.1 == 503 && a.2 == "full"),
+        "{:?}",
+        &refused[..3]
+    );
     let journals: Vec<String> = std::fs::read_dir(out.join("journal"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -105,14 +120,25 @@ fn ten_thousand_testers_under_a_thousand_open_files() {
         .collect();
     assert_eq!(journals.len(), TESTERS);
     for (id, _, _) in &refused {
-        assert!(!journals.iter().any(|n| n.starts_with(id.as_str())), "{id} left a journal");
+        assert!(
+            !journals.iter().any(|n| n.starts_with(id.as_str())),
+            "{id} left a journal"
+        );
         assert!(!out.join(format!("{id}-s0.jsonl")).exists());
     }
-    assert!(served.stderr().is_empty() || !served.stderr().contains("Too many open files"), "{}", served.stderr());
+    assert!(
+        served.stderr().is_empty() || !served.stderr().contains("Too many open files"),
+        "{}",
+        served.stderr()
+    );
     served.kill();
     // Served again under the same limit: every session resumes.
     let served = serve_under(&out, &args, Some(1024));
-    let stderr_ok = |s: &str| s.contains(&format!("{TESTERS} testers so far, {TESTERS} open sessions resumed"));
+    let stderr_ok = |s: &str| {
+        s.contains(&format!(
+            "{TESTERS} testers so far, {TESTERS} open sessions resumed"
+        ))
+    };
     let client = served.client();
     rt.block_on(async {
         for id in ok.iter().step_by(997) {
@@ -122,14 +148,17 @@ fn ten_thousand_testers_under_a_thousand_open_files() {
     });
     assert!(stderr_ok(&served.stderr()), "{}", served.stderr());
     let status = run_ok(&["playtest", "status", out.to_str().unwrap()]);
-    assert!(status.contains(&format!("testers={TESTERS} sessions={TESTERS} open={TESTERS}")), "{status}");
+    assert!(
+        status.contains(&format!("testers={TESTERS} sessions={TESTERS} open={TESTERS}")),
+        "{status}"
+    );
 }
 
 /// Runs futures together, their results in order.
-async fn futures_join<F: std::future::Future>(calls: impl Iterator<Item = F>) -> Vec<F::Output>
+async fn futures_join<F>(calls: impl Iterator<Item = F>) -> Vec<F::Output>
 where
+    F: std::future::Future + Send + 'static,
     F::Output: Send + 'static,
-    F: Send + 'static,
 {
     let handles: Vec<_> = calls.map(tokio::spawn).collect();
     let mut out = Vec::with_capacity(handles.len());
@@ -147,7 +176,11 @@ fn after_kill_9_the_old_link_works_and_broken_journals_are_set_aside() {
     let dir = scratch("playtest-restart");
     let out = dir.join("pt");
     // A port of our own, as a designer's link names one.
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let bind = format!("127.0.0.1:{port}");
     let args = ["--generator", "repair", "--token", "--bind", &bind];
     let mut served = serve(&out, &args);
@@ -174,7 +207,11 @@ fn after_kill_9_the_old_link_works_and_broken_journals_are_set_aside() {
     served.kill();
     let (empty, cut) = (tester_id(), tester_id());
     std::fs::write(out.join("journal").join(format!("{empty}-s0.journal")), "").unwrap();
-    std::fs::write(out.join("journal").join(format!("{cut}-s0.journal")), "{\"e\":\"session\",\"tes").unwrap();
+    std::fs::write(
+        out.join("journal").join(format!("{cut}-s0.journal")),
+        "{\"e\":\"session\",\"tes",
+    )
+    .unwrap();
     let status = run_ok(&["playtest", "status", out.to_str().unwrap()]);
     assert_eq!(status.matches("cannot replay:").count(), 2, "{status}");
     let mut served = serve(&out, &args);
@@ -224,20 +261,37 @@ fn a_tester_is_forgotten_and_an_open_session_is_refused() {
         }
         // a leaves their first session for a fresh one, then b's session is
         // the only one of theirs, open.
-        let (status, _) = client.post("/api/state", &json!({ "tester": a, "fresh": true })).await;
+        let (status, _) = client
+            .post("/api/state", &json!({ "tester": a, "fresh": true }))
+            .await;
         assert_eq!(status, 200);
     });
     assert!(served.stop().success());
-    let open = tenten().args(["playtest", "forget"]).arg(&out).arg(&b).output().unwrap();
+    let open = tenten()
+        .args(["playtest", "forget"])
+        .arg(&out)
+        .arg(&b)
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&open.stderr);
     assert_eq!(open.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("still open"), "{stderr}");
     assert!(out.join(format!("{b}-s0.jsonl")).exists(), "nothing removed");
-    let bad = tenten().args(["playtest", "forget"]).arg(&out).arg("../../etc").output().unwrap();
+    let bad = tenten()
+        .args(["playtest", "forget"])
+        .arg(&out)
+        .arg("../../etc")
+        .output()
+        .unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not a tester id"));
     // a's last session is open too (their first, closed, is kept with it).
-    let open = tenten().args(["playtest", "forget"]).arg(&out).arg(&a).output().unwrap();
+    let open = tenten()
+        .args(["playtest", "forget"])
+        .arg(&out)
+        .arg(&a)
+        .output()
+        .unwrap();
     assert_eq!(open.status.code(), Some(2));
     assert!(out.join(format!("{a}-s0.jsonl")).exists());
 }

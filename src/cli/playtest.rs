@@ -119,7 +119,10 @@ pub(super) fn cmd_playtest(a: &Args, out: &mut String) -> Result<(), FormatError
                 let _ = writeln!(out, "agreed={} (testers who agreed to the study)", s.agreed);
             }
             for b in &s.bad {
-                let _ = writeln!(out, "cannot replay: {b} (the server sets it aside when it next starts)");
+                let _ = writeln!(
+                    out,
+                    "cannot replay: {b} (the server sets it aside when it next starts)"
+                );
             }
             if !s.set_aside.is_empty() {
                 let _ = writeln!(
@@ -272,6 +275,10 @@ fn serve(config: Config, open: bool, out: &mut String) -> Result<(), FormatError
     for s in &r.set_aside {
         eprintln!("set aside: {s}");
     }
+    eprintln!(
+        "up to {} connections at once (open-file limit {})",
+        server.capacity.connections, server.capacity.open_files
+    );
     eprintln!("ctrl-c stops it (open games resume when it is served again)");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

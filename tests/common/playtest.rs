@@ -43,7 +43,11 @@ pub fn serve_under(dir: &Path, args: &[&str], open_files: Option<u32>) -> Served
         .arg(dir)
         .args(args)
         // A port of its choosing, unless the test gives one.
-        .args(if args.contains(&"--bind") { &[][..] } else { &["--bind", "127.0.0.1:0"][..] })
+        .args(if args.contains(&"--bind") {
+            &[][..]
+        } else {
+            &["--bind", "127.0.0.1:0"][..]
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -67,7 +67,9 @@ impl IntoResponse for Error {
         let message = match &self {
             // The folder's path is the designer's business, not the page's.
             Error::Folder(_) => "the server could not store this; nothing was changed, try again".to_owned(),
-            Error::Doubt(_) => "the server could not tell whether this was stored; reload the page".to_owned(),
+            Error::Doubt(_) => {
+                "the server could not tell whether this was stored; reload the page".to_owned()
+            }
             e => e.to_string(),
         };
         error(status, code, message)
@@ -98,6 +100,14 @@ fn parse<T: for<'de> Deserialize<'de>>(body: Result<Bytes, BytesRejection>) -> R
 async fn blocking<T: Serialize + Send + 'static>(
     work: impl FnOnce() -> Result<T, Error> + Send + 'static,
 ) -> Response {
+    // At most this many requests touch files at once: each holds a file
+    // open while it syncs, and the server keeps a reserve of descriptors
+    // beside its connections for them (the rest wait their turn here).
+    static WORK: std::sync::LazyLock<tokio::sync::Semaphore> =
+        std::sync::LazyLock::new(|| tokio::sync::Semaphore::new(crate::server::FILE_WORK));
+    let Ok(_turn) = WORK.acquire().await else {
+        return error(StatusCode::SERVICE_UNAVAILABLE, "busy", "the server is stopping");
+    };
     match tokio::task::spawn_blocking(work).await {
         Ok(Ok(v)) => Json(v).into_response(),
         Ok(Err(e)) => e.into_response(),
@@ -141,8 +151,13 @@ fn admit<T: for<'de> Deserialize<'de> + ForTester>(
             ),
         )));
     }
-    req.check(&app.store.config.limits)
-        .map_err(|m| Box::new(error(StatusCode::BAD_REQUEST, "malformed", format!("malformed request: {m}"))))?;
+    req.check(&app.store.config.limits).map_err(|m| {
+        Box::new(error(
+            StatusCode::BAD_REQUEST,
+            "malformed",
+            format!("malformed request: {m}"),
+        ))
+    })?;
     if app.store.tester(id).is_ok() && !app.testers.allow(id) {
         return Err(Box::new(error(
             StatusCode::TOO_MANY_REQUESTS,

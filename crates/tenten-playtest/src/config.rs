@@ -52,7 +52,9 @@ pub struct Limits {
     /// starts a new one.
     pub idle_session: Duration,
     /// Connections at once from one client address (the trusted proxy's
-    /// own connections excepted): one client cannot take every slot.
+    /// own connections excepted): one client cannot take every slot. High
+    /// enough for a room of phones behind one NAT (an office's Wi-Fi, a
+    /// carrier's shared address), a sixteenth of the connection cap.
     pub per_address: usize,
     /// New testers a second, all together, on average and in a burst.
     pub arrivals_per_second: f64,
@@ -73,7 +75,7 @@ impl Default for Limits {
             header_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(10),
             idle_session: Duration::from_secs(30 * 60),
-            per_address: 64,
+            per_address: 256,
             arrivals_per_second: 50.0,
             arrival_burst: 200.0,
             max_ms: 24 * 3600 * 1000,
@@ -144,9 +146,14 @@ impl Study {
     /// Reads a study file (RON: `(title: "…", text: "…", contact: "…")`),
     /// checked: every field given, none empty, none absurdly long.
     pub fn read(path: &std::path::Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
         if text.len() > 64 * 1024 {
-            return Err(format!("{}: {} bytes; a study text is at most 64 KiB", path.display(), text.len()));
+            return Err(format!(
+                "{}: {} bytes; a study text is at most 64 KiB",
+                path.display(),
+                text.len()
+            ));
         }
         let s: Study = ron::from_str(&text).map_err(|e| {
             format!(

@@ -71,9 +71,13 @@ impl Faults {
         }
         let n = self.ops.fetch_add(1, Ordering::SeqCst);
         if n == self.fail_at.load(Ordering::SeqCst) {
-            let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            let name = path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
             *self.failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!("{what} {name}"));
-            return Err(io::Error::other(format!("injected failure of operation {n} ({what})")));
+            return Err(io::Error::other(format!(
+                "injected failure of operation {n} ({what})"
+            )));
         }
         Ok(())
     }
@@ -143,7 +147,9 @@ pub fn truncate(faults: &Faults, path: &Path, len: u64) -> io::Result<()> {
 
 /// The hidden name a file is made under before it is renamed into place.
 pub fn temp_path(path: &Path) -> PathBuf {
-    let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     path.with_file_name(format!(".{name}.tmp"))
 }
 
@@ -165,7 +171,10 @@ pub fn create(faults: &Faults, path: &Path, bytes: &[u8], replace: bool) -> io::
 /// owner alone, for a secret).
 pub fn create_mode(faults: &Faults, path: &Path, bytes: &[u8], replace: bool, mode: u32) -> io::Result<()> {
     if !replace && path.exists() {
-        return Err(io::Error::new(io::ErrorKind::AlreadyExists, "the file exists already"));
+        return Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            "the file exists already",
+        ));
     }
     let tmp = temp_path(path);
     let made = (|| {

@@ -66,7 +66,10 @@ pub fn forget(dir: &Path, tester: &str) -> Result<Forgot, Error> {
         }
     }
     if files == 0 {
-        return Err(Error::Bad(format!("{}: holds no records of tester {tester}", dir.display())));
+        return Err(Error::Bad(format!(
+            "{}: holds no records of tester {tester}",
+            dir.display()
+        )));
     }
     Ok(Forgot {
         files,

@@ -29,7 +29,7 @@ pub struct Guard {
     allowed_hosts: Vec<String>,
     trusted_proxy: Option<IpAddr>,
     body_bytes: usize,
-    pub addresses: Arc<Addresses>,
+    addresses: Arc<Addresses>,
 }
 
 impl Guard {
@@ -59,11 +59,28 @@ impl Guard {
     /// `X-Forwarded-For` entry (the one the proxy itself added; earlier
     /// ones are the client's to forge). `None` for any other request.
     fn forwarded_client(&self, req: &Request) -> Option<IpAddr> {
-        let ConnectInfo(peer) = req.extensions().get::<ConnectInfo<SocketAddr>>()?;
-        if !self.is_proxy(peer.ip()) {
+        if !self.through_proxy(req) {
             return None;
         }
         last_forwarded(req.headers())
+    }
+
+    fn through_proxy(&self, req: &Request) -> bool {
+        req.extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .is_some_and(|ConnectInfo(peer)| self.is_proxy(peer.ip()))
+    }
+
+    /// The host a request was addressed to. Through the trusted proxy, the
+    /// `X-Forwarded-Host` it names, if any: a proxy that rewrites `Host`
+    /// (Apache's default) says there what the browser asked for, and the
+    /// page's `Origin` is that.
+    fn addressed_to(&self, req: &Request) -> Option<String> {
+        let forwarded = self
+            .through_proxy(req)
+            .then(|| last_entry(req.headers(), "x-forwarded-host"))
+            .flatten();
+        forwarded.or_else(|| host_of(req))
     }
 
     /// A request through the proxy counts against its client's share, as a
@@ -85,7 +102,7 @@ impl Guard {
     /// damaging first (a huge body is refused before its host is looked at).
     fn check(&self, req: &Request) -> Result<(), Box<Response>> {
         content_length(req.headers(), self.body_bytes)?;
-        let host = host_of(req);
+        let host = self.addressed_to(req);
         check_host(host.as_deref(), &self.allowed_hosts)?;
         check_origin(req.headers(), host.as_deref())?;
         check_content_type(req.method(), req.headers())
@@ -150,7 +167,8 @@ impl Addresses {
     }
 
     /// Addresses holding a slot now.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.held.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 }
@@ -176,11 +194,18 @@ fn client_key(ip: IpAddr) -> IpAddr {
 /// The last entry of the last `X-Forwarded-For` header, as an address
 /// (an entry with a port, as some proxies write it, too).
 fn last_forwarded(headers: &HeaderMap) -> Option<IpAddr> {
-    let value = headers.get_all("x-forwarded-for").iter().next_back()?;
-    let last = value.to_str().ok()?.rsplit(',').next()?.trim();
+    let last = last_entry(headers, "x-forwarded-for")?;
     last.parse::<IpAddr>()
         .or_else(|_| last.parse::<SocketAddr>().map(|s| s.ip()))
         .ok()
+}
+
+/// The last comma-separated entry of the last `name` header (the one the
+/// nearest proxy added), if there is one.
+fn last_entry(headers: &HeaderMap, name: &str) -> Option<String> {
+    let value = headers.get_all(name).iter().next_back()?;
+    let last = value.to_str().ok()?.rsplit(',').next()?.trim();
+    (!last.is_empty()).then(|| last.to_owned())
 }
 
 /// 413 for a declared body above the limit (and the connection closed, its
@@ -198,9 +223,12 @@ fn content_length(headers: &HeaderMap, limit: usize) -> Result<(), Box<Response>
             let mut r = error(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 "body",
-                format!("the request body is too large ({n} bytes; the limit is {limit}, and a move is a few dozen)"),
+                format!(
+                    "the request body is too large ({n} bytes; the limit is {limit}, and a move is a few dozen)"
+                ),
             );
-            r.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+            r.headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
             return Err(Box::new(r));
         }
     }
@@ -211,7 +239,8 @@ fn content_length(headers: &HeaderMap, limit: usize) -> Result<(), Box<Response>
 /// large: the largest), or `None` if it is not all digits.
 fn declared_length(value: &str) -> Option<u64> {
     let digits = value.trim();
-    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then(|| digits.parse().unwrap_or(u64::MAX))
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse().unwrap_or(u64::MAX))
 }
 
 /// The host a request is addressed to: its `Host` header, or the authority
@@ -365,9 +394,15 @@ mod tests {
         let other: IpAddr = "2001:db8::ffff:2".parse().unwrap();
         let _held = a.enter(one).unwrap();
         assert!(a.enter(other).is_none(), "the same /64");
-        assert!(a.enter("2001:db8:0:1::1".parse().unwrap()).is_some(), "another /64");
+        assert!(
+            a.enter("2001:db8:0:1::1".parse().unwrap()).is_some(),
+            "another /64"
+        );
         let _v4 = a.enter([192, 0, 2, 1].into()).unwrap();
-        assert!(a.enter("::ffff:192.0.2.1".parse().unwrap()).is_none(), "the same client");
+        assert!(
+            a.enter("::ffff:192.0.2.1".parse().unwrap()).is_none(),
+            "the same client"
+        );
     }
 
     #[test]
@@ -442,10 +477,16 @@ mod tests {
         };
         assert_eq!(with("4096"), Ok(()));
         assert_eq!(with("99999999999"), Err(StatusCode::PAYLOAD_TOO_LARGE));
-        assert_eq!(with("99999999999999999999999"), Err(StatusCode::PAYLOAD_TOO_LARGE));
+        assert_eq!(
+            with("99999999999999999999999"),
+            Err(StatusCode::PAYLOAD_TOO_LARGE)
+        );
         assert_eq!(with("-1"), Err(StatusCode::BAD_REQUEST));
         assert_eq!(with("12abc"), Err(StatusCode::BAD_REQUEST));
-        assert_eq!(content_length(&HeaderMap::new(), 1).map_err(|r| r.status()), Ok(()));
+        assert_eq!(
+            content_length(&HeaderMap::new(), 1).map_err(|r| r.status()),
+            Ok(())
+        );
     }
 
     #[test]

@@ -133,9 +133,20 @@ mod tests {
         std::fs::create_dir_all(&d).unwrap();
         let path = d.join("a.journal");
         let f = Faults::default();
-        let first = Event::Game { game: 0, seed: 7, at: 1 };
-        let mv = Event::Move { game: 0, slot: 1, x: 2, y: 3, ms: 400, at: 2 };
-        create(&f, &path, &[first.clone()]).unwrap();
+        let first = Event::Game {
+            game: 0,
+            seed: 7,
+            at: 1,
+        };
+        let mv = Event::Move {
+            game: 0,
+            slot: 1,
+            x: 2,
+            y: 3,
+            ms: 400,
+            at: 2,
+        };
+        create(&f, &path, std::slice::from_ref(&first)).unwrap();
         append(&f, &path, &mv).unwrap();
         // A crash mid-append: half a line, no newline.
         use std::io::Write as _;
@@ -152,7 +163,10 @@ mod tests {
         append(&f, &path, &Event::Close { at: 3 }).unwrap();
         let (lines, torn) = read(&f, &path).unwrap();
         assert_eq!(torn, None);
-        assert_eq!(serde_json::from_str::<Event>(&lines[2]).unwrap(), Event::Close { at: 3 });
+        assert_eq!(
+            serde_json::from_str::<Event>(&lines[2]).unwrap(),
+            Event::Close { at: 3 }
+        );
         // A journal made twice is refused, not replaced.
         assert!(create(&f, &path, &[first]).is_err());
         let _ = std::fs::remove_dir_all(&d);

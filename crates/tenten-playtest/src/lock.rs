@@ -40,7 +40,11 @@ impl FolderLock {
                 return Err(format!(
                     "{} is being served by another server ({}); stop it first, or serve another folder",
                     dir.display(),
-                    if holder.is_empty() { "one starting now" } else { holder }
+                    if holder.is_empty() {
+                        "one starting now"
+                    } else {
+                        holder
+                    }
                 ));
             }
             Err(std::fs::TryLockError::Error(e)) => {
@@ -53,7 +57,11 @@ impl FolderLock {
         let line = format!(
             "pid {}{}, {who}, since {} s after 1970",
             std::process::id(),
-            if host.is_empty() { String::new() } else { format!(" on {host}") },
+            if host.is_empty() {
+                String::new()
+            } else {
+                format!(" on {host}")
+            },
             now()
         );
         // Who holds it is a courtesy: a failure to say so is no reason to stop.
@@ -76,7 +84,10 @@ mod tests {
         let held = FolderLock::take(&d, "tenten playtest serve").unwrap();
         let e = FolderLock::take(&d, "the window").unwrap_err();
         assert!(e.contains(&format!("pid {}", std::process::id())), "{e}");
-        assert!(e.contains("tenten playtest serve") && e.contains("stop it first"), "{e}");
+        assert!(
+            e.contains("tenten playtest serve") && e.contains("stop it first"),
+            "{e}"
+        );
         drop(held);
         FolderLock::take(&d, "the window").unwrap();
         let _ = std::fs::remove_dir_all(&d);

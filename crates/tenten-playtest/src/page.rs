@@ -49,7 +49,10 @@ mod tests {
 
     #[test]
     fn markup_is_escaped() {
-        assert_eq!(escape("<script>\"a\" & 'b'</script>"), "&lt;script&gt;&quot;a&quot; &amp; &#39;b&#39;&lt;/script&gt;");
+        assert_eq!(
+            escape("<script>\"a\" & 'b'</script>"),
+            "&lt;script&gt;&quot;a&quot; &amp; &#39;b&#39;&lt;/script&gt;"
+        );
         assert_eq!(escape("0123abcdef"), "0123abcdef");
     }
 }

@@ -79,7 +79,11 @@ pub fn recover(config: &Config, dir: &Path) -> Result<(HashMap<String, Tester>, 
         let log = dir.join(ids::log_name(&id, number));
         tester.session = Some(session_from(number, g, journal, log, r, config)?);
         let idle = config.limits.idle_session.as_secs();
-        if tester.session.as_ref().is_some_and(|s| now().saturating_sub(s.last) > idle) {
+        if tester
+            .session
+            .as_ref()
+            .is_some_and(|s| now().saturating_sub(s.last) > idle)
+        {
             close_now(config, tester)?;
             recovery.closed_idle += 1;
         }
@@ -100,7 +104,8 @@ fn replay(
     recovery: &mut Recovery,
 ) -> Result<(usize, Replayed), Error> {
     let path = journal_dir(dir).join(ids::journal_name(tester, number));
-    let (lines, torn) = journal::read(&config.faults, &path).map_err(|e| io_error(&path, "read the journal", e))?;
+    let (lines, torn) =
+        journal::read(&config.faults, &path).map_err(|e| io_error(&path, "read the journal", e))?;
     recovery.torn.extend(torn);
     let (g, r) = replay_lines(config, &path, &lines, tester, number)?;
     let generator = &config.generators[g].name;
@@ -109,7 +114,13 @@ fn replay(
         .iter()
         .map(|c| table::record(config, tester, number, generator, c))
         .collect();
-    level_log(config, dir, &dir.join(ids::log_name(tester, number)), &records, recovery)?;
+    level_log(
+        config,
+        dir,
+        &dir.join(ids::log_name(tester, number)),
+        &records,
+        recovery,
+    )?;
     Ok((g, r))
 }
 
@@ -128,7 +139,11 @@ pub fn session_from(
         // written by an older server: deal game 0 now, journalled first.
         None => {
             let seed = ids::random_seed();
-            let e = journal::Event::Game { game: 0, seed, at: now() };
+            let e = journal::Event::Game {
+                game: 0,
+                seed,
+                at: now(),
+            };
             journal::append(&config.faults, &journal, &e).map_err(|e| io_error(&journal, "write", e))?;
             Table::new(config, &config.generators[g].dealing, 0, seed)
         }
@@ -148,7 +163,10 @@ fn close_now(config: &Config, t: &mut Tester) -> Result<(), Error> {
     let generator = &config.generators[s.generator].name;
     let text: String = left
         .iter()
-        .map(|c| serde_json::to_string(&table::record(config, &t.id, s.number, generator, c)).expect("plain data") + "\n")
+        .map(|c| {
+            serde_json::to_string(&table::record(config, &t.id, s.number, generator, c)).expect("plain data")
+                + "\n"
+        })
         .collect();
     if !text.is_empty() {
         // The journal holds it: a failure here is levelled at the next start.
@@ -168,7 +186,8 @@ fn level_log(
     recovery: &mut Recovery,
 ) -> Result<(), Error> {
     let lines = if path.exists() {
-        let (lines, torn) = journal::read(&config.faults, path).map_err(|e| io_error(path, "read the log", e))?;
+        let (lines, torn) =
+            journal::read(&config.faults, path).map_err(|e| io_error(path, "read the log", e))?;
         recovery.torn.extend(torn);
         lines
     } else {
@@ -197,7 +216,8 @@ fn level_log(
         .map(|r| serde_json::to_string(r).expect("plain data") + "\n")
         .collect();
     if !text.is_empty() {
-        disk::append(&config.faults, path, text.as_bytes(), false, true).map_err(|e| io_error(path, "write", e))?;
+        disk::append(&config.faults, path, text.as_bytes(), false, true)
+            .map_err(|e| io_error(path, "write", e))?;
         recovery.restored += records.len() - from;
     }
     Ok(())
@@ -223,7 +243,9 @@ fn set_aside(dir: &Path, tester: &str, number: u32, why: &Error) -> String {
 fn move_aside(dir: &Path, path: &Path) -> std::io::Result<PathBuf> {
     let aside = set_aside_dir(dir);
     std::fs::create_dir_all(&aside)?;
-    let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let mut to = aside.join(&name);
     let mut n = 1;
     while to.exists() {
@@ -237,7 +259,9 @@ fn move_aside(dir: &Path, path: &Path) -> std::io::Result<PathBuf> {
 
 /// Removes the hidden files a crash left mid-make (never acknowledged).
 fn remove_temporaries(dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.filter_map(|e| e.ok()) {
         if disk::is_temp(&e.file_name().to_string_lossy()) {
             let _ = std::fs::remove_file(e.path());

@@ -19,16 +19,25 @@ pub fn session_events(
     let mut events = lines.iter().enumerate().map(|(i, l)| {
         (
             i,
-            serde_json::from_str::<Event>(l).map_err(|e| Error::Folder(format!("{}: not a journal event: {e}", at(i)))),
+            serde_json::from_str::<Event>(l)
+                .map_err(|e| Error::Folder(format!("{}: not a journal event: {e}", at(i)))),
         )
     });
     match events.next() {
-        Some((_, Ok(Event::Session { generator, at: start, .. }))) => Ok((generator, start, events.collect())),
+        Some((
+            _,
+            Ok(Event::Session {
+                generator, at: start, ..
+            }),
+        )) => Ok((generator, start, events.collect())),
         None => Err(Error::Folder(format!(
             "{}: empty (a crash between making the journal and writing its first line)",
             at(0)
         ))),
-        _ => Err(Error::Folder(format!("{}: a journal starts with its session", at(0)))),
+        _ => Err(Error::Folder(format!(
+            "{}: a journal starts with its session",
+            at(0)
+        ))),
     }
 }
 
@@ -69,7 +78,10 @@ pub fn replay_events(
     };
     for (i, e) in events {
         if r.ended {
-            return Err(Error::Folder(format!("{}: an event after the session's close", at(i))));
+            return Err(Error::Folder(format!(
+                "{}: an event after the session's close",
+                at(i)
+            )));
         }
         let was_over = r.table.as_ref().is_some_and(|t| t.over().is_some());
         match e? {
@@ -98,9 +110,9 @@ pub fn replay_events(
                     .table
                     .as_mut()
                     .ok_or_else(|| Error::Folder(format!("{}: a move before any game", at(i))))?;
-                let anchor = t
-                    .check(game, t.moves, slot, x, y)
-                    .map_err(|why| Error::Folder(format!("{}: the journal's move is refused: {why}", at(i))))?;
+                let anchor = t.check(game, t.moves, slot, x, y).map_err(|why| {
+                    Error::Folder(format!("{}: the journal's move is refused: {why}", at(i)))
+                })?;
                 t.play(slot, anchor, ms, &mut r.closed);
                 r.moves += 1;
                 r.last = when;
@@ -129,7 +141,9 @@ pub fn replay_lines(
 ) -> Result<(usize, Replayed), Error> {
     let at = |i: usize| format!("{}:{}", path.display(), i + 1);
     let first = lines.first().and_then(|l| serde_json::from_str::<Event>(l).ok());
-    if let Some(Event::Session { tester: t, session, .. }) = &first
+    if let Some(Event::Session {
+        tester: t, session, ..
+    }) = &first
         && (t != tester || *session != number)
     {
         return Err(Error::Folder(format!(

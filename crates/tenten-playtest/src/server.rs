@@ -51,6 +51,11 @@ pub struct Capacity {
 /// in flight opens its journal and log (one at a time), then closes them.
 const FILE_RESERVE: u64 = 64;
 
+/// Requests doing file work at once (`api::blocking` waits for a turn):
+/// each holds at most two files open (a journal and its folder, or a log),
+/// so they stay well inside `FILE_RESERVE`.
+pub const FILE_WORK: usize = 24;
+
 impl Capacity {
     /// Raises the open-file limit as far as it goes (the soft limit is
     /// often 1,024 where the hard one allows far more), and caps `wanted`
@@ -191,10 +196,12 @@ impl Server {
             };
             let _ = stream.set_nodelay(true);
             // The peer, for the guard to know the trusted proxy by.
-            let service = router.clone().map_request(move |mut r: hyper::Request<hyper::body::Incoming>| {
-                r.extensions_mut().insert(ConnectInfo(peer));
-                r
-            });
+            let service = router
+                .clone()
+                .map_request(move |mut r: hyper::Request<hyper::body::Incoming>| {
+                    r.extensions_mut().insert(ConnectInfo(peer));
+                    r
+                });
             let conn = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(limits.header_timeout)

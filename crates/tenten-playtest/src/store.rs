@@ -133,7 +133,12 @@ impl Store {
             token,
             open: AtomicUsize::new(recovery.resumed),
             arrivals: Mutex::new(alternate),
-            testers: Mutex::new(testers.into_iter().map(|(id, t)| (id, Arc::new(Mutex::new(t)))).collect()),
+            testers: Mutex::new(
+                testers
+                    .into_iter()
+                    .map(|(id, t)| (id, Arc::new(Mutex::new(t))))
+                    .collect(),
+            ),
             config,
             dir,
             _lock: lock,
@@ -182,7 +187,10 @@ impl Store {
     /// so a refusal leaves nothing behind, in memory as on disk.
     pub fn forget_new(&self, t: &Tester) {
         if t.sessions == 0 && t.session.is_none() {
-            self.testers.lock().unwrap_or_else(|e| e.into_inner()).remove(&t.id);
+            self.testers
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&t.id);
         }
     }
 
@@ -202,7 +210,10 @@ impl Store {
 
     /// Whether the tester must agree to the study before playing.
     pub fn needs_agreement(&self, t: &Tester) -> bool {
-        self.config.study.as_ref().is_some_and(|s| t.agreed.as_deref() != Some(s.hash().as_str()))
+        self.config
+            .study
+            .as_ref()
+            .is_some_and(|s| t.agreed.as_deref() != Some(s.hash().as_str()))
     }
 
     /// The tester agrees to the study: journalled in their open session,
@@ -217,7 +228,10 @@ impl Store {
         }
         self.reload(t)?;
         if let Some(s) = &t.session {
-            let e = Event::Agree { study: hash.clone(), at: now() };
+            let e = Event::Agree {
+                study: hash.clone(),
+                at: now(),
+            };
             journal::append(&self.config.faults, &s.journal, &e).map_err(|e| write_error(&s.journal, e))?;
             t.agreed = Some(hash);
             return self.session(t, false);
@@ -377,7 +391,10 @@ impl Store {
         let mut n = 0;
         for t in self.testers() {
             let Ok(mut t) = t.try_lock() else { continue };
-            let stale = t.session.as_ref().is_some_and(|s| now().saturating_sub(s.last) > idle);
+            let stale = t
+                .session
+                .as_ref()
+                .is_some_and(|s| now().saturating_sub(s.last) > idle);
             if stale {
                 match self.close(&mut t) {
                     Ok(()) => n += 1,
@@ -438,14 +455,23 @@ impl Store {
             ))));
         }
         let (seed, at) = (ids::random_seed(), now());
-        let event = Event::Game { game: game + 1, seed, at };
+        let event = Event::Game {
+            game: game + 1,
+            seed,
+            at,
+        };
         if let Err(e) = journal::append(&self.config.faults, &s.journal, &event) {
             let e = write_error(&s.journal, e);
             t.reload = matches!(e, Error::Doubt(_));
             return Err(e);
         }
         let mut closed: Vec<Closed> = s.table.leave().into_iter().collect();
-        let mut table = Table::new(&self.config, &self.config.generators[s.generator].dealing, game + 1, seed);
+        let mut table = Table::new(
+            &self.config,
+            &self.config.generators[s.generator].dealing,
+            game + 1,
+            seed,
+        );
         table.first(&mut closed);
         s.table = table;
         s.last = at;
@@ -457,8 +483,11 @@ impl Store {
     /// writes what is queued.
     fn queue(&self, s: &mut Session, tester: &str, closed: &[Closed]) {
         let generator = &self.config.generators[s.generator].name;
-        s.pending
-            .extend(closed.iter().map(|c| table::record(&self.config, tester, s.number, generator, c)));
+        s.pending.extend(
+            closed
+                .iter()
+                .map(|c| table::record(&self.config, tester, s.number, generator, c)),
+        );
         flush(&self.config, s);
     }
 }

@@ -106,7 +106,11 @@ fn a_reopened_folder_resumes_games_keeps_arms_and_levels_its_logs() {
         store.session(&mut tb, true).unwrap();
         assert_eq!(tb.sessions, 2);
         let s = ta.session.as_ref().unwrap();
-        (s.table.episode.board, s.table.episode.holder.clone(), s.table.moves)
+        (
+            s.table.episode.board,
+            s.table.episode.holder.clone(),
+            s.table.moves,
+        )
     };
     // The last record of a's log lost, as a crash between the journal's
     // sync and the log's write would.
@@ -117,7 +121,11 @@ fn a_reopened_folder_resumes_games_keeps_arms_and_levels_its_logs() {
     std::fs::write(&log, format!("{}\n", kept[..kept.len() - 1].join("\n"))).unwrap();
     let (store, r) = Store::open(config(&dir)).unwrap();
     assert_eq!((r.testers, r.resumed, r.restored), (2, 2, 1));
-    assert_eq!(std::fs::read_to_string(&log).unwrap(), text, "the log is level again");
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        text,
+        "the log is level again"
+    );
     let ta = store.tester(&a).unwrap();
     let mut ta = ta.lock().unwrap();
     let s = store.session(&mut ta, false).unwrap();
@@ -132,7 +140,10 @@ fn a_reopened_folder_resumes_games_keeps_arms_and_levels_its_logs() {
     assert_eq!(tb.session.as_ref().unwrap().generator, 1);
     // While it is open, a second store on the folder is refused, naming it.
     let e = Store::open(config(&dir)).err().expect("refused");
-    assert!(e.to_string().contains("a test") && e.to_string().contains("stop it first"), "{e}");
+    assert!(
+        e.to_string().contains("a test") && e.to_string().contains("stop it first"),
+        "{e}"
+    );
     // Another generator list is refused, naming both.
     drop((ta, tb, store));
     let mut other = config(&dir);
@@ -172,7 +183,10 @@ fn a_refused_move_writes_nothing_and_an_idle_session_closes() {
         y: 0,
         ms: 0,
     };
-    assert!(matches!(store.play(&mut t, &req), Err(Error::Refused(Refusal::OutOfBounds(_)))));
+    assert!(matches!(
+        store.play(&mut t, &req),
+        Err(Error::Refused(Refusal::OutOfBounds(_)))
+    ));
     assert_eq!(std::fs::metadata(&journal).unwrap().len(), before);
     // Idle past the limit (0 s, a second later): the sweep closes it.
     std::thread::sleep(std::time::Duration::from_millis(1100));
@@ -180,7 +194,10 @@ fn a_refused_move_writes_nothing_and_an_idle_session_closes() {
     assert_eq!(store.sweep(), 1);
     assert_eq!(store.open_sessions(), 0);
     let lines = std::fs::read_to_string(&journal).unwrap();
-    assert!(lines.lines().last().unwrap().contains(r#""e":"close""#), "{lines}");
+    assert!(
+        lines.lines().last().unwrap().contains(r#""e":"close""#),
+        "{lines}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -197,12 +214,19 @@ fn a_full_playtest_refuses_a_tester_and_keeps_nothing_of_them() {
     let mut tb = tb.lock().unwrap();
     assert!(matches!(store.session(&mut tb, false), Err(Error::Full(1))));
     store.forget_new(&tb);
-    assert!(matches!(store.tester(&b), Err(Error::Unknown)), "not kept in memory");
+    assert!(
+        matches!(store.tester(&b), Err(Error::Unknown)),
+        "not kept in memory"
+    );
     let names: Vec<String> = std::fs::read_dir(journal_dir(&dir))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names, vec![ids::journal_name(&a, 0)], "nothing on disk for the refused");
+    assert_eq!(
+        names,
+        vec![ids::journal_name(&a, 0)],
+        "nothing on disk for the refused"
+    );
     // A refused tester took no turn: the next to arrive gets the second arm.
     drop(tb);
     let c = store.arrive(&ids::random_hex(16)).unwrap();
@@ -241,7 +265,9 @@ fn a_study_is_agreed_before_anything_is_kept_and_the_agreement_is_journalled() {
         serde_json::from_str::<Event>(second).unwrap(),
         Event::Agree {
             study: hash,
-            at: serde_json::from_str::<serde_json::Value>(second).unwrap()["at"].as_u64().unwrap()
+            at: serde_json::from_str::<serde_json::Value>(second).unwrap()["at"]
+                .as_u64()
+                .unwrap()
         }
     );
     // Known after a restart: not asked again.
@@ -288,7 +314,10 @@ fn journals_that_cannot_be_replayed_are_set_aside_and_the_rest_served() {
     assert!(store.tester(&good).is_ok());
     let aside = crate::recover::set_aside_dir(&dir);
     assert!(aside.join(ids::journal_name(&bad, 0)).exists());
-    assert!(aside.join(ids::log_name(&bad, 0)).exists(), "its log went with it");
+    assert!(
+        aside.join(ids::log_name(&bad, 0)).exists(),
+        "its log went with it"
+    );
     assert!(!path.exists());
     drop(store);
     let status = crate::status::status(&dir).unwrap();
@@ -303,7 +332,10 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     for d in [dir.to_owned(), journal_dir(dir)] {
         for e in std::fs::read_dir(&d).unwrap().flatten() {
             if e.file_type().unwrap().is_file() {
-                out.insert(e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap());
+                out.insert(
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).unwrap(),
+                );
             }
         }
     }
@@ -342,9 +374,19 @@ fn request<T>(
         Ok(v) => Ok(v),
         Err(_) if store.config.faults.dead() => Err(()),
         Err(e) => {
-            assert!(matches!(e, Error::Folder(_)), "a failed write is a storage error: {e}");
-            assert_eq!(shown(t), before_shown, "the refused request changed the session ({e})");
-            assert!(files(dir) == before_files, "the refused request changed the folder ({e})");
+            assert!(
+                matches!(e, Error::Folder(_)),
+                "a failed write is a storage error: {e}"
+            );
+            assert_eq!(
+                shown(t),
+                before_shown,
+                "the refused request changed the session ({e})"
+            );
+            assert!(
+                files(dir) == before_files,
+                "the refused request changed the folder ({e})"
+            );
             work(store, t).map_err(|e| panic!("the retry failed: {e}"))
         }
     }
@@ -393,7 +435,9 @@ fn logged(dir: &Path, ids: &[&str]) -> Acked {
     let mut out = Acked::new();
     for id in ids {
         for session in 0..4 {
-            let Ok(text) = std::fs::read_to_string(dir.join(ids::log_name(id, session))) else { continue };
+            let Ok(text) = std::fs::read_to_string(dir.join(ids::log_name(id, session))) else {
+                continue;
+            };
             for line in text.lines() {
                 let r: serde_json::Value = serde_json::from_str(line).unwrap();
                 for m in r["moves"].as_array().unwrap() {
@@ -434,7 +478,12 @@ fn run_with(faults: Faults, name: &str) -> (u64, Option<String>) {
     let dead = faults.dead();
     let (store, r) = Store::open(config(&dir))
         .unwrap_or_else(|e| panic!("the folder does not serve again after {:?}: {e}", faults.failed()));
-    assert!(r.set_aside.is_empty(), "{:?} set aside {:?}", faults.failed(), r.set_aside);
+    assert!(
+        r.set_aside.is_empty(),
+        "{:?} set aside {:?}",
+        faults.failed(),
+        r.set_aside
+    );
     // Every session closed, so the logs hold the open deals too.
     for t in store.testers() {
         store.close(&mut t.lock().unwrap()).unwrap();
@@ -504,17 +553,31 @@ fn a_forgotten_tester_leaves_no_record_and_others_are_untouched() {
             }
         }
         let e = crate::forget::forget(&dir, &a).unwrap_err();
-        assert!(e.to_string().contains("stop it first"), "a served folder is refused: {e}");
+        assert!(
+            e.to_string().contains("stop it first"),
+            "a served folder is refused: {e}"
+        );
         std::thread::sleep(std::time::Duration::from_millis(1100));
         assert_eq!(store.sweep(), 2);
     }
     let kept = files(&dir);
     let f = crate::forget::forget(&dir, &a).unwrap();
-    assert_eq!(f, crate::forget::Forgot { files: 2, sessions: 1 });
+    assert_eq!(
+        f,
+        crate::forget::Forgot {
+            files: 2,
+            sessions: 1
+        }
+    );
     let left = files(&dir);
     assert!(left.keys().all(|n| !n.contains(&a)), "{:?}", left.keys());
     assert_eq!(left.len(), kept.len() - 2, "b's records untouched");
-    assert!(crate::forget::forget(&dir, &a).unwrap_err().to_string().contains("no records"));
+    assert!(
+        crate::forget::forget(&dir, &a)
+            .unwrap_err()
+            .to_string()
+            .contains("no records")
+    );
     let status = crate::status::status(&dir).unwrap();
     assert_eq!(status.total().testers, 1);
     let _ = std::fs::remove_dir_all(&dir);

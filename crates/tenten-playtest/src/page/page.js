@@ -206,6 +206,8 @@
     canvas.width = Math.round(width * dpr);
     canvas.height = Math.round(height * dpr);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    // The header, the message line and the footer as wide as the board.
+    document.documentElement.style.setProperty("--column", boardW + 2 * PAD + "px");
     geo = { width, height, cell, bx: Math.floor((width - boardW) / 2), by: PAD, boardW, boardH,
       hy: PAD + boardH + GAP, holderH, slotW, small };
     draw();
