@@ -82,7 +82,19 @@ fn run(testers: usize, pace: Pace, seconds: u64) -> Run {
     let dir = std::env::temp_dir().join(format!("tenten-bench-playtest-{testers}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let served = serve(&dir, &["--generator", "repair", "--arrival-rate", "1000"]);
-    let client = served.client();
+    // Testers on eight addresses (127.0.0.1-8), as phones come from many:
+    // the server caps connections per address (256).
+    let clients: Vec<Client> = (1..=8u8)
+        .map(|i| Client {
+            http: reqwest::Client::builder()
+                .local_address(std::net::IpAddr::from([127, 0, 0, i]))
+                .pool_max_idle_per_host(256)
+                .build()
+                .unwrap(),
+            base: served.base.clone(),
+            token: served.token.clone(),
+        })
+        .collect();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -92,7 +104,7 @@ fn run(testers: usize, pace: Pace, seconds: u64) -> Run {
     let end = start + Duration::from_secs(seconds);
     let (latencies, limited) = rt.block_on(async {
         let tasks: Vec<_> = (0..testers)
-            .map(|i| tokio::spawn(tester(client.clone(), pace, start, end, i as u64 + 1)))
+            .map(|i| tokio::spawn(tester(clients[i % clients.len()].clone(), pace, start, end, i as u64 + 1)))
             .collect();
         let mut all = Vec::new();
         let mut limited = 0;

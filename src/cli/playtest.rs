@@ -19,62 +19,7 @@ pub(super) struct Args {
 enum Sub {
     /// Serve a page testers play on (phone or desktop), dealt by your generator: every move
     /// checked by the engine and on disk before the page is told. Prints `link=URL` first.
-    Serve {
-        /// A generator testers are dealt by: built-in (random, repair, reject, bag), a preset
-        /// file's name (block-blast-like) or a generator file. Give it again for an A/B test:
-        /// each tester is assigned one (see --assign), recorded in every log line, never shown.
-        #[arg(long, value_name = "G", required = true)]
-        generator: Vec<String>,
-        /// The playtest's folder: one JSON Lines log per tester session (what fit-player,
-        /// fit-population and forecast --check read), the journal the server resumes from, and
-        /// playtest.json. Serving a folder again resumes it (with the same generators).
-        #[arg(long, value_name = "DIR")]
-        out: PathBuf,
-        /// The address to listen on. Anything but the loopback address is reachable by others:
-        /// the server then asks every request for a random token, carried by the printed link.
-        #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
-        bind: SocketAddr,
-        /// How testers are shared among generators: alternate (equal arms, in order of
-        /// arrival) or random.
-        #[arg(long, value_enum, default_value = "alternate")]
-        assign: AssignArg,
-        /// Ask for a token on the loopback address too.
-        #[arg(long)]
-        token: bool,
-        /// Replace the folder's token with a new one (links sent before stop working). The
-        /// token is kept in the folder (`token`, readable by you alone), so a restart keeps
-        /// every tester's link working.
-        #[arg(long)]
-        new_token: bool,
-        /// A study text shown before a tester's first game, with "I agree" (journalled): RON,
-        /// `(title: "…", text: "what is recorded and why", contact: "whom to ask")`.
-        #[arg(long, value_name = "FILE")]
-        study: Option<PathBuf>,
-        /// A reverse proxy in front (its address): its connections are not capped per address,
-        /// and a request through it counts as the client X-Forwarded-For names.
-        #[arg(long, value_name = "ADDR")]
-        trusted_proxy: Option<std::net::IpAddr>,
-        /// A host name testers reach the server by (the proxy's public name, this machine's
-        /// name). IP addresses and localhost always pass; other names only if given here.
-        #[arg(long, value_name = "NAME")]
-        allow_host: Vec<String>,
-        /// New testers a second, all together (a burst of four seconds' worth is allowed).
-        #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-        arrival_rate: u32,
-        /// A session ends after this many minutes without a move; the tester's next visit
-        /// starts a new one.
-        #[arg(long, value_name = "MIN", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=1440))]
-        idle_minutes: u32,
-        /// Testers playing at once; one more is asked to come back later.
-        #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-        max_testers: u32,
-        #[arg(long, value_name = "SET.ron")]
-        pieces: Option<PathBuf>,
-        #[arg(long, value_name = "WxH", default_value = "10x10", value_parser = simulate::parse_size)]
-        size: BoardSize,
-        #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=MAX_HOLDER as i64))]
-        holder_size: u8,
-    },
+    Serve(ServeArgs),
     /// What a playtest's folder holds, per generator: testers, sessions (open ones too),
     /// games, moves and unfair losses. Reads without changing anything (a server may run).
     Status {
@@ -93,6 +38,65 @@ enum Sub {
     },
 }
 
+/// `playtest serve`'s arguments.
+#[derive(clap::Args, Debug)]
+struct ServeArgs {
+    /// A generator testers are dealt by: built-in (random, repair, reject, bag), a preset
+    /// file's name (block-blast-like) or a generator file. Give it again for an A/B test:
+    /// each tester is assigned one (see --assign), recorded in every log line, never shown.
+    #[arg(long, value_name = "G", required = true)]
+    generator: Vec<String>,
+    /// The playtest's folder: one JSON Lines log per tester session (what fit-player,
+    /// fit-population and forecast --check read), the journal the server resumes from, and
+    /// playtest.json. Serving a folder again resumes it (with the same generators).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// The address to listen on. Anything but the loopback address is reachable by others:
+    /// the server then asks every request for a random token, carried by the printed link.
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
+    bind: SocketAddr,
+    /// How testers are shared among generators: alternate (equal arms, in order of
+    /// arrival) or random.
+    #[arg(long, value_enum, default_value = "alternate")]
+    assign: AssignArg,
+    /// Ask for a token on the loopback address too.
+    #[arg(long)]
+    token: bool,
+    /// Replace the folder's token with a new one (links sent before stop working). The
+    /// token is kept in the folder (`token`, readable by you alone), so a restart keeps
+    /// every tester's link working.
+    #[arg(long)]
+    new_token: bool,
+    /// A study text shown before a tester's first game, with "I agree" (journalled): RON,
+    /// `(title: "…", text: "what is recorded and why", contact: "whom to ask")`.
+    #[arg(long, value_name = "FILE")]
+    study: Option<PathBuf>,
+    /// A reverse proxy in front (its address): its connections are not capped per address,
+    /// and a request through it counts as the client X-Forwarded-For names.
+    #[arg(long, value_name = "ADDR")]
+    trusted_proxy: Option<std::net::IpAddr>,
+    /// A host name testers reach the server by (the proxy's public name, this machine's
+    /// name). IP addresses and localhost always pass; other names only if given here.
+    #[arg(long, value_name = "NAME")]
+    allow_host: Vec<String>,
+    /// New testers a second, all together (a burst of four seconds' worth is allowed).
+    #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    arrival_rate: u32,
+    /// A session ends after this many minutes without a move; the tester's next visit
+    /// starts a new one.
+    #[arg(long, value_name = "MIN", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=1440))]
+    idle_minutes: u32,
+    /// Testers playing at once; one more is asked to come back later.
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_testers: u32,
+    #[arg(long, value_name = "SET.ron")]
+    pieces: Option<PathBuf>,
+    #[arg(long, value_name = "WxH", default_value = "10x10", value_parser = simulate::parse_size)]
+    size: BoardSize,
+    #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=MAX_HOLDER as i64))]
+    holder_size: u8,
+}
+
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 enum AssignArg {
     Alternate,
@@ -101,135 +105,146 @@ enum AssignArg {
 
 pub(super) fn cmd_playtest(a: &Args, out: &mut String) -> Result<(), FormatError> {
     match &a.command {
-        Sub::Status { dir } => {
-            let s = tenten_playtest::status(dir)
-                .map_err(|e| FormatError::new(&dir.display().to_string(), None, e.to_string()))?;
-            let t = s.total();
-            let line = |a: &tenten_playtest::status::Arm| {
-                format!(
-                    "testers={} sessions={} open={} games={} moves={} unfair_losses={}",
-                    a.testers, a.sessions, a.open, a.games, a.moves, a.unfair
-                )
-            };
-            let _ = writeln!(out, "playtest={} {}", dir.display(), line(&t));
-            for (name, arm) in &s.arms {
-                let _ = writeln!(out, "generator={name} {}", line(arm));
-            }
-            if s.agreed > 0 {
-                let _ = writeln!(out, "agreed={} (testers who agreed to the study)", s.agreed);
-            }
-            for b in &s.bad {
-                let _ = writeln!(
-                    out,
-                    "cannot replay: {b} (the server sets it aside when it next starts)"
-                );
-            }
-            if !s.set_aside.is_empty() {
-                let _ = writeln!(
-                    out,
-                    "set aside: {} file{} in {}",
-                    s.set_aside.len(),
-                    if s.set_aside.len() == 1 { "" } else { "s" },
-                    tenten_playtest::recover::set_aside_dir(dir).display()
-                );
-            }
-            if s.torn > 0 {
-                let _ = writeln!(
-                    out,
-                    "note: {} journal{} end{} in a line a crash cut short; the server cuts {} off when it next starts",
-                    s.torn,
-                    if s.torn == 1 { "" } else { "s" },
-                    if s.torn == 1 { "s" } else { "" },
-                    if s.torn == 1 { "it" } else { "them" }
-                );
-            }
-            Ok(())
-        }
-        Sub::Forget { dir, tester } => {
-            let f = tenten_playtest::forget::forget(dir, tester)
-                .map_err(|e| FormatError::new(&dir.display().to_string(), None, e.to_string()))?;
-            let _ = writeln!(
-                out,
-                "forgot={tester} files={} sessions={} (journals, logs and set-aside copies removed)",
-                f.files, f.sessions
-            );
-            Ok(())
-        }
-        Sub::Serve {
-            generator,
-            out: dir,
-            bind,
-            assign,
-            token,
-            new_token,
-            study,
-            trusted_proxy,
-            allow_host,
-            arrival_rate,
-            idle_minutes,
-            max_testers,
-            pieces,
-            size,
-            holder_size,
-        } => {
-            let set = piece_set(pieces.as_deref())?;
-            let mut generators = Vec::new();
-            for name in generator {
-                if generators.iter().any(|g: &Generator| &g.name == name) {
-                    return Err(FormatError::new(
-                        "--generator",
-                        None,
-                        format!("{name:?} is given twice"),
-                    ));
-                }
-                generators.push(Generator {
-                    name: name.clone(),
-                    dealing: Dealing::by_name(name, &set)?,
-                });
-            }
-            let open = !bind.ip().is_loopback();
-            let config = Config {
-                generators,
-                set,
-                size: *size,
-                k: usize::from(*holder_size),
-                out: dir.clone(),
-                bind: *bind,
-                assign: match assign {
-                    AssignArg::Alternate => Assign::Alternate,
-                    AssignArg::Random => Assign::Random,
-                },
-                token: if open || *token || *new_token {
-                    if *new_token { Token::New } else { Token::Kept }
-                } else {
-                    Token::None
-                },
-                limits: Limits {
-                    idle_session: Duration::from_secs(u64::from(*idle_minutes) * 60),
-                    open_sessions: *max_testers as usize,
-                    arrivals_per_second: f64::from(*arrival_rate),
-                    arrival_burst: f64::from(*arrival_rate) * 4.0,
-                    ..Limits::default()
-                },
-                study: match study {
-                    Some(path) => Some(Study::read(path).map_err(|m| FormatError::new("--study", None, m))?),
-                    None => None,
-                },
-                trusted_proxy: *trusted_proxy,
-                allowed_hosts: allow_host.clone(),
-                faults: Default::default(),
-                who: "tenten playtest serve".to_owned(),
-            };
-            serve(config, open, out)
-        }
+        Sub::Status { dir } => status(dir, out),
+        Sub::Forget { dir, tester } => forget(dir, tester, out),
+        Sub::Serve(args) => serve(serve_config(args)?, !args.bind.ip().is_loopback(), out),
     }
+}
+
+/// `playtest status DIR`.
+fn status(dir: &std::path::Path, out: &mut String) -> Result<(), FormatError> {
+    let s = tenten_playtest::status(dir)
+        .map_err(|e| FormatError::new(&dir.display().to_string(), None, e.to_string()))?;
+    let t = s.total();
+    let line = |a: &tenten_playtest::status::Arm| {
+        format!(
+            "testers={} sessions={} open={} games={} moves={} unfair_losses={}",
+            a.testers, a.sessions, a.open, a.games, a.moves, a.unfair
+        )
+    };
+    let _ = writeln!(out, "playtest={} {}", dir.display(), line(&t));
+    for (name, arm) in &s.arms {
+        let _ = writeln!(out, "generator={name} {}", line(arm));
+    }
+    if s.agreed > 0 {
+        let _ = writeln!(out, "agreed={} (testers who agreed to the study)", s.agreed);
+    }
+    for b in &s.bad {
+        let _ = writeln!(
+            out,
+            "cannot replay: {b} (the server sets it aside when it next starts)"
+        );
+    }
+    if !s.set_aside.is_empty() {
+        let _ = writeln!(
+            out,
+            "set aside: {} file{} in {}",
+            s.set_aside.len(),
+            if s.set_aside.len() == 1 { "" } else { "s" },
+            tenten_playtest::recover::set_aside_dir(dir).display()
+        );
+    }
+    if s.torn > 0 {
+        let _ = writeln!(
+            out,
+            "note: {} journal{} end{} in a line a crash cut short; the server cuts {} off when it next starts",
+            s.torn,
+            if s.torn == 1 { "" } else { "s" },
+            if s.torn == 1 { "s" } else { "" },
+            if s.torn == 1 { "it" } else { "them" }
+        );
+    }
+    Ok(())
+}
+
+/// `playtest forget DIR TESTER`.
+fn forget(dir: &std::path::Path, tester: &str, out: &mut String) -> Result<(), FormatError> {
+    let f = tenten_playtest::forget::forget(dir, tester)
+        .map_err(|e| FormatError::new(&dir.display().to_string(), None, e.to_string()))?;
+    let _ = writeln!(
+        out,
+        "forgot={tester} files={} sessions={} (journals, logs and set-aside copies removed)",
+        f.files, f.sessions
+    );
+    Ok(())
+}
+
+/// The server's settings from `playtest serve`'s arguments.
+fn serve_config(args: &ServeArgs) -> Result<Config, FormatError> {
+    let ServeArgs {
+        generator,
+        out: dir,
+        bind,
+        assign,
+        token,
+        new_token,
+        study,
+        trusted_proxy,
+        allow_host,
+        arrival_rate,
+        idle_minutes,
+        max_testers,
+        pieces,
+        size,
+        holder_size,
+    } = args;
+    let set = piece_set(pieces.as_deref())?;
+    let mut generators = Vec::new();
+    for name in generator {
+        if generators.iter().any(|g: &Generator| &g.name == name) {
+            return Err(FormatError::new(
+                "--generator",
+                None,
+                format!("{name:?} is given twice"),
+            ));
+        }
+        generators.push(Generator {
+            name: name.clone(),
+            dealing: Dealing::by_name(name, &set)?,
+        });
+    }
+    let open = !bind.ip().is_loopback();
+    let config = Config {
+        generators,
+        set,
+        size: *size,
+        k: usize::from(*holder_size),
+        out: dir.clone(),
+        bind: *bind,
+        assign: match assign {
+            AssignArg::Alternate => Assign::Alternate,
+            AssignArg::Random => Assign::Random,
+        },
+        token: if open || *token || *new_token {
+            if *new_token { Token::New } else { Token::Kept }
+        } else {
+            Token::None
+        },
+        limits: Limits {
+            idle_session: Duration::from_secs(u64::from(*idle_minutes) * 60),
+            open_sessions: *max_testers as usize,
+            arrivals_per_second: f64::from(*arrival_rate),
+            arrival_burst: f64::from(*arrival_rate) * 4.0,
+            ..Limits::default()
+        },
+        study: match study {
+            Some(path) => Some(Study::read(path).map_err(|m| FormatError::new("--study", None, m))?),
+            None => None,
+        },
+        trusted_proxy: *trusted_proxy,
+        allowed_hosts: allow_host.clone(),
+        faults: Default::default(),
+        who: "tenten playtest serve".to_owned(),
+    };
+    Ok(config)
 }
 
 fn serve(config: Config, open: bool, out: &mut String) -> Result<(), FormatError> {
     let dir = config.out.display().to_string();
     let names: Vec<String> = config.generators.iter().map(|g| g.name.clone()).collect();
     let assign = config.assign;
-    let server = Server::bind(config).map_err(|e| FormatError::new(&dir, None, e.to_string()))?;
+    // The server's messages name the folder themselves.
+    let server = Server::bind(config).map_err(|e| FormatError::new("playtest serve", None, e.to_string()))?;
     let r = &server.recovery;
     // The link first, on stdout, flushed: scripts (and tests) read it.
     println!("link={}", server.link());
@@ -274,6 +289,9 @@ fn serve(config: Config, open: bool, out: &mut String) -> Result<(), FormatError
     }
     for s in &r.set_aside {
         eprintln!("set aside: {s}");
+    }
+    for s in &r.skipped {
+        eprintln!("note: {s}");
     }
     eprintln!(
         "up to {} connections at once (open-file limit {})",

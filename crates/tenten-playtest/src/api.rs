@@ -103,10 +103,17 @@ async fn blocking<T: Serialize + Send + 'static>(
     // At most this many requests touch files at once: each holds a file
     // open while it syncs, and the server keeps a reserve of descriptors
     // beside its connections for them (the rest wait their turn here).
-    static WORK: std::sync::LazyLock<tokio::sync::Semaphore> =
-        std::sync::LazyLock::new(|| tokio::sync::Semaphore::new(crate::server::FILE_WORK));
-    let Ok(_turn) = WORK.acquire().await else {
+    static WORK_TURNS: std::sync::LazyLock<Arc<tokio::sync::Semaphore>> =
+        std::sync::LazyLock::new(|| Arc::new(tokio::sync::Semaphore::new(crate::server::FILE_WORK)));
+    let Ok(turn) = WORK_TURNS.clone().acquire_owned().await else {
         return error(StatusCode::SERVICE_UNAVAILABLE, "busy", "the server is stopping");
+    };
+    // The turn goes with the work: a request the deadline drops still
+    // holds it until its file work is done.
+    let work = move || {
+        let done = work();
+        drop(turn);
+        done
     };
     match tokio::task::spawn_blocking(work).await {
         Ok(Ok(v)) => Json(v).into_response(),
@@ -286,26 +293,47 @@ pub async fn state(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejecti
             tester: req.tester.clone(),
             study: app.store.config.study.clone().expect("asked only with a study"),
         };
-        let t = match app.store.tester(&req.tester) {
-            Ok(t) => t,
-            Err(Error::Unknown) if app.store.config.study.is_some() => return Ok(study()),
-            Err(Error::Unknown) => arrive(&app, &req.tester)?,
-            Err(e) => return Err(e),
-        };
-        let mut t = lock(&t);
-        if app.store.needs_agreement(&t) {
+        // Nothing of a tester is kept before they agree to the study.
+        if app.store.config.study.is_some() && matches!(app.store.tester(&req.tester), Err(Error::Unknown)) {
             return Ok(study());
         }
-        let id = t.id.clone();
-        match app.store.session(&mut t, req.fresh) {
-            Ok(s) => Ok(Arrival::Game(view(&app.store.config, &id, s))),
-            Err(e) => {
-                app.store.forget_new(&t);
-                Err(e)
+        on_tester(&app, &req.tester, |t| {
+            if app.store.needs_agreement(t) {
+                return Ok(study());
             }
-        }
+            let id = t.id.clone();
+            let s = app.store.session(t, req.fresh)?;
+            Ok(Arrival::Game(view(&app.store.config, &id, s)))
+        })
     })
     .await
+}
+
+/// Runs `work` on the tester `id`, locked, made first if new (and testers
+/// may arrive now). A new tester whose first session is refused is
+/// forgotten; a request that waited on a tester forgotten so is run on the
+/// id looked up again.
+fn on_tester<T>(
+    app: &App,
+    id: &str,
+    mut work: impl FnMut(&mut Tester) -> Result<T, Error>,
+) -> Result<T, Error> {
+    loop {
+        let handle = match app.store.tester(id) {
+            Ok(t) => t,
+            Err(Error::Unknown) => arrive(app, id)?,
+            Err(e) => return Err(e),
+        };
+        let mut t = lock(&handle);
+        if t.gone {
+            continue;
+        }
+        let done = work(&mut t);
+        if done.is_err() {
+            app.store.forget_new(&handle, &mut t);
+        }
+        return done;
+    }
 }
 
 /// A tester seen for the first time (their id's form checked already by
@@ -336,20 +364,11 @@ pub async fn agree(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejecti
         Err(e) => return *e,
     };
     blocking(move || {
-        let t = match app.store.tester(&req.tester) {
-            Ok(t) => t,
-            Err(Error::Unknown) => arrive(&app, &req.tester)?,
-            Err(e) => return Err(e),
-        };
-        let mut t = lock(&t);
-        let id = t.id.clone();
-        match app.store.agree(&mut t) {
-            Ok(s) => Ok(view(&app.store.config, &id, s)),
-            Err(e) => {
-                app.store.forget_new(&t);
-                Err(e)
-            }
-        }
+        on_tester(&app, &req.tester, |t| {
+            let id = t.id.clone();
+            let s = app.store.agree(t)?;
+            Ok(view(&app.store.config, &id, s))
+        })
     })
     .await
 }

@@ -129,9 +129,9 @@ pub fn append(faults: &Faults, path: &Path, bytes: &[u8], durable: bool, create:
         // is told the file is in doubt (the store stops writing to it).
         return match file.set_len(before).and_then(|()| file.sync_all()) {
             Ok(()) => Err(e),
-            Err(cut) => Err(io::Error::other(format!(
+            Err(cut) => Err(io::Error::other(InDoubt(format!(
                 "{e}; and cutting the file back failed too ({cut}): it may hold a refused line"
-            ))),
+            )))),
         };
     }
     Ok(())
@@ -143,6 +143,24 @@ pub fn truncate(faults: &Faults, path: &Path, len: u64) -> io::Result<()> {
     let file = OpenOptions::new().write(true).open(path)?;
     file.set_len(len)?;
     sync(faults, &file, path)
+}
+
+/// A failed append whose cut-back failed too: the file may hold the line
+/// the caller was told failed, so its reader must go by the file.
+#[derive(Debug)]
+pub struct InDoubt(pub String);
+
+impl std::fmt::Display for InDoubt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InDoubt {}
+
+/// Whether an append's error is `InDoubt`.
+pub fn in_doubt(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<InDoubt>())
 }
 
 /// The hidden name a file is made under before it is renamed into place.

@@ -6,7 +6,6 @@
 
 use std::path::Path;
 
-use crate::config::{Config, Limits, Token};
 use crate::ids;
 use crate::lock::FolderLock;
 use crate::recover::set_aside_dir;
@@ -28,12 +27,12 @@ pub fn forget(dir: &Path, tester: &str) -> Result<Forgot, Error> {
             ids::TESTER_LEN
         )));
     }
-    let config = folder_config(dir)?;
+    let config = crate::status::folder_config(dir)?;
     let _lock = FolderLock::take(dir, "tenten playtest forget").map_err(Error::Folder)?;
     let jdir = journal_dir(dir);
-    let mut sessions: Vec<u32> = files_in(&jdir)
-        .iter()
-        .filter_map(|n| ids::parse_journal_name(n))
+    let mut sessions: Vec<u32> = ids::journals_in(&jdir)
+        .unwrap_or_default()
+        .into_iter()
         .filter(|(t, _)| t == tester)
         .map(|(_, n)| n)
         .collect();
@@ -85,12 +84,4 @@ fn files_in(dir: &Path) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-/// The playtest's rules as its folder keeps them (to replay a journal).
-fn folder_config(dir: &Path) -> Result<Config, Error> {
-    let mut c = crate::status::folder_config(dir)?;
-    c.token = Token::None;
-    c.limits = Limits::default();
-    Ok(c)
 }

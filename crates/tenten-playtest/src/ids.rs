@@ -46,6 +46,14 @@ pub fn parse_journal_name(name: &str) -> Option<(String, u32)> {
     (is_tester(tester) && session == n.to_string()).then(|| (tester.to_owned(), n))
 }
 
+/// Every journal in the folder `jdir`: (tester, session).
+pub fn journals_in(jdir: &std::path::Path) -> std::io::Result<Vec<(String, u32)>> {
+    Ok(std::fs::read_dir(jdir)?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| parse_journal_name(&e.file_name().to_string_lossy()))
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,6 +28,9 @@ pub struct Recovery {
     pub torn: Vec<Torn>,
     /// Journals and logs set aside, each with why.
     pub set_aside: Vec<String>,
+    /// Sessions left as they are for now (the disk failed reading or
+    /// writing them), each with why.
+    pub skipped: Vec<String>,
 }
 
 /// Where journals and logs that cannot be replayed are kept.
@@ -36,30 +39,35 @@ pub fn set_aside_dir(dir: &Path) -> PathBuf {
 }
 
 /// Every session of the folder replayed: the testers, their open sessions
-/// resumed (or closed when idle too long), and what was found.
+/// resumed (or closed when idle too long), and what was found. Nothing
+/// about one session stops the others: a journal whose content cannot be
+/// replayed is set aside; one that cannot be read now (or a log that
+/// cannot be levelled, or a close that cannot be written) is reported and
+/// left in place for the next start.
 pub fn recover(config: &Config, dir: &Path) -> Result<(HashMap<String, Tester>, Recovery), Error> {
     let jdir = journal_dir(dir);
     remove_temporaries(&jdir);
     remove_temporaries(dir);
-    let mut names: Vec<(String, u32)> = std::fs::read_dir(&jdir)
-        .map_err(|e| io_error(&jdir, "read the folder", e))?
-        .filter_map(|e| e.ok())
-        .filter_map(|e| ids::parse_journal_name(&e.file_name().to_string_lossy()))
-        .collect();
+    let mut names = ids::journals_in(&jdir).map_err(|e| io_error(&jdir, "read the folder", e))?;
     names.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
     let mut recovery = Recovery::default();
     let mut testers: HashMap<String, Tester> = HashMap::new();
     for (id, number) in names {
-        let replayed = replay(config, dir, &id, number, &mut recovery);
         let tester = testers
             .entry(id.clone())
             .or_insert_with(|| Tester::known(id.clone(), usize::MAX));
-        // Numbers stay unique even past a session set aside.
-        tester.sessions = tester.sessions.max(number + 1);
-        let (g, r) = match replayed {
+        // Numbers stay unique even past a session set aside or skipped.
+        tester.sessions = tester.sessions.max(number.saturating_add(1));
+        let (g, r) = match replay(config, dir, &id, number, &mut recovery) {
             Ok(x) => x,
-            Err(why) => {
+            Err(Unreplayable::Content(why)) => {
                 recovery.set_aside.push(set_aside(dir, &id, number, &why));
+                continue;
+            }
+            Err(Unreplayable::Io(why)) => {
+                recovery
+                    .skipped
+                    .push(format!("{why}; left in place, served again once it can be read"));
                 continue;
             }
         };
@@ -68,24 +76,28 @@ pub fn recover(config: &Config, dir: &Path) -> Result<(HashMap<String, Tester>, 
             tester.agreed = r.agreed.clone();
         }
         // Only the newest session may stay open.
-        if tester.session.is_some() {
-            close_now(config, tester)?;
-            recovery.closed_idle += 1;
-        }
+        close_now(config, tester, &mut recovery);
         if r.ended {
             continue;
         }
         let journal = jdir.join(ids::journal_name(&id, number));
         let log = dir.join(ids::log_name(&id, number));
-        tester.session = Some(session_from(number, g, journal, log, r, config)?);
+        match session_from(number, g, journal, log, r, config) {
+            Ok(s) => tester.session = Some(s),
+            Err(e) => {
+                recovery
+                    .skipped
+                    .push(format!("{e}; the session stays as its journal has it"));
+                continue;
+            }
+        }
         let idle = config.limits.idle_session.as_secs();
         if tester
             .session
             .as_ref()
             .is_some_and(|s| now().saturating_sub(s.last) > idle)
         {
-            close_now(config, tester)?;
-            recovery.closed_idle += 1;
+            close_now(config, tester, &mut recovery);
         }
     }
     // A tester whose every session was set aside keeps no arm.
@@ -95,32 +107,48 @@ pub fn recover(config: &Config, dir: &Path) -> Result<(HashMap<String, Tester>, 
     Ok((testers, recovery))
 }
 
-/// A session replayed from its journal, its log levelled with it.
+/// Why a session was not resumed: its journal says something that cannot
+/// be (set aside), or the disk failed now (left for the next start).
+enum Unreplayable {
+    Content(Error),
+    Io(Error),
+}
+
+/// The log records of the deals a replayed session closed.
+pub(crate) fn records(config: &Config, tester: &str, number: u32, g: usize, r: &Replayed) -> Vec<Record> {
+    let generator = &config.generators[g].name;
+    r.closed
+        .iter()
+        .map(|c| table::record(config, tester, number, generator, c))
+        .collect()
+}
+
+/// A session replayed from its journal, its log levelled with it (a log
+/// that cannot be is reported: the journal, the truth, is untouched).
 fn replay(
     config: &Config,
     dir: &Path,
     tester: &str,
     number: u32,
     recovery: &mut Recovery,
-) -> Result<(usize, Replayed), Error> {
+) -> Result<(usize, Replayed), Unreplayable> {
     let path = journal_dir(dir).join(ids::journal_name(tester, number));
-    let (lines, torn) =
-        journal::read(&config.faults, &path).map_err(|e| io_error(&path, "read the journal", e))?;
+    let (lines, torn) = journal::read(&config.faults, &path)
+        .map_err(|e| Unreplayable::Io(io_error(&path, "read the journal", e)))?;
     recovery.torn.extend(torn);
-    let (g, r) = replay_lines(config, &path, &lines, tester, number)?;
-    let generator = &config.generators[g].name;
-    let records: Vec<Record> = r
-        .closed
-        .iter()
-        .map(|c| table::record(config, tester, number, generator, c))
-        .collect();
-    level_log(
+    let (g, r) = replay_lines(config, &path, &lines, tester, number).map_err(Unreplayable::Content)?;
+    let log = dir.join(ids::log_name(tester, number));
+    if let Err(e) = level_log(
         config,
         dir,
-        &dir.join(ids::log_name(tester, number)),
-        &records,
+        &log,
+        &records(config, tester, number, g, &r),
         recovery,
-    )?;
+    ) {
+        recovery.skipped.push(format!(
+            "{e}; the log is levelled from its journal at the next start"
+        ));
+    }
     Ok((g, r))
 }
 
@@ -151,34 +179,36 @@ pub fn session_from(
     Ok(Session::resumed(number, g, journal, log, table, r.last))
 }
 
-/// Closes a tester's session during recovery (a newer one exists, or it
-/// sat idle past the limit).
-fn close_now(config: &Config, t: &mut Tester) -> Result<(), Error> {
-    let Some(mut s) = t.session.take() else {
-        return Ok(());
+/// Closes a tester's open session during recovery (a newer one exists,
+/// or it sat idle past the limit). A close that cannot be written leaves
+/// the session open and served (the sweep tries again), reported.
+fn close_now(config: &Config, t: &mut Tester, recovery: &mut Recovery) {
+    let Some(s) = t.session.as_mut() else {
+        return;
     };
-    journal::append(&config.faults, &s.journal, &journal::Event::Close { at: now() })
-        .map_err(|e| io_error(&s.journal, "write", e))?;
+    if let Err(e) = journal::append(&config.faults, &s.journal, &journal::Event::Close { at: now() }) {
+        recovery.skipped.push(format!(
+            "{}: cannot write its close ({e}); the session stays open",
+            s.journal.display()
+        ));
+        return;
+    }
     let left: Vec<_> = s.table.leave().into_iter().collect();
     let generator = &config.generators[s.generator].name;
     let text: String = left
         .iter()
-        .map(|c| {
-            serde_json::to_string(&table::record(config, &t.id, s.number, generator, c)).expect("plain data")
-                + "\n"
-        })
+        .map(|c| table::log_line(&table::record(config, &t.id, s.number, generator, c)))
         .collect();
-    if !text.is_empty() {
-        // The journal holds it: a failure here is levelled at the next start.
-        let _ = disk::append(&config.faults, &s.log, text.as_bytes(), false, true);
-    }
-    Ok(())
+    // The journal holds it: a failure here is levelled at the next start.
+    let _ = disk::append(&config.faults, &s.log, text.as_bytes(), false, true);
+    t.session = None;
+    recovery.closed_idle += 1;
 }
 
 /// The log at `path` made to hold exactly `records` (those its journal
 /// closed): a torn line cut off, missing records appended; a log that says
 /// otherwise than its journal is set aside and written again from it.
-fn level_log(
+pub(crate) fn level_log(
     config: &Config,
     dir: &Path,
     path: &Path,
@@ -211,10 +241,7 @@ fn level_log(
         ));
         0
     };
-    let text: String = records[from..]
-        .iter()
-        .map(|r| serde_json::to_string(r).expect("plain data") + "\n")
-        .collect();
+    let text: String = records[from..].iter().map(table::log_line).collect();
     if !text.is_empty() {
         disk::append(&config.faults, path, text.as_bytes(), false, true)
             .map_err(|e| io_error(path, "write", e))?;
@@ -228,7 +255,9 @@ fn set_aside(dir: &Path, tester: &str, number: u32, why: &Error) -> String {
     let journal = journal_dir(dir).join(ids::journal_name(tester, number));
     let log = dir.join(ids::log_name(tester, number));
     let mut moved = Vec::new();
-    for path in [&journal, &log] {
+    // The log first: a crash between leaves the journal, which the next
+    // start sets aside with it, never a log without its journal.
+    for path in [&log, &journal] {
         if path.exists() {
             match move_aside(dir, path) {
                 Ok(to) => moved.push(to.display().to_string()),
@@ -314,23 +343,31 @@ pub fn check_identity(dir: &Path, identity: &Identity, faults: &Faults) -> Resul
             Ok(())
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            // Logs without an identity: a cohort's or someone's folder, not
-            // a playtest's; never mixed into one.
-            let logs = std::fs::read_dir(dir)
-                .map_err(|e| io_error(dir, "read the folder", e))?
-                .filter_map(|e| e.ok())
-                .any(|e| e.path().extension().is_some_and(|x| x == "jsonl"));
-            if logs {
-                return Err(Error::Folder(format!(
-                    "{}: holds logs but no playtest.json, so it is not a playtest's folder (a cohort's?); \
-                     give a new or empty folder",
-                    dir.display()
-                )));
-            }
+            refuse_foreign(dir)?;
             disk::create(faults, &path, text.as_bytes(), false).map_err(|e| io_error(&path, "write", e))
         }
         Err(e) => Err(io_error(&path, "read", e)),
     }
+}
+
+/// Refuses a folder holding logs but no `playtest.json`: a cohort's or
+/// someone's, not a playtest's, never mixed into one.
+pub fn refuse_foreign(dir: &Path) -> Result<(), Error> {
+    if identity_path(dir).exists() {
+        return Ok(());
+    }
+    let logs = std::fs::read_dir(dir)
+        .map_err(|e| io_error(dir, "read the folder", e))?
+        .filter_map(|e| e.ok())
+        .any(|e| e.path().extension().is_some_and(|x| x == "jsonl"));
+    if logs {
+        return Err(Error::Folder(format!(
+            "{}: holds logs but no playtest.json, so it is not a playtest's folder (a cohort's?); \
+             give a new or empty folder",
+            dir.display()
+        )));
+    }
+    Ok(())
 }
 
 fn differs(path: &Path, before: &Identity, now: &Identity) -> String {

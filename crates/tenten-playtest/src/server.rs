@@ -255,7 +255,7 @@ async fn deadline(State(limit): State<Duration>, req: Request, next: Next) -> Re
         Err(_) => error(
             StatusCode::REQUEST_TIMEOUT,
             "timeout",
-            "the request took too long",
+            "the request took too long; a move may have been kept all the same: reload the page",
         ),
     }
 }

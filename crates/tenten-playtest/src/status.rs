@@ -116,11 +116,8 @@ pub fn folder_config(dir: &Path) -> Result<Config, Error> {
 pub fn status(dir: &Path) -> Result<Status, Error> {
     let config = folder_config(dir)?;
     let jdir = journal_dir(dir);
-    let mut names: Vec<(String, u32)> = std::fs::read_dir(&jdir)
-        .map_err(|e| Error::Folder(format!("{}: cannot read: {e}", jdir.display())))?
-        .filter_map(|e| e.ok())
-        .filter_map(|e| ids::parse_journal_name(&e.file_name().to_string_lossy()))
-        .collect();
+    let mut names = ids::journals_in(&jdir)
+        .map_err(|e| Error::Folder(format!("{}: cannot read: {e}", jdir.display())))?;
     names.sort();
     let mut arms: Vec<(String, Arm)> = config
         .generators

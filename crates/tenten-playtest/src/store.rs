@@ -55,14 +55,24 @@ pub(crate) fn io_error(path: &Path, what: &str, e: std::io::Error) -> Error {
     Error::Folder(format!("{}: cannot {what}: {e}", path.display()))
 }
 
-/// A failed journal write: nothing changed, unless taking it back failed.
-fn write_error(path: &Path, e: std::io::Error) -> Error {
-    let message = format!("{}: cannot write: {e}", path.display());
-    if message.contains("cutting the file back failed") {
-        Error::Doubt(message)
-    } else {
-        Error::Folder(message)
-    }
+/// Appends `event` to the tester's journal at `path`. On failure nothing
+/// changed, unless taking the line back failed too: then the tester's
+/// session is read again from the journal before their next request.
+fn journal_event(
+    faults: &crate::disk::Faults,
+    reload: &mut bool,
+    path: &Path,
+    event: &Event,
+) -> Result<(), Error> {
+    journal::append(faults, path, event).map_err(|e| {
+        let message = format!("{}: cannot write: {e}", path.display());
+        if crate::disk::in_doubt(&e) {
+            *reload = true;
+            Error::Doubt(message)
+        } else {
+            Error::Folder(message)
+        }
+    })
 }
 
 /// One tester's open session.
@@ -90,6 +100,9 @@ pub struct Tester {
     /// A write could not be taken back: the session is read again from
     /// its journal (the truth) before the next request.
     reload: bool,
+    /// Taken back by `forget_new` (its first session refused): a request
+    /// that waited on its lock must look the id up again.
+    pub gone: bool,
 }
 
 pub struct Store {
@@ -98,9 +111,9 @@ pub struct Store {
     token: Option<String>,
     testers: Mutex<HashMap<String, Arc<Mutex<Tester>>>>,
     open: AtomicUsize,
-    /// Testers given a generator so far (alternate assignment), held while
-    /// a new tester's first session is made so a refused one takes no turn.
-    arrivals: Mutex<usize>,
+    /// Testers given a generator so far (alternate assignment); a tester
+    /// whose first session is refused gives its turn back.
+    arrivals: AtomicUsize,
     _lock: FolderLock,
 }
 
@@ -122,6 +135,9 @@ impl Store {
     pub fn open(config: Config) -> Result<(Self, Recovery), Error> {
         let dir = config.out.clone();
         std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, "make the folder", e))?;
+        // A folder of someone else's logs is refused before anything (the
+        // lock file included) is made in it.
+        recover::refuse_foreign(&dir)?;
         let lock = FolderLock::take(&dir, &config.who).map_err(Error::Folder)?;
         recover::check_identity(&dir, &config.identity(), &config.faults)?;
         let token = recover::token(&dir, &config.token, &config.faults)?;
@@ -132,7 +148,7 @@ impl Store {
         let store = Self {
             token,
             open: AtomicUsize::new(recovery.resumed),
-            arrivals: Mutex::new(alternate),
+            arrivals: AtomicUsize::new(alternate),
             testers: Mutex::new(
                 testers
                     .into_iter()
@@ -170,28 +186,23 @@ impl Store {
         let mut map = self.testers.lock().unwrap_or_else(|e| e.into_inner());
         Ok(map
             .entry(id.to_owned())
-            .or_insert_with(|| {
-                Arc::new(Mutex::new(Tester {
-                    id: id.to_owned(),
-                    generator: usize::MAX,
-                    sessions: 0,
-                    session: None,
-                    agreed: None,
-                    reload: false,
-                }))
-            })
+            .or_insert_with(|| Arc::new(Mutex::new(Tester::known(id.to_owned(), usize::MAX))))
             .clone())
     }
 
     /// Forgets a tester made by `arrive` whose first session was refused,
-    /// so a refusal leaves nothing behind, in memory as on disk.
-    pub fn forget_new(&self, t: &Tester) {
-        if t.sessions == 0 && t.session.is_none() {
-            self.testers
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&t.id);
+    /// so a refusal leaves nothing behind, in memory as on disk. Only this
+    /// very tester is removed (not a newer one under the same id), and it is
+    /// marked gone for a request that waits on its lock.
+    pub fn forget_new(&self, handle: &Arc<Mutex<Tester>>, t: &mut Tester) {
+        if t.sessions > 0 || t.session.is_some() {
+            return;
         }
+        let mut map = self.testers.lock().unwrap_or_else(|e| e.into_inner());
+        if map.get(&t.id).is_some_and(|m| Arc::ptr_eq(m, handle)) {
+            map.remove(&t.id);
+        }
+        t.gone = true;
     }
 
     /// Every tester known, for the idle sweep and the status line.
@@ -232,7 +243,7 @@ impl Store {
                 study: hash.clone(),
                 at: now(),
             };
-            journal::append(&self.config.faults, &s.journal, &e).map_err(|e| write_error(&s.journal, e))?;
+            journal_event(&self.config.faults, &mut t.reload, &s.journal, &e)?;
             t.agreed = Some(hash);
             return self.session(t, false);
         }
@@ -252,17 +263,22 @@ impl Store {
         }
         self.reload(t)?;
         let idle = self.config.limits.idle_session.as_secs();
-        let stale = t
-            .session
-            .as_ref()
-            .is_some_and(|s| fresh || now().saturating_sub(s.last) > idle);
+        // A fresh session for one with no move yet is that one: a client
+        // asking again and again makes no file.
+        let stale = t.session.as_ref().is_some_and(|s| {
+            (fresh && (s.table.game > 0 || s.table.moves > 0)) || now().saturating_sub(s.last) > idle
+        });
         if stale {
             let s = self.begin(t, None, true)?;
             if let Err(e) = self.end(t) {
-                // Take the new session back: nothing of this request stays.
-                let _ = std::fs::remove_file(&s.journal);
-                let _ = crate::disk::sync_dir(&crate::disk::Faults::default(), &s.journal);
-                t.sessions -= 1;
+                // Take the new session back, so nothing of this request stays
+                // (a crash here instead leaves both open: the next start
+                // closes the older).
+                let faults = &self.config.faults;
+                if !faults.dead() && std::fs::remove_file(&s.journal).is_ok() {
+                    let _ = crate::disk::sync_dir(faults, &s.journal);
+                    t.sessions -= 1;
+                }
                 return Err(e);
             }
             t.session = Some(s);
@@ -286,10 +302,11 @@ impl Store {
         let path = journal_dir(&self.dir).join(ids::journal_name(&t.id, number));
         let (lines, _) = journal::read(&self.config.faults, &path).map_err(|e| io_error(&path, "read", e))?;
         let (g, r) = crate::replay::replay_lines(&self.config, &path, &lines, &t.id, number)?;
+        let log = self.dir.join(ids::log_name(&t.id, number));
+        let records = recover::records(&self.config, &t.id, number, g, &r);
+        recover::level_log(&self.config, &self.dir, &log, &records, &mut Recovery::default())?;
         if !r.ended {
-            let log = self.dir.join(ids::log_name(&t.id, number));
-            let mut s = recover::session_from(number, g, path, log, r, &self.config)?;
-            flush(&self.config, &mut s);
+            let s = recover::session_from(number, g, path, log, r, &self.config)?;
             t.session = Some(s);
             self.open.fetch_add(1, Ordering::SeqCst);
         }
@@ -308,19 +325,16 @@ impl Store {
             self.open.fetch_sub(1, Ordering::SeqCst);
             return Err(Error::Full(limit));
         }
-        // A new tester's arm is decided with the making of their journal, so
-        // only testers who got a session take a turn.
-        let mut arrivals = (t.sessions == 0 && t.generator == usize::MAX)
-            .then(|| self.arrivals.lock().unwrap_or_else(|e| e.into_inner()));
-        let g = match &arrivals {
-            None => t.generator,
-            Some(n) => {
-                let count = self.config.generators.len();
-                match self.config.assign {
-                    Assign::Alternate => **n % count,
-                    Assign::Random => (ids::random_seed() % count as u64) as usize,
-                }
+        // A new tester's arm: their turn taken now, given back if refused.
+        let new = t.sessions == 0 && t.generator == usize::MAX;
+        let g = if new {
+            let count = self.config.generators.len();
+            match self.config.assign {
+                Assign::Alternate => self.arrivals.fetch_add(1, Ordering::SeqCst) % count,
+                Assign::Random => (ids::random_seed() % count as u64) as usize,
             }
+        } else {
+            t.generator
         };
         let number = t.sessions;
         let path = journal_dir(&self.dir).join(ids::journal_name(&t.id, number));
@@ -338,10 +352,10 @@ impl Store {
             if !replacing {
                 self.open.fetch_sub(1, Ordering::SeqCst);
             }
+            if new && self.config.assign == Assign::Alternate {
+                self.arrivals.fetch_sub(1, Ordering::SeqCst);
+            }
             return Err(io_error(&path, "make the journal", e));
-        }
-        if let Some(n) = arrivals.as_mut() {
-            **n += 1;
         }
         t.generator = g;
         t.sessions += 1;
@@ -376,8 +390,12 @@ impl Store {
         let Some(s) = t.session.as_mut() else {
             return Ok(());
         };
-        journal::append(&self.config.faults, &s.journal, &Event::Close { at: now() })
-            .map_err(|e| write_error(&s.journal, e))?;
+        journal_event(
+            &self.config.faults,
+            &mut t.reload,
+            &s.journal,
+            &Event::Close { at: now() },
+        )?;
         let left: Vec<Closed> = s.table.leave().into_iter().collect();
         let id = t.id.clone();
         self.queue(s, &id, &left);
@@ -408,6 +426,9 @@ impl Store {
     /// A move the page sent: checked, journalled (synced), then played and
     /// the deals it closed logged. A refused or failed move changes nothing.
     pub fn play(&self, t: &mut Tester, req: &MoveRequest) -> Result<Placed, Error> {
+        if self.needs_agreement(t) {
+            return Err(Error::NotAgreed);
+        }
         self.reload(t)?;
         let id = t.id.clone();
         let s = match t.session.as_mut() {
@@ -427,11 +448,7 @@ impl Store {
             ms: req.ms,
             at,
         };
-        if let Err(e) = journal::append(&self.config.faults, &s.journal, &event) {
-            let e = write_error(&s.journal, e);
-            t.reload = matches!(e, Error::Doubt(_));
-            return Err(e);
-        }
+        journal_event(&self.config.faults, &mut t.reload, &s.journal, &event)?;
         s.last = at;
         let mut closed = Vec::new();
         let placed = s.table.play(req.slot, anchor, req.ms, &mut closed);
@@ -442,6 +459,9 @@ impl Store {
     /// A new game in the tester's session (the one open is left as it is):
     /// its seed journalled first, so a failed write leaves the game open.
     pub fn new_game(&self, t: &mut Tester, session: u32, game: u64) -> Result<(), Error> {
+        if self.needs_agreement(t) {
+            return Err(Error::NotAgreed);
+        }
         self.reload(t)?;
         let id = t.id.clone();
         let s = match t.session.as_mut() {
@@ -460,11 +480,7 @@ impl Store {
             seed,
             at,
         };
-        if let Err(e) = journal::append(&self.config.faults, &s.journal, &event) {
-            let e = write_error(&s.journal, e);
-            t.reload = matches!(e, Error::Doubt(_));
-            return Err(e);
-        }
+        journal_event(&self.config.faults, &mut t.reload, &s.journal, &event)?;
         let mut closed: Vec<Closed> = s.table.leave().into_iter().collect();
         let mut table = Table::new(
             &self.config,
@@ -499,11 +515,7 @@ pub(crate) fn flush(config: &Config, s: &mut Session) {
     if s.pending.is_empty() {
         return;
     }
-    let mut text = String::new();
-    for r in &s.pending {
-        text.push_str(&serde_json::to_string(r).expect("a record is plain data"));
-        text.push('\n');
-    }
+    let text: String = s.pending.iter().map(table::log_line).collect();
     match crate::disk::append(&config.faults, &s.log, text.as_bytes(), false, true) {
         Ok(()) => s.pending.clear(),
         Err(e) => eprintln!(
@@ -545,6 +557,7 @@ impl Tester {
             session: None,
             agreed: None,
             reload: false,
+            gone: false,
         }
     }
 }

@@ -210,10 +210,11 @@ fn a_full_playtest_refuses_a_tester_and_keeps_nothing_of_them() {
     let (a, b) = (ids::random_hex(16), ids::random_hex(16));
     let ta = store.arrive(&a).unwrap();
     store.session(&mut ta.lock().unwrap(), false).unwrap();
-    let tb = store.arrive(&b).unwrap();
-    let mut tb = tb.lock().unwrap();
+    let handle = store.arrive(&b).unwrap();
+    let mut tb = handle.lock().unwrap();
     assert!(matches!(store.session(&mut tb, false), Err(Error::Full(1))));
-    store.forget_new(&tb);
+    store.forget_new(&handle, &mut tb);
+    assert!(tb.gone);
     assert!(
         matches!(store.tester(&b), Err(Error::Unknown)),
         "not kept in memory"

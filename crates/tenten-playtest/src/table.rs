@@ -258,3 +258,10 @@ pub fn record(
     r.times_ms = times.clone();
     r
 }
+
+/// A record as its log's line, newline included.
+pub fn log_line(r: &Record) -> String {
+    let mut line = serde_json::to_string(r).expect("a record is plain data");
+    line.push('\n');
+    line
+}
