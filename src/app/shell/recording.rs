@@ -13,8 +13,8 @@ use tenten_engine::io::playtest_log::{self, Logged};
 use tenten_engine::model::board::{Bits, BoardSize};
 use tenten_engine::model::pieces::{PieceIdx, PieceSet};
 use tenten_engine::model::shapes::Shapes;
-use tenten_playtest::ids;
 use tenten_playtest::disk::{self, Faults};
+use tenten_playtest::ids;
 
 /// The folder of the window's play logs, inside its data folder.
 pub const FOLDER: &str = "play-logs";
@@ -186,7 +186,13 @@ impl Recorder {
         let line = serde_json::to_string(&record).expect("a record is plain data");
         let log = self.log.as_ref().expect("ensured");
         // Appended and synced a line at a time; a failed write is cut back off.
-        match disk::append(&Faults::default(), log, format!("{line}\n").as_bytes(), true, false) {
+        match disk::append(
+            &Faults::default(),
+            log,
+            format!("{line}\n").as_bytes(),
+            true,
+            false,
+        ) {
             Ok(()) => self.recorded += 1,
             Err(e) => self.error = Some(format!("{}: {e}", log.display())),
         }
@@ -207,7 +213,8 @@ impl Recorder {
             .filter(|e| e.file_name().to_string_lossy().starts_with(&mine))
             .count() as u32;
         let path = folder.join(ids::log_name(&self.player, self.session));
-        disk::create(&Faults::default(), &path, b"", false).map_err(|e| format!("{}: {e}", path.display()))?;
+        disk::create(&Faults::default(), &path, b"", false)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         self.log = Some(path);
         Ok(())
     }
