@@ -104,7 +104,15 @@ fn run(testers: usize, pace: Pace, seconds: u64) -> Run {
     let end = start + Duration::from_secs(seconds);
     let (latencies, limited) = rt.block_on(async {
         let tasks: Vec<_> = (0..testers)
-            .map(|i| tokio::spawn(tester(clients[i % clients.len()].clone(), pace, start, end, i as u64 + 1)))
+            .map(|i| {
+                tokio::spawn(tester(
+                    clients[i % clients.len()].clone(),
+                    pace,
+                    start,
+                    end,
+                    i as u64 + 1,
+                ))
+            })
             .collect();
         let mut all = Vec::new();
         let mut limited = 0;
