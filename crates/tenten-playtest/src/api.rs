@@ -269,9 +269,6 @@ fn lock(t: &std::sync::Mutex<Tester>) -> std::sync::MutexGuard<'_, Tester> {
 #[serde(deny_unknown_fields)]
 struct StateRequest {
     tester: String,
-    /// Start a new session (the tester asked to).
-    #[serde(default)]
-    fresh: bool,
 }
 
 /// What the page is shown on arrival: the game, or the study to agree to
@@ -302,7 +299,7 @@ pub async fn state(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejecti
                 return Ok(study());
             }
             let id = t.id.clone();
-            let s = app.store.session(t, req.fresh)?;
+            let s = app.store.session(t, false)?;
             Ok(Arrival::Game(view(&app.store.config, &id, s)))
         })
     })

@@ -55,7 +55,8 @@ impl FolderLock {
             .map(|h| h.trim().to_owned())
             .unwrap_or_default();
         let line = format!(
-            "pid {}{}, {who}, since {} s after 1970",
+            "pid {}{}, {who}, since unix time {} (the system holds this lock while that process runs: \
+             if it is gone, the folder is free; do not delete this file while it runs)",
             std::process::id(),
             if host.is_empty() {
                 String::new()

@@ -83,14 +83,17 @@ impl Server {
         if config.generators.is_empty() {
             return Err(Error::Bad("give at least one generator".into()));
         }
-        let listener = TcpListener::bind(config.bind)
-            .map_err(|e| Error::Folder(format!("cannot listen on {}: {e}", config.bind)))?;
-        let addr = listener
-            .local_addr()
-            .map_err(|e| Error::Folder(format!("cannot listen on {}: {e}", config.bind)))?;
+        // The folder first: a second server on it is told who holds it,
+        // not that the port is taken.
+        let bind = config.bind;
         let limits = config.limits;
         let guard = Arc::new(Guard::new(&config));
         let (store, recovery) = Store::open(config)?;
+        let listener =
+            TcpListener::bind(bind).map_err(|e| Error::Folder(format!("cannot listen on {bind}: {e}")))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| Error::Folder(format!("cannot listen on {bind}: {e}")))?;
         Ok(Self {
             listener,
             app: Arc::new(App {
