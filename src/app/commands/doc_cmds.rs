@@ -422,15 +422,31 @@ impl App {
     /// Takes what the playtest's jobs sent; refits the followed folder's
     /// population when enough new games arrived.
     pub(crate) fn poll_playtest(&mut self, ctx: &egui::Context) {
+        // Where a Serve without a folder writes, as the view says.
+        let home = self
+            .data_dir
+            .as_ref()
+            .map(|d| d.join(crate::app::jobs::playtest_live::FOLDER));
+        if self.live.playtest.home != home {
+            self.live.playtest.home = home;
+        }
         let had_link = self.live.playtest.link.is_some();
+        let had_error = self.live.playtest.server_error.is_some();
         let refit = self.live.playtest.poll(ctx);
         if let Some(link) = &self.live.playtest.link
             && !had_link
         {
             self.live.status = format!("Serving the playtest at {link}");
+            // Followed live once the server made (or resumed) its folder.
+            let served = self.live.playtest.served.clone();
+            if served.is_some() && self.live.playtest.folder != served {
+                self.live.playtest.follow(served);
+            }
         }
-        if let Some(e) = self.live.playtest.server_error.take() {
-            self.live.error = Some(format!("The playtest server: {e}"));
+        // The reason is shown in full beside Serve; the status bar points there.
+        if self.live.playtest.server_error.is_some() && !had_error {
+            self.live.status =
+                "The playtest server did not start or stopped: the Population view says why".to_owned();
         }
         if refit
             && !self.live.population_fit.running()
@@ -446,14 +462,29 @@ impl App {
         }
     }
 
-    /// Starts a playtest server on the board's rules.
+    /// Starts a playtest server on the board's rules, into `folder` (else
+    /// a new folder in the data folder's `playtests/`); once it listens,
+    /// its folder is followed live.
     pub(crate) fn serve_playtest(
         &mut self,
         generator: String,
-        folder: std::path::PathBuf,
+        folder: Option<std::path::PathBuf>,
         open: bool,
         ctx: &egui::Context,
     ) {
+        use crate::app::jobs::playtest_live::{FOLDER, serve_folder};
+        if self.live.playtest.running() {
+            return;
+        }
+        let home = self.data_dir.as_ref().map(|d| d.join(FOLDER));
+        let folder = match serve_folder(folder.as_deref(), home.as_deref(), &generator) {
+            Ok(f) => f,
+            Err(e) => {
+                self.live.playtest.server_error = Some(e);
+                self.live.status = "Not served: the Population view says why".to_owned();
+                return;
+            }
+        };
         let doc = &self.state.doc;
         let req = crate::app::jobs::playtest_live::ServeRequest {
             generator,

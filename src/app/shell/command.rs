@@ -157,11 +157,12 @@ pub enum Command {
     /// Refit the followed folder's population every N new games (`None`: on demand).
     SetRefitEvery(Option<u64>),
     /// Serve a playtest page from the window, dealt by `generator` on the
-    /// board's rules, its logs in `folder`; `open`: reachable by other
-    /// devices (with a token).
+    /// board's rules, its logs in `folder` (`None`: a new folder in the
+    /// data folder's `playtests/`; a playtest's folder resumes it); `open`:
+    /// reachable by other devices (with the folder's token).
     ServePlaytest {
         generator: String,
-        folder: std::path::PathBuf,
+        folder: Option<std::path::PathBuf>,
         open: bool,
     },
     StopPlaytest,
