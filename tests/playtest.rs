@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::playtest::runtime;
+
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::time::Duration;
@@ -10,13 +12,6 @@ use std::time::Duration;
 use common::cli::{run_ok, scratch};
 use common::playtest::{Client, Tester, logged_moves, serve, tester_id};
 use serde_json::json;
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
 
 /// 100 testers at once, each a whole game: every acknowledged move is in
 /// the logs once, in order; the folder fits and reports.

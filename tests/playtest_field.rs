@@ -5,18 +5,13 @@
 
 mod common;
 
+use common::playtest::runtime;
+
 use std::time::Duration;
 
 use common::cli::{run_ok, scratch, tenten};
 use common::playtest::{Client, serve, serve_under, tester_id};
 use serde_json::json;
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
 
 /// A second `serve` on a served folder exits non-zero, naming the server
 /// that holds it; once that one stops, the folder serves again.

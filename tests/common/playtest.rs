@@ -9,6 +9,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Value, json};
 
+/// The tests' tokio runtime (their testers are async).
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
 /// A server the binary runs, on a port of its choosing.
 pub struct Served {
     pub child: Child,
