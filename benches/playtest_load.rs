@@ -81,7 +81,17 @@ async fn tester(c: Client, pace: Pace, start: Instant, end: Instant, seed: u64) 
 fn run(testers: usize, pace: Pace, seconds: u64) -> Run {
     let dir = std::env::temp_dir().join(format!("tenten-bench-playtest-{testers}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let served = serve(&dir, &["--generator", "repair", "--arrival-rate", "1000"]);
+    let served = serve(
+        &dir,
+        &[
+            "--generator",
+            "repair",
+            "--arrival-rate",
+            "1000",
+            "--arrival-rate-per-address",
+            "1000",
+        ],
+    );
     // Testers on eight addresses (127.0.0.1-8), as phones come from many:
     // the server caps connections per address (256).
     let clients: Vec<Client> = (1..=8u8)

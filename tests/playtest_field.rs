@@ -71,6 +71,8 @@ fn ten_thousand_testers_under_a_thousand_open_files() {
         "10000",
         "--arrival-rate",
         "2000",
+        "--arrival-rate-per-address",
+        "2000",
     ];
     let mut served = serve_under(&out, &args, Some(1024));
     let client = served.client();

@@ -711,3 +711,55 @@ fn the_connection_cap_fits_under_the_open_file_limit() {
         "a limit under the files' is kept"
     );
 }
+
+/// One client making up ids as fast as it can is held to its address's
+/// share of arrivals (10 a second, 120 at once): a tester arriving from
+/// another address meanwhile gets in at once.
+#[test]
+fn one_client_making_up_ids_cannot_take_every_arrival() {
+    let _one = one_at_a_time();
+    let dir = scratch("hostile-arrivals");
+    let served = serve(&dir.join("pt"), &["--generator", "random"]);
+    let rt = runtime();
+    rt.block_on(async {
+        let flooder = Client {
+            http: reqwest::Client::builder()
+                .local_address(std::net::IpAddr::from([127, 0, 0, 2]))
+                .build()
+                .unwrap(),
+            base: served.base.clone(),
+            token: None,
+        };
+        let started = std::time::Instant::now();
+        let mut admitted = 0;
+        let mut busy = 0;
+        while started.elapsed() < Duration::from_secs(2) {
+            let calls: Vec<_> = (0..16)
+                .map(|_| {
+                    let c = flooder.clone();
+                    tokio::spawn(async move { c.post("/api/state", &json!({ "tester": tester_id() })).await })
+                })
+                .collect();
+            for c in calls {
+                let (status, body) = c.await.unwrap();
+                match (status, body["code"].as_str()) {
+                    (200, _) => admitted += 1,
+                    (503, Some("busy")) => busy += 1,
+                    other => panic!("{other:?}: {body}"),
+                }
+            }
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        assert!(
+            f64::from(admitted) <= 120.0 + 10.0 * seconds + 1.0,
+            "{admitted} testers from one address in {seconds:.1} s"
+        );
+        assert!(busy > 0, "the flood was held back");
+        // Another address arrives at once.
+        let (status, body) = served
+            .client()
+            .post("/api/state", &json!({ "tester": tester_id() }))
+            .await;
+        assert_eq!(status, 200, "{body}");
+    });
+}

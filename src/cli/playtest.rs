@@ -82,6 +82,10 @@ struct ServeArgs {
     /// New testers a second, all together (a burst of four seconds' worth is allowed).
     #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     arrival_rate: u32,
+    /// New testers a second from one address (a burst of twelve seconds' worth is allowed):
+    /// one client making up ids cannot take every arrival or fill the playtest.
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    arrival_rate_per_address: u32,
     /// A session ends after this many minutes without a move; the tester's next visit
     /// starts a new one.
     #[arg(long, value_name = "MIN", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=1440))]
@@ -182,6 +186,7 @@ fn serve_config(args: &ServeArgs) -> Result<Config, FormatError> {
         trusted_proxy,
         allow_host,
         arrival_rate,
+        arrival_rate_per_address,
         idle_minutes,
         max_testers,
         pieces,
@@ -225,6 +230,7 @@ fn serve_config(args: &ServeArgs) -> Result<Config, FormatError> {
             open_sessions: *max_testers as usize,
             arrivals_per_second: f64::from(*arrival_rate),
             arrival_burst: f64::from(*arrival_rate) * 4.0,
+            arrivals_per_address: f64::from(*arrival_rate_per_address),
             ..Limits::default()
         },
         study: match study {

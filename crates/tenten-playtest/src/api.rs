@@ -5,16 +5,17 @@
 
 use std::sync::Arc;
 
-use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 use tenten_engine::model::board::Bits;
 
 use crate::config::{Config, Study};
+use crate::guard::Client;
 use crate::limits::Buckets;
 use crate::store::{Error, MoveRequest, Session, Store, Tester};
 use crate::table::Refusal;
@@ -24,6 +25,9 @@ pub struct App {
     pub testers: Buckets,
     /// New testers arriving, all together.
     pub arrivals: Buckets,
+    /// New testers arriving from one address (a room behind one NAT
+    /// arrives within seconds; a client making up ids is held to it).
+    pub arrivals_by_address: Buckets,
 }
 
 /// A refusal as the page reads it.
@@ -280,7 +284,12 @@ enum Arrival {
     Study { tester: String, study: Study },
 }
 
-pub async fn state(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
+pub async fn state(
+    State(app): State<Arc<App>>,
+    client: Option<Extension<Client>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let client = client.map(|Extension(c)| c);
     let req: StateRequest = match admit(&app, body) {
         Ok(r) => r,
         Err(e) => return *e,
@@ -294,7 +303,7 @@ pub async fn state(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejecti
         if app.store.config.study.is_some() && matches!(app.store.tester(&req.tester), Err(Error::Unknown)) {
             return Ok(study());
         }
-        on_tester(&app, &req.tester, |t| {
+        on_tester(&app, &req.tester, client, |t| {
             if app.store.needs_agreement(t) {
                 return Ok(study());
             }
@@ -313,12 +322,13 @@ pub async fn state(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejecti
 fn on_tester<T>(
     app: &App,
     id: &str,
+    client: Option<Client>,
     mut work: impl FnMut(&mut Tester) -> Result<T, Error>,
 ) -> Result<T, Error> {
     loop {
         let handle = match app.store.tester(id) {
             Ok(t) => t,
-            Err(Error::Unknown) => arrive(app, id)?,
+            Err(Error::Unknown) => arrive(app, id, client)?,
             Err(e) => return Err(e),
         };
         let mut t = lock(&handle);
@@ -334,8 +344,15 @@ fn on_tester<T>(
 }
 
 /// A tester seen for the first time (their id's form checked already by
-/// the lookup that did not find them), if testers may arrive now.
-fn arrive(app: &App, id: &str) -> Result<Arc<std::sync::Mutex<Tester>>, Error> {
+/// the lookup that did not find them), if testers may arrive now: from
+/// everyone together, and from the client's address (so one client making
+/// up ids cannot take every arrival, nor fill the playtest by itself).
+fn arrive(app: &App, id: &str, client: Option<Client>) -> Result<Arc<std::sync::Mutex<Tester>>, Error> {
+    if let Some(Client(ip)) = client
+        && !app.arrivals_by_address.allow(&ip.to_string())
+    {
+        return Err(Error::Busy);
+    }
     if !app.arrivals.allow("") {
         return Err(Error::Busy);
     }
@@ -355,13 +372,18 @@ impl ForTester for AgreeRequest {
 }
 
 /// The tester agrees to the study: journalled, and their game begins.
-pub async fn agree(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
+pub async fn agree(
+    State(app): State<Arc<App>>,
+    client: Option<Extension<Client>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let client = client.map(|Extension(c)| c);
     let req: AgreeRequest = match admit(&app, body) {
         Ok(r) => r,
         Err(e) => return *e,
     };
     blocking(move || {
-        on_tester(&app, &req.tester, |t| {
+        on_tester(&app, &req.tester, client, |t| {
             let id = t.id.clone();
             let s = app.store.agree(t)?;
             Ok(view(&app.store.config, &id, s))

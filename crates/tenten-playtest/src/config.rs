@@ -59,6 +59,10 @@ pub struct Limits {
     /// New testers a second, all together, on average and in a burst.
     pub arrivals_per_second: f64,
     pub arrival_burst: f64,
+    /// New testers a second from one client address (a burst of twelve
+    /// seconds' worth: a room of phones behind one NAT arrives at once):
+    /// one client making up ids cannot take every arrival.
+    pub arrivals_per_address: f64,
     /// The longest a tester may take over a deal, in the page's `ms`
     /// (a day: a tab left open overnight); more is refused as malformed.
     pub max_ms: u64,
@@ -78,6 +82,7 @@ impl Default for Limits {
             per_address: 256,
             arrivals_per_second: 50.0,
             arrival_burst: 200.0,
+            arrivals_per_address: 10.0,
             max_ms: 24 * 3600 * 1000,
         }
     }

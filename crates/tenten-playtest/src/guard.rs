@@ -109,11 +109,26 @@ impl Guard {
     }
 }
 
-/// The middleware: refuses what `Guard::check` refuses, and holds a slot of
-/// the client's share while a request through the proxy is handled.
-pub async fn admit(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> Response {
+/// The client a request is for, as the handlers read it: the key of its
+/// address (IPv4, or IPv6 /64), the trusted proxy's forwarded client for a
+/// request through it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Client(pub IpAddr);
+
+/// The middleware: refuses what `Guard::check` refuses, holds a slot of
+/// the client's share while a request through the proxy is handled, and
+/// tells the handlers who the client is.
+pub async fn admit(State(guard): State<Arc<Guard>>, mut req: Request, next: Next) -> Response {
     if let Err(refusal) = guard.check(&req) {
         return *refusal;
+    }
+    let client = guard.forwarded_client(&req).or_else(|| {
+        req.extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(peer)| peer.ip())
+    });
+    if let Some(ip) = client {
+        req.extensions_mut().insert(Client(client_key(ip)));
     }
     let _held = match guard.hold_client(&req) {
         Ok(h) => h,

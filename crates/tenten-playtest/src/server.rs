@@ -100,6 +100,10 @@ impl Server {
                 store,
                 testers: Buckets::new(limits.per_second, limits.burst),
                 arrivals: Buckets::new(limits.arrivals_per_second, limits.arrival_burst),
+                arrivals_by_address: Buckets::new(
+                    limits.arrivals_per_address,
+                    limits.arrivals_per_address * 12.0,
+                ),
             }),
             guard,
             recovery,
@@ -172,6 +176,7 @@ impl Server {
                         a.store.sweep();
                         a.testers.prune();
                         a.arrivals.prune();
+                        a.arrivals_by_address.prune();
                     })
                     .await;
                 }
