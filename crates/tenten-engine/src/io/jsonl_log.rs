@@ -228,6 +228,12 @@ fn on_line(mut e: FormatError, line: usize) -> FormatError {
 }
 
 impl<'a> Reader<'a> {
+    /// Whether no record has been read yet (every line so far blank or cut
+    /// short).
+    pub fn is_empty(&self) -> bool {
+        self.shapes.is_none()
+    }
+
     pub fn new(set: &'a PieceSet) -> Self {
         Self {
             set,

@@ -66,6 +66,15 @@ pub fn parse(text: &str, file: &str, set: &PieceSet) -> Result<Log, FormatError>
     if jsonl_log::is_jsonl(text) {
         let mut reader = jsonl_log::Reader::new(set);
         reader.read(text.as_bytes(), file)?;
+        if reader.is_empty() {
+            // A file of one line cut short (a crash mid-write) holds no deal:
+            // say so of this file, not of "the logs".
+            return Err(FormatError::new(
+                file,
+                None,
+                "holds no complete deal (a JSON Lines log is a deal a line; a last line cut short is not read)",
+            ));
+        }
         return from_entries(reader.finish()?, file);
     }
     let raws = formats::parse_deals(text, file)?;
