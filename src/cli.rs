@@ -184,7 +184,13 @@ enum Command {
         reading: Reading,
         /// Instead, print a batch of N deals met in self-play (random weighted
         /// holders, each piece at a random spot), as a playtest log holds them.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        /// Its games start on an empty 10x10 board: not with --board or --repair.
+        #[arg(
+            long,
+            value_name = "N",
+            value_parser = clap::value_parser!(u32).range(1..=1_000_000),
+            conflicts_with_all = ["board", "repair"]
+        )]
         log: Option<u32>,
         /// With --log: the deals this player met (a preset or a player file), each with the
         /// placements it made: a playtest log to fit a player to.
@@ -1104,7 +1110,14 @@ pub fn main(args: Vec<OsString>) -> i32 {
             Ok(())
         }
     };
-    print!("{out}");
+    // A reader that stopped early (`tenten deal ... | head`) closed the
+    // pipe: the command is done, quietly (no panic, the code it had).
+    if let Err(e) = emit(&out)
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("error: could not write the output: {e}");
+        return 2;
+    }
     match result {
         // A tune printed its verdicts: a missed or undecided target is not
         // a success (1 and 3; 2 is bad input).
@@ -1114,6 +1127,15 @@ pub fn main(args: Vec<OsString>) -> i32 {
             2
         }
     }
+}
+
+/// Writes a command's output to stdout, the one place every command prints
+/// through: an error (a closed pipe) is returned, not a panic as `print!`'s.
+pub fn emit(out: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(out.as_bytes())?;
+    stdout.flush()
 }
 
 /// The piece set of `--pieces FILE`, or the classic set without one: the

@@ -1221,3 +1221,59 @@ fn an_existing_output_is_refused_unless_forced() {
 fn strs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
 }
+
+/// `tenten deal --log N` plays its games on an empty 10x10 board: a
+/// `--board` (or `--repair`) given with it is refused, naming the flag,
+/// not ignored.
+#[test]
+fn deal_log_refuses_a_board_it_would_ignore() {
+    let err = run_bad(&[
+        "deal",
+        "--seed",
+        "1",
+        "--log",
+        "3",
+        "--board",
+        "presets/deals/mid-game.ron",
+    ]);
+    assert!(err.contains("--log") && err.contains("--board"), "{err}");
+    let err = run_bad(&["deal", "--seed", "1", "--log", "3", "--repair"]);
+    assert!(err.contains("--log") && err.contains("--repair"), "{err}");
+    // Without them it still prints its batch.
+    assert!(run_ok(&["deal", "--seed", "1", "--log", "3"]).contains("3 deals met in self-play"));
+}
+
+/// A reader that stops early (`tenten deal ... | head -1`) closes the pipe:
+/// the command ends quietly (exit 0, no panic message), whatever it printed.
+#[test]
+fn a_closed_stdout_ends_a_printing_command_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    // Larger than a pipe's buffer, so the write meets the closed pipe.
+    for args in [
+        &["deal", "--seed", "1", "--log", "3000"][..],
+        &[
+            "deal", "--seed", "1", "--log", "2000", "--player", "casual", "--format", "jsonl",
+        ][..],
+    ] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("tenten"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        // The reader is dropped here: the pipe is closed with most unread.
+        assert!(!first.is_empty(), "{args:?}");
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    }
+}

@@ -1,6 +1,7 @@
 //! `tenten calibrate` and `tenten plan-playtest` from the command line: the
 //! lines and the CSV, shards that merge into the one-process lines, a
-//! checkpoint that resumes, and bad designs refused by field.
+//! checkpoint that resumes, bad designs refused by field, and the
+//! fit-generator study's rates, intervals and verdicts.
 
 mod common;
 use common::cli::{run_bad, run_ok, scratch};
@@ -122,6 +123,22 @@ fn designs_that_cannot_be_simulated_are_refused_by_field() {
             "unknown generator",
         ),
         (vec!["--estimator", "fit-player", "--shard", "1/2"], "needs --out"),
+        (vec!["--estimator", "fit-generator", "--deals", "50"], "deals:"),
+        (
+            vec![
+                "--estimator",
+                "fit-generator",
+                "--deals",
+                "3000",
+                "--deals-max",
+                "2000",
+            ],
+            "deals-max:",
+        ),
+        (
+            vec!["--estimator", "fit-player", "--deals-max", "2000"],
+            "fit-generator's",
+        ),
     ] {
         let mut all = vec!["calibrate", "--replications", "2"];
         all.extend(args);
@@ -181,4 +198,120 @@ fn plan_playtest_answers_with_its_check() {
     );
     let e = run_bad(&["plan-playtest", "--population", "demo", "--generator", "random"]);
     assert!(e.contains("--width"), "{e}");
+}
+
+/// A number of a `key=value` line, `none` read as NaN.
+fn field(line: &str, key: &str) -> f64 {
+    let v = line
+        .split(' ')
+        .find_map(|kv| kv.strip_prefix(&format!("{key}=")))
+        .unwrap_or_else(|| panic!("{key} in {line}"));
+    if v == "none" {
+        f64::NAN
+    } else {
+        v.parse().unwrap_or_else(|_| panic!("{key}={v} in {line}"))
+    }
+}
+
+#[test]
+fn a_fit_generator_study_prints_each_rate_with_its_interval_and_verdict() {
+    let out = run_ok(&[
+        "calibrate",
+        "--estimator",
+        "fit-generator",
+        "--deals",
+        "200",
+        "--deals-max",
+        "300",
+        "--replications",
+        "3",
+        "--seed",
+        "2",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with(
+            "estimator=fit-generator design=200-300_deals replications=3 seed=2 player=novice failed=0"
+        ),
+        "{out}"
+    );
+    let figures: Vec<&str> = lines.iter().copied().filter(|l| l.contains(" figure=")).collect();
+    let names: Vec<&str> = figures
+        .iter()
+        .map(|l| l.split(" figure=").nth(1).unwrap().split(' ').next().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "check_decided_right",
+            "check_decided_wrong",
+            "check_undecided",
+            "rules_kept_without_rules",
+            "false_repeat",
+            "false_bands",
+            "false_mercy",
+            "power_repeat",
+            "power_bands",
+            "power_mercy",
+            "rules_match_with_repeat",
+            "share_coverage",
+            "shares_compared",
+            "repeat_coverage",
+        ]
+    );
+    for l in &figures {
+        let (count, of, rate) = (field(l, "count"), field(l, "of"), field(l, "rate"));
+        assert!(count <= of, "{l}");
+        if of == 0.0 {
+            assert!(rate.is_nan() && l.contains("rate_ci=none,none"), "{l}");
+            continue;
+        }
+        let ci = l.split(" rate_ci=").nth(1).unwrap().split(' ').next().unwrap();
+        let (lo, hi) = ci.split_once(',').unwrap();
+        let (lo, hi): (f64, f64) = (lo.parse().unwrap(), hi.parse().unwrap());
+        assert!(
+            (0.0..=1.0).contains(&rate) && 0.0 <= lo && lo <= rate && rate <= hi && hi <= 1.0,
+            "{l}"
+        );
+        assert!((rate - count / of).abs() < 1e-4, "{l}");
+        assert!(
+            l.contains(" interval=wilson") || l.contains(" interval=clustered"),
+            "{l}"
+        );
+    }
+    // The three calls share out the replications.
+    let calls: f64 = figures[..3].iter().map(|l| field(l, "count")).sum();
+    assert_eq!(calls, 3.0);
+    // The goals, each with a verdict from its interval.
+    for (name, goal) in [
+        ("rules_kept_without_rules", "at_most_0.05"),
+        ("check_decided_wrong", "at_most_0.05"),
+        ("share_coverage", "0.9..0.98"),
+        ("rules_match_with_repeat", "at_least_0.9"),
+    ] {
+        let l = figures
+            .iter()
+            .find(|l| l.contains(&format!(" figure={name} ")))
+            .unwrap();
+        assert!(l.contains(&format!(" goal={goal} verdict=")), "{l}");
+        let verdict = l.rsplit("verdict=").next().unwrap();
+        assert!(["met", "missed", "undecided"].contains(&verdict), "{l}");
+    }
+    // Then a line per parameter, as the other estimators print.
+    let params: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.contains(" parameter="))
+        .collect();
+    assert!(
+        params
+            .iter()
+            .any(|l| l.contains(" parameter=share_dot replications=3 ")),
+        "{out}"
+    );
+    for l in params {
+        let coverage = field(l, "coverage");
+        assert!(coverage.is_nan() || (0.0..=1.0).contains(&coverage), "{l}");
+        assert!(l.contains(" coverage_ci=") && l.contains(" estimates="), "{l}");
+    }
 }

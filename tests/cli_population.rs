@@ -403,3 +403,57 @@ fn products_of_typed_numbers_are_bounded() {
         "{e}"
     );
 }
+
+/// `tenten fit-population cohort/*` names the folder's `cohort.ron` among
+/// its logs: it is skipped with a note (it used to fail the fit, "not a
+/// JSON Lines log"), and the fit is the folder's own. A design smaller
+/// than every calibrated one says so.
+#[test]
+fn a_cohorts_identity_given_among_its_logs_is_skipped_with_a_note() {
+    let dir = scratch("glob");
+    let folder = std::path::Path::new("presets/cohorts/demo/random");
+    let mut files: Vec<String> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().path().display().to_string())
+        .collect();
+    files.sort();
+    assert!(files.iter().any(|f| f.ends_with("cohort.ron")));
+    let globbed = dir.join("globbed.ron");
+    let mut args = vec!["fit-population"];
+    args.extend(files.iter().map(String::as_str));
+    args.extend(["--out", globbed.to_str().unwrap()]);
+    let out = common::cli::tenten().args(&args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("note: skipped presets/cohorts/demo/random/cohort.ron: a cohort's identity"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let whole = dir.join("whole.ron");
+    let by_folder = run_ok(&[
+        "fit-population",
+        folder.to_str().unwrap(),
+        "--out",
+        whole.to_str().unwrap(),
+    ]);
+    assert_eq!(stdout, by_folder, "the same fit as the folder's");
+    assert!(stdout.starts_with("testers=60 "), "{stdout}");
+    // 60 testers of one session each: below the smallest calibrated design.
+    assert!(
+        stdout.contains("calibration estimator=fit-population design=60x1")
+            && stdout.contains("measured_at=none")
+            && stdout.contains(
+                "note: 60 testers with 1 session each is smaller than every design the calibration study covered"
+            ),
+        "{stdout}"
+    );
+    // The identity alone is no log.
+    let err = run_bad(&[
+        "fit-population",
+        "presets/cohorts/demo/random/cohort.ron",
+        "--out",
+        dir.join("none.ron").to_str().unwrap(),
+    ]);
+    assert!(err.contains("a cohort's identity, not a log"), "{err}");
+}

@@ -1,9 +1,17 @@
 //! No import circle between the source files of the engine or of the
-//! window and CLI: each file's `crate::` and `super::` paths (grouped
-//! imports expanded, test code left out) are edges to the files that
-//! define them, and the test fails naming every circle (a strongly
-//! connected set of more than one file). A circle is two rooms that cannot
-//! be understood, moved or tested apart.
+//! window and CLI: each file's `crate::`, `super::` and `self::` paths, and
+//! the paths into the modules it declares (`mod lab;` then `lab::LabTab`,
+//! with no prefix), grouped imports expanded and test code left out, are
+//! edges to the files that define them, and the test fails naming every
+//! circle (a strongly connected set of more than one file). A circle is two
+//! rooms that cannot be understood, moved or tested apart.
+//!
+//! A file's use of its own parent (`super::Tab` in a tab) is no edge: the
+//! parent declares it. Its parent's use of it is one, so a circle that runs
+//! through a folder's `mod.rs` and one of its files (`tabs/mod.rs` lists
+//! `generator::GeneratorTab`, which reaches back to `tabs/mod.rs` through
+//! other files) is found; reading only `crate::` and `super::` paths, that
+//! one edge was missed and such a circle passed.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -36,19 +44,49 @@ fn module_of(file: &Path) -> Vec<String> {
     parts
 }
 
-/// The paths written after `crate::` or `super::` in `code`, grouped
-/// imports (`a::{b, c::d}`) expanded; `super` made absolute from `here`.
-fn paths(code: &str, here: &[String]) -> Vec<Vec<String>> {
+/// The modules `code` declares in files of their own (`mod a;`,
+/// `pub(crate) mod b;`; not `mod tests { ... }`).
+fn children(code: &str) -> Vec<String> {
+    code.lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let rest = l.strip_suffix(';')?;
+            let at = rest.find("mod ")?;
+            let before = rest[..at].trim();
+            let declares = before.is_empty() || before.starts_with("pub") || before.starts_with("#[");
+            let name = rest[at + 4..].trim();
+            (declares && !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                .then(|| name.to_owned())
+        })
+        .collect()
+}
+
+/// The paths written after `crate::`, `super::` or `self::` in `code`, or
+/// starting with a module the file declares (`kids`), grouped imports
+/// (`a::{b, c::d}`) expanded; made absolute from `here`.
+fn paths(code: &str, here: &[String], kids: &[String]) -> Vec<Vec<String>> {
     let mut out = Vec::new();
-    for (prefix, base) in [
-        ("crate::", Vec::new()),
-        ("super::", here[..here.len().saturating_sub(1)].to_vec()),
-    ] {
+    let mut prefixes = vec![
+        ("crate::".to_owned(), Vec::new()),
+        (
+            "super::".to_owned(),
+            here[..here.len().saturating_sub(1)].to_vec(),
+        ),
+        ("self::".to_owned(), here.to_vec()),
+    ];
+    for kid in kids {
+        let mut base = here.to_vec();
+        base.push(kid.clone());
+        prefixes.push((format!("{kid}::"), base));
+    }
+    for (prefix, base) in &prefixes {
+        let prefix = prefix.as_str();
         let mut at = 0;
         while let Some(i) = code[at..].find(prefix) {
             let start = at + i;
             at = start + prefix.len();
-            // Not part of a longer word (`my_crate::`), nor `super::super`.
+            // Not part of a longer word (`my_crate::`), nor `super::super`
+            // or another path's tail (`tenten_engine::fits::`).
             if start > 0 && code[..start].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':') {
                 continue;
             }
@@ -123,7 +161,7 @@ fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
             .collect::<Vec<_>>()
             .join("\n");
         let mut to = BTreeSet::new();
-        for p in paths(&code, module) {
+        for p in paths(&code, module, &children(&code)) {
             // The longest prefix that is a file.
             if let Some(target) = (1..=p.len()).rev().find_map(|n| by_module.get(&p[..n]))
                 && target != file
@@ -207,6 +245,7 @@ fn the_reader_finds_grouped_and_relative_imports() {
     let found = paths(
         "use crate::play::{dealers::{Dealer, Table}, who};\nuse super::coelho::X;\nlet x = crate::io::formats::f();",
         &here,
+        &[],
     );
     let shown: Vec<String> = found.iter().map(|p| p.join("::")).collect();
     assert_eq!(
@@ -224,6 +263,58 @@ fn the_reader_finds_grouped_and_relative_imports() {
     g.insert("b".to_owned(), BTreeSet::from(["a".to_owned()]));
     g.insert("c".to_owned(), BTreeSet::from(["a".to_owned()]));
     assert_eq!(circles(&g), [vec!["a".to_owned(), "b".to_owned()]]);
+}
+
+/// A folder's `mod.rs` using a file it declares, with no prefix
+/// (`generator::GeneratorTab`), is an edge: without it the window's circle
+/// through `tabs/mod.rs` (8 files) passed this test.
+#[test]
+fn the_reader_finds_a_parent_using_the_modules_it_declares() {
+    let here = vec!["app".to_owned(), "tabs".to_owned()];
+    let code = "mod deal;\npub mod generator;\npub(crate) mod lab;\nmod tests {\n}\n\
+                fn all() { vec![Box::new(generator::GeneratorTab), Box::new(lab::LabTab::default())] }\n\
+                use self::deal::DealTab;\nlet y = tenten_engine::lab::x();";
+    let kids = children(code);
+    assert_eq!(kids, ["deal", "generator", "lab"]);
+    let shown: Vec<String> = paths(code, &here, &kids).iter().map(|p| p.join("::")).collect();
+    assert_eq!(
+        shown,
+        [
+            "app::tabs::deal::DealTab",
+            "app::tabs::generator::GeneratorTab",
+            "app::tabs::lab::LabTab::default"
+        ]
+    );
+    // The shape of the circle it missed: mod.rs -> a tab -> the frame ->
+    // the inspector -> mod.rs (the tab's own `super::Tab` is no edge).
+    let dir = std::env::temp_dir().join(format!("tenten-circles-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("tabs")).unwrap();
+    std::fs::create_dir_all(dir.join("shell")).unwrap();
+    let write = |f: &str, t: &str| std::fs::write(dir.join(f), t).unwrap();
+    write("lib.rs", "mod shell;\nmod tabs;\n");
+    write(
+        "tabs/mod.rs",
+        "mod generator;\npub trait Tab {}\npub fn all() { generator::GeneratorTab; }\n",
+    );
+    write(
+        "tabs/generator.rs",
+        "use super::Tab;\nuse crate::shell::app::App;\n",
+    );
+    write("shell/mod.rs", "pub mod app;\npub mod inspector;\n");
+    write("shell/app.rs", "use crate::shell::inspector;\n");
+    write("shell/inspector.rs", "use crate::tabs::{self, Tab};\n");
+    let c = circles(&graph(&dir));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        c,
+        [vec![
+            "shell/app.rs".to_owned(),
+            "shell/inspector.rs".to_owned(),
+            "tabs/generator.rs".to_owned(),
+            "tabs/mod.rs".to_owned()
+        ]]
+    );
 }
 
 #[test]

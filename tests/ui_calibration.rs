@@ -1,7 +1,8 @@
 //! The Calibration page: a small fit-player study runs from the page, its
 //! table says per parameter the coverage with its interval and whether the
-//! interval is calibrated, and both plots are drawn with their legends.
-//! (Its cancel test is in `ui_jobs.rs`.)
+//! interval is calibrated, and both plots are drawn with their legends; a
+//! fit-generator study shows its rates and goals, its progress the study's
+//! own. (Its cancel test is in `ui_jobs.rs`.)
 
 mod common;
 
@@ -9,6 +10,8 @@ use egui_kittest::kittest::Queryable;
 use tenten::app::jobs::job::Background as _;
 
 use common::ui::{harness_on_tab, press, step_until};
+use tenten::app::shell::command::Command;
+use tenten_engine::study::calibrate::{Design, Estimator, Plan};
 
 #[test]
 fn a_study_runs_from_the_page_and_shows_its_table_and_plots() {
@@ -53,4 +56,69 @@ fn a_study_runs_from_the_page_and_shows_its_table_and_plots() {
             .is_some(),
         "the zipper's legend"
     );
+}
+
+#[test]
+fn a_fit_generator_study_shows_its_rates_goals_and_a_true_progress() {
+    let mut h = harness_on_tab("Calibration");
+    // The estimator is one of the page's choices.
+    h.run();
+    let design = Design {
+        deals: 200,
+        deals_max: 300,
+        ..Design::GENERATOR
+    };
+    let plan = Plan::new(Estimator::FitGenerator, design, 2, 3);
+    h.state_mut().push(Command::StartCalibration(Box::new(plan)));
+    // The progress while it runs: the study's own, never going back, and
+    // short of the end while the first of two replications plays (an
+    // estimator's own total once made it read 100 % from the start).
+    let mut seen: Vec<f32> = Vec::new();
+    for _ in 0..12_000 {
+        h.step();
+        let live = &h.state().live.calibration;
+        if !live.running() {
+            break;
+        }
+        if let Some((f, _)) = live.progress() {
+            seen.push(f);
+        }
+        if let Some((done, of)) = live.replications_done() {
+            assert!(done <= of && of == 2, "{done} of {of}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.run_steps(4);
+    assert!(!seen.is_empty(), "a progress was shown");
+    assert!(seen[0] < 0.9, "the first look: {}", seen[0]);
+    assert!(seen.windows(2).all(|w| w[0] <= w[1]), "never back: {seen:?}");
+    let study = h.state().live.calibration.result.clone().expect("a study");
+    assert_eq!(study.replications.len(), 2);
+    assert!(
+        study
+            .replications
+            .iter()
+            .all(|r| r.generator.is_some() || r.failed.is_some())
+    );
+    h.run();
+    for label in [
+        "check decided right",
+        "check decided wrong",
+        "rules kept without rules",
+        "share coverage",
+        "rules match, with a repeat chance",
+        "rate [95 % CI]",
+        "verdict",
+    ] {
+        assert!(h.query_all_by_label(label).next().is_some(), "{label}");
+    }
+    assert!(
+        h.query_all_by_label_contains("under generators drawn at random")
+            .next()
+            .is_some(),
+        "the study says what it measured"
+    );
+    let t = tenten_engine::study::calibrate::generator::tally(&study.replications);
+    let shown = format!(", {}/{}", t.wrong.count, t.wrong.of);
+    assert!(h.query_all_by_label_contains(&shown).next().is_some(), "{shown}");
 }

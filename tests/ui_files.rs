@@ -168,3 +168,81 @@ fn a_typed_name_opens_and_each_kind_of_file_remembers_its_folder() {
     let dialog = &h.state().live.file_dialog.as_ref().unwrap().dialog;
     assert_ne!(dialog.directory(), folder.as_path());
 }
+
+/// A log is read, not dealt from: opened over the classic-with-mercy
+/// generator (classic pieces, its own weights), it leaves the generator,
+/// its file and the palette's weights as they were (it used to make the
+/// generator "untitled (modified)" with the classic weights).
+#[test]
+fn opening_a_log_leaves_the_active_generator_and_piece_set_as_they_were() {
+    let mut h = harness();
+    open(&mut h, preset("generators/classic-with-mercy.ron"));
+    let (title, path, set) = {
+        let doc = &h.state().state.doc;
+        assert!(!doc.generator_modified());
+        assert!(doc.generator_path.is_some());
+        (doc.generator_title(), doc.generator_path.clone(), doc.set.clone())
+    };
+    assert_ne!(
+        set.weights(),
+        PieceSet::classic().weights(),
+        "the generator's weights are its own"
+    );
+    open(&mut h, preset("logs/casual-playtest.jsonl"));
+    let app = h.state();
+    let doc = &app.state.doc;
+    assert_eq!(doc.batch.as_ref().map(|b| b.len()), Some(200), "the log is open");
+    assert!(app.live.confirm.is_none(), "nothing to ask: nothing is replaced");
+    assert_eq!(doc.generator_title(), title);
+    assert_eq!(doc.generator_path, path);
+    assert!(!doc.generator_modified(), "{:?}", doc.generator_title());
+    assert!(doc.set == set, "the palette's weights stay");
+    assert!(!doc.set_modified());
+    let status = &app.live.status;
+    assert!(
+        status.starts_with("Opened casual-playtest.jsonl (deal 1 of 200)") && !status.contains("let go"),
+        "{status}"
+    );
+}
+
+/// A log over a set of other pieces (its deals name the classic ones)
+/// would replace the set, and the active generator would deal other
+/// weights (letting go of its file, if it has one): it asks first, and
+/// Cancel leaves everything as it was.
+#[test]
+fn opening_a_log_over_another_set_with_a_generator_asks_first() {
+    let mut h = harness();
+    // The classic set without its last piece: not the pieces a log names.
+    let classic = std::fs::read_to_string(preset("pieces/classic-1010.ron")).unwrap();
+    let fewer: String = classic
+        .lines()
+        .filter(|l| !l.contains("id: \"l5_br\""))
+        .map(|l| l.replace("classic 1010!", "classic but one") + "\n")
+        .collect();
+    let dir = std::env::temp_dir().join(format!("tenten-files-log-set-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("fewer.ron");
+    std::fs::write(&file, fewer).unwrap();
+    open(&mut h, file);
+    h.state_mut().push(Command::NewGenerator("random"));
+    h.run();
+    let set = h.state().state.doc.set.clone();
+    assert_eq!(set.pieces.len(), 18, "{}", set.name);
+    assert!(h.state().state.doc.generator.is_some());
+    h.state_mut()
+        .push(Command::Load(preset("logs/casual-playtest.jsonl")));
+    h.run();
+    let confirm = h.state().live.confirm.clone().expect("a question first");
+    assert_eq!(confirm.title, "Open the log with the classic set?");
+    assert!(
+        confirm
+            .message
+            .contains("the generator \"random\" would deal the classic set's weights"),
+        "{}",
+        confirm.message
+    );
+    h.state_mut().push(Command::DismissConfirm);
+    h.run();
+    let doc = &h.state().state.doc;
+    assert!(doc.set == set && doc.batch.is_none() && doc.generator.is_some());
+}

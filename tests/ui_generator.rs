@@ -393,3 +393,71 @@ fn a_generator_learned_from_the_open_log_becomes_the_active_one() {
             .is_some_and(|e| e.contains("No data folder"))
     );
 }
+
+/// Beside the board at 1280x720, under classic-with-mercy's rules, the
+/// Learn section keeps to the panel: its Cancel is whole (the mercy row,
+/// wider than the panel, widened the tab and Cancel read "Ca").
+#[test]
+fn the_learn_sections_cancel_is_whole_beside_the_board() {
+    let mut h = common::ui::harness_sized(
+        tenten::app::App::new(tenten::app::shell::state::State::default()),
+        [1280.0, 720.0],
+    );
+    open(&mut h, preset("logs/casual-playtest.jsonl"));
+    h.state_mut()
+        .push(Command::SetInspectorTab(tenten::app::tabs::GENERATOR_TAB));
+    h.state_mut().push(Command::NewGenerator("classic-with-mercy"));
+    h.run();
+    assert!(!h.state().state.settings.inspector_large);
+    h.state_mut().push(Command::LearnGenerator);
+    h.step();
+    h.step();
+    assert!(h.state().live.learn.running());
+    let right = 1280.0 - 4.0;
+    let cancel = h.get_by_label("Cancel").rect();
+    assert!(
+        cancel.max.x <= right,
+        "Cancel at {cancel:?}, the panel ends at {right}"
+    );
+    let folder = h.get_by_label("Learn from a folder…").rect();
+    assert!(folder.max.x <= right, "{folder:?}");
+    h.get_by_label("Cancel").click();
+    step_until(&mut h, "learning to stop", |a| !a.live.learn.running());
+}
+
+/// At 800x600 (the Generator tab in the large view) the learned model
+/// table scrolls sideways to its last column, and the buttons after it are
+/// not pushed past the window's edge.
+#[test]
+fn the_learned_models_table_scrolls_sideways_at_800_by_600() {
+    let mut h = common::ui::harness_sized(
+        tenten::app::App::new(tenten::app::shell::state::State::default()),
+        [800.0, 600.0],
+    );
+    open(&mut h, preset("logs/casual-playtest.jsonl"));
+    h.state_mut()
+        .push(Command::SetInspectorTab(tenten::app::tabs::GENERATOR_TAB));
+    h.state_mut().push(Command::ToggleLargeInspector);
+    h.state_mut().push(Command::LearnGenerator);
+    h.run();
+    step_until(&mut h, "learning to end", |a| {
+        !a.live.learn.running() && (a.live.learn.result.is_some() || a.live.learn.error.is_some())
+    });
+    press(&mut h, "Models compared");
+    for label in [
+        "Open as the generator",
+        "Compare in the Lab",
+        "Save learned file…",
+    ] {
+        let r = h.get_by_label(label).rect();
+        assert!(r.max.x <= 800.0, "{label} at {r:?}");
+    }
+    // The last column is reached by scrolling the table, not cut off.
+    h.get_by_label("LR test p").scroll_to_me();
+    h.run();
+    let last = h.get_by_label("LR test p").rect();
+    assert!(last.max.x <= 800.0 && last.min.x >= 0.0, "LR test p at {last:?}");
+    // The buttons stay where they were.
+    let save = h.get_by_label("Save learned file…").rect();
+    assert!(save.min.x >= 0.0 && save.max.x <= 800.0, "{save:?}");
+}

@@ -418,7 +418,9 @@ fn play_holder(h: &mut Harness<'static, App>) -> usize {
 }
 
 /// Games played by hand land in the data folder's log, one record a deal,
-/// in the playtest format the fits read; the switch stops it.
+/// in the playtest format the fits read, naming the generator that dealt
+/// (so `fit-player --compare` runs its survival check); an unplayed first
+/// deal is no game; the switch stops it.
 #[test]
 fn a_game_played_by_hand_is_in_its_log() {
     let dir = std::env::temp_dir().join(format!("tenten-ui-record-{}", std::process::id()));
@@ -428,6 +430,10 @@ fn a_game_played_by_hand_is_in_its_log() {
     let mut h = harness_sized(app, [1280.0, 720.0]);
     h.get_by_label("recording play");
     h.state_mut().push(Command::ClearBoard);
+    h.run();
+    // A first deal never played, dealt over: no game of its own (it was
+    // written as a game with no move).
+    h.state_mut().push(Command::Deal);
     h.run();
     let mut moves = 0;
     let mut deals = 0;
@@ -456,7 +462,25 @@ fn a_game_played_by_hand_is_in_its_log() {
     assert_eq!(read.deals.len(), deals, "{text}");
     assert_eq!(read.moves, moves);
     assert_eq!(read.games.last().copied(), Some(1), "two games: {:?}", read.games);
-    assert!(text.contains("\"generator\":\"window\"") && text.contains("\"times_ms\":["));
+    // The generator that dealt (the palette's draw: random), so the
+    // survival check of `fit-player --compare` replays it.
+    assert!(text.contains("\"generator\":\"random\"") && text.contains("\"times_ms\":["));
+    assert!(!text.contains("\"generator\":\"window\""), "{text}");
+    let fit = std::process::Command::new(assert_cmd::cargo::cargo_bin("tenten"))
+        .args(["fit-player", "--compare", "--folds", "2", "--games", "20"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&fit.stdout);
+    assert!(
+        fit.status.success(),
+        "{shown}{}",
+        String::from_utf8_lossy(&fit.stderr)
+    );
+    assert!(
+        shown.contains("survival: generator=random seed=") && !shown.contains("no check"),
+        "{shown}"
+    );
     // Off: nothing more is written.
     h.get_by_label("Edit").click();
     h.run();

@@ -16,7 +16,9 @@ pub(super) struct Args {
     pub force: bool,
     /// fit-player (rank, piece lookahead, on one tester's deals), fit-population (a cohort
     /// of testers x sessions), forecast (that fit's forecast against the true population's
-    /// players) or tune (the verdict on a median target, confirmed on 2,000 fresh games).
+    /// players), tune (the verdict on a median target, confirmed on 2,000 fresh games) or
+    /// fit-generator (a generator drawn at random, a machine player's log of it, learned back:
+    /// the shares' coverage, the rules kept and the check's verdict).
     #[arg(long, value_parser = Estimator::parse)]
     estimator: Estimator,
     #[arg(long, value_name = "R", default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
@@ -28,9 +30,14 @@ pub(super) struct Args {
     testers: u32,
     #[arg(long, value_name = "N", default_value_t = 5)]
     sessions: u32,
-    /// One tester's deals (fit-player).
-    #[arg(long, value_name = "N", default_value_t = 300)]
-    deals: u32,
+    /// One tester's deals (fit-player; default 300), or the fewest deals of a log
+    /// (fit-generator; default 2,000).
+    #[arg(long, value_name = "N")]
+    deals: Option<u32>,
+    /// The most deals of a log (fit-generator; default 50,000): each replication's length is
+    /// drawn log-uniformly from --deals to this.
+    #[arg(long, value_name = "N")]
+    deals_max: Option<u32>,
     /// The ranges the truth is drawn from, a RON file of (LO, HI) pairs: temperature_median,
     /// temperature_log_sd, slip_median, slip_logit_sd, quit_base, quit_unfair_odds,
     /// quit_per_log_round (any left out keep their defaults, around the demo population).
@@ -77,10 +84,23 @@ fn bad(m: impl Into<String>) -> FormatError {
 
 /// The study the options ask for, checked.
 fn plan(a: &Args) -> Result<Plan, FormatError> {
+    let generator = a.estimator == Estimator::FitGenerator;
+    if a.deals_max.is_some() && !generator {
+        return Err(bad("--deals-max is fit-generator's (a range of log lengths)"));
+    }
     let design = Design {
         testers: a.testers as usize,
         sessions: a.sessions as usize,
-        deals: a.deals as usize,
+        deals: a
+            .deals
+            .map_or(if generator { Design::GENERATOR.deals } else { 300 }, |d| {
+                d as usize
+            }),
+        deals_max: match a.deals_max {
+            Some(d) => d as usize,
+            None if generator => Design::GENERATOR.deals_max,
+            None => 0,
+        },
     };
     let mut plan = Plan::new(a.estimator, design, a.replications as usize, a.seed);
     plan.ranges = match (&a.ranges, &a.population) {
@@ -145,20 +165,31 @@ pub(super) fn cmd_calibrate(a: &Args, out: &mut String) -> Result<(), FormatErro
     );
     let started = Instant::now();
     let total = todo.len();
+    // The ETA weighs each replication by its cost (a fit-generator log's deals).
+    let cost_left: usize = todo.iter().map(|&r| plan.cost(r)).sum();
+    let mut cost_done = 0usize;
     let mut done = 0usize;
     let mut failed_write = None;
     let progress = Progress::default();
     calibrate::run(&plan, todo, &progress, |rep: &Replication| {
         done += 1;
+        cost_done += plan.cost(rep.index);
         study.replications.push(rep.clone());
-        let per = started.elapsed().as_secs_f64() / done as f64;
+        let per = started.elapsed().as_secs_f64() / cost_done.max(1) as f64;
         eprintln!(
-            "  replication {} ({done} of {total}){} eta {:.0} s",
+            "  replication {} ({done} of {total}){}{} eta {:.0} s",
             rep.index,
+            rep.generator.as_ref().map_or(String::new(), |o| format!(
+                ": {} deals of {}, learned {} ({})",
+                o.deals,
+                o.truth.name(),
+                o.learned.name(),
+                if o.decided { "decided" } else { "undecided" }
+            )),
             rep.failed
                 .as_deref()
                 .map_or(String::new(), |w| format!(" failed: {w}")),
-            per * (total - done) as f64
+            per * cost_left.saturating_sub(cost_done) as f64
         );
         if let Some(path) = &a.checkpoint
             && failed_write.is_none()
@@ -198,7 +229,12 @@ fn report(
     out: &mut String,
 ) -> Result<(), FormatError> {
     let rows = summary::rows(reps);
-    for line in summary::lines(plan, &rows) {
+    let lines = if plan.estimator == Estimator::FitGenerator {
+        calibrate::generator::lines(plan, reps)
+    } else {
+        summary::lines(plan, &rows)
+    };
+    for line in lines {
         let _ = writeln!(out, "{line}");
     }
     if let Some(file) = csv {

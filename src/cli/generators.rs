@@ -28,7 +28,13 @@ pub(super) struct FitArgs {
 pub(super) fn cmd_fit_generator(a: &FitArgs, out: &mut String) -> Result<(), FormatError> {
     let set = piece_set(a.pieces.as_deref())?;
     let first = a.logs[0].display().to_string();
-    let read = deals::read(&a.logs, &set)?;
+    // A cohort's `cohort.ron` named among its logs (`cohort/*`) is no log.
+    let (logs, notes) = tenten_engine::fits::population::cohort::without_identity(&a.logs);
+    for note in &notes {
+        eprintln!("note: {note}");
+    }
+    let logs = if logs.is_empty() { a.logs.clone() } else { logs };
+    let read = deals::read(&logs, &set)?;
     if let Some(size) = a.board
         && size != read.size
     {

@@ -1,7 +1,6 @@
 //! `tenten playtest serve` and `tenten playtest status`: a playtest with
 //! people (the server is the tenten-playtest crate's).
 
-use std::io::Write as _;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -253,8 +252,8 @@ fn serve(config: Config, open: bool, out: &mut String) -> Result<(), FormatError
     let server = Server::bind(config).map_err(|e| FormatError::new("playtest serve", None, e.to_string()))?;
     let r = &server.recovery;
     // The link first, on stdout, flushed: scripts (and tests) read it.
-    println!("link={}", server.link());
-    let _ = std::io::stdout().flush();
+    // Through the CLI's one writer: a closed stdout is no panic.
+    let _ = crate::cli::emit(&format!("link={}\n", server.link()));
     if open {
         eprintln!(
             "warning: listening on {}, reachable by anyone who can reach this machine; every request must carry \

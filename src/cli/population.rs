@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use tenten_engine::fits::population::check::{REFERENCE_COHORTS, check, reference, testers_of};
 use tenten_engine::fits::population::cohort::{self, cohort};
+use tenten_engine::fits::population::design;
 use tenten_engine::fits::population::file;
 use tenten_engine::fits::population::fit::{Model, fit_population};
 use tenten_engine::fits::population::forecast::{Outcome, deciles, play_players, summarize};
@@ -120,7 +121,7 @@ pub(super) fn cmd_fit_population(
     out: &mut String,
 ) -> Result<(), FormatError> {
     let set = piece_set(pieces)?;
-    let logs = jsonl_log::read_logs(&a.logs)?;
+    let logs = logs_given(&a.logs)?;
     eprintln!(
         "fitting every tester of {} log{}...",
         logs.len(),
@@ -146,7 +147,29 @@ pub(super) fn cmd_fit_population(
     if let Some(l) = measured::of_population(&fitted.population, Estimator::FitPopulation) {
         let _ = writeln!(out, "{l}");
     }
+    if let Some(words) = design::below_calibrated(&fitted.population) {
+        let _ = writeln!(out, "note: {words}");
+    }
     formats::write_atomic(&a.out, &fitted.file_text("tenten fit-population"))
+}
+
+/// The logs named on the command line, a cohort's `cohort.ron` among
+/// them (`tenten fit-population cohort/*`) left out with a note.
+fn logs_given(paths: &[PathBuf]) -> Result<Vec<jsonl_log::LogFile>, FormatError> {
+    let (logs, notes) = cohort::without_identity(paths);
+    for note in &notes {
+        eprintln!("note: {note}");
+    }
+    if logs.is_empty()
+        && let Some(first) = paths.first()
+    {
+        return Err(FormatError::new(
+            &first.display().to_string(),
+            None,
+            "a cohort's identity, not a log: give its folder or its .jsonl logs",
+        ));
+    }
+    jsonl_log::read_logs(&logs)
 }
 
 pub(super) struct ForecastArgs {
@@ -176,7 +199,7 @@ pub(super) fn cmd_forecast(a: &ForecastArgs, rules: &Rules, out: &mut String) ->
     let checked = if a.check.is_empty() {
         None
     } else {
-        let logs = jsonl_log::read_logs(&a.check)?;
+        let logs = logs_given(&a.check)?;
         let (sessions, named) = testers_of(&logs, &set)?;
         let generator = match named {
             Some(g) if a.generators.contains(&g) => g,

@@ -8,10 +8,10 @@ use std::path::Path;
 use tenten_engine::io::batch;
 use tenten_engine::io::formats::{self, Deal};
 
-use crate::app::commands::file_cmds::file_name;
 use crate::app::shell::app::App;
 use crate::app::shell::batch::DocBatch;
 use crate::app::shell::batch_source::Source;
+use crate::app::shell::files::file_name;
 use crate::app::shell::state::Slot;
 use crate::app::shell::undo::EditKey;
 

@@ -102,8 +102,28 @@ impl App {
             doc.deals
         );
         let holder = doc.holder();
+        // The log names what dealt: the active generator as its file is
+        // (a preset's name replays it), else the palette's weighted draw,
+        // `random` on the set's own weights.
+        let preset = doc
+            .generator_path
+            .as_deref()
+            .and_then(|p| p.file_stem())
+            .and_then(|stem| {
+                tenten_engine::play::generator_file::PRESETS
+                    .iter()
+                    .find(|(key, _)| *stem == **key)
+            })
+            .map(|(key, _)| *key);
+        let generator = match (&doc.generator, preset) {
+            (Some(g), _) if doc.generator_modified() => format!("{} (modified)", g.name),
+            (Some(_), Some(key)) => key.to_owned(),
+            (Some(g), None) => g.name.clone(),
+            (None, _) if doc.set_modified() => "random (edited weights)".to_owned(),
+            (None, _) => "random".to_owned(),
+        };
         self.recorder
-            .dealt(&self.live.shapes, &doc.set, doc.board.bits(), holder);
+            .dealt(&self.live.shapes, &doc.set, doc.board.bits(), holder, &generator);
         if let Some(e) = self.recorder.error.take() {
             self.live.error = Some(format!("A game played by hand could not be recorded: {e}"));
         }

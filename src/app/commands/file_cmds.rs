@@ -10,7 +10,7 @@ use tenten_engine::model::pieces::PieceSet;
 use crate::app::jobs::job::Job;
 use crate::app::shell::app::App;
 use crate::app::shell::dialogs::{self, Answer, InWindow, Purpose};
-use crate::app::shell::files;
+use crate::app::shell::files::{self, file_name};
 use crate::app::shell::state::Slot;
 use crate::app::shell::undo::EditKey;
 
@@ -257,15 +257,31 @@ impl App {
         if let Ok(l) = &loaded {
             let doc = &self.state.doc;
             let replaced = match l {
-                files::Loaded::Deal { set, .. } => set.clone().unwrap_or_else(PieceSet::classic) != doc.set,
+                files::Loaded::Deal { set: Some(set), .. } => *set != doc.set,
+                // A log on the active set's pieces: nothing is replaced.
+                files::Loaded::Deal { set: None, .. } => false,
                 files::Loaded::PieceSet(set) => *set != doc.set,
                 files::Loaded::Result(_) => false,
             };
-            if replaced && doc.set_modified() {
-                self.live.confirm = Some(crate::app::shell::confirm::Confirm::replace_set(
-                    &file_name(path),
-                    &doc.set_title(),
-                ));
+            let log = matches!(l, files::Loaded::Deal { batch: Some((text, _)), .. }
+                if tenten_engine::io::jsonl_log::is_jsonl(text));
+            // A log (classic pieces) over another set would replace the set
+            // and make the generator let go of its file: ask first.
+            let generator = doc
+                .generator
+                .as_ref()
+                .map(|g| (g.name.clone(), doc.generator_path.is_some()));
+            if replaced && (doc.set_modified() || (log && generator.is_some())) {
+                let question = if log {
+                    crate::app::shell::confirm::Confirm::log_replaces_set(
+                        &file_name(path),
+                        &doc.set_title(),
+                        generator.as_ref().map(|(g, file)| (g.as_str(), *file)),
+                    )
+                } else {
+                    crate::app::shell::confirm::Confirm::replace_set(&file_name(path), &doc.set_title())
+                };
+                self.live.confirm = Some(question);
                 self.live.pending_load = loaded.ok().map(|l| (path.to_path_buf(), l));
                 return;
             }
@@ -287,19 +303,26 @@ impl App {
                 self.edit(EditKey::Single);
                 // The file's set (its `pieces:` file, else the classic set)
                 // replaces the active one, edits included: Ctrl+Z brings
-                // them back.
-                let edited = self.state.doc.set_modified();
-                let set = set.unwrap_or_else(PieceSet::classic);
-                let named = format!(" with the {} set", set.name);
-                let weights = self.state.doc.set.weights();
-                self.state.doc.set_origin = set.clone();
-                self.switch_set(set);
-                self.state.settings.pieces_file = pieces_file;
-                let generator = self.generator_lets_go(&weights);
-                let kept = if edited {
-                    format!("{named} (your edited set was replaced; Ctrl+Z brings it back){generator}")
-                } else {
-                    format!("{named}{generator}")
+                // them back. A log on the active set's pieces (`None`)
+                // leaves the set, its weights and the generator as they are.
+                let kept = match set {
+                    Some(set) => {
+                        let edited = self.state.doc.set_modified();
+                        let named = format!(" with the {} set", set.name);
+                        let weights = self.state.doc.set.weights();
+                        self.state.doc.set_origin = set.clone();
+                        self.switch_set(set);
+                        self.state.settings.pieces_file = pieces_file;
+                        let generator = self.generator_lets_go(&weights);
+                        if edited {
+                            format!(
+                                "{named} (your edited set was replaced; Ctrl+Z brings it back){generator}"
+                            )
+                        } else {
+                            format!("{named}{generator}")
+                        }
+                    }
+                    None => String::new(),
                 };
                 let doc = &mut self.state.doc;
                 doc.board = board;
@@ -407,14 +430,6 @@ fn relabel(board: &Board, old: &PieceSet, new: &PieceSet) -> Board {
         }
     }
     out
-}
-
-/// The last part of a path, for the status bar.
-pub(crate) fn file_name(path: &std::path::Path) -> String {
-    path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    )
 }
 
 /// A small file with a player's keys (`lookahead:` and `slip:`), which no

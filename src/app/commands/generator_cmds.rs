@@ -143,7 +143,7 @@ impl App {
             .map_or_else(|| done.file.clone(), |s| s.to_string_lossy().into_owned());
         let mut player = done.player();
         player.name = stem;
-        let log_name = crate::app::commands::file_cmds::file_name(log);
+        let log_name = crate::app::shell::files::file_name(log);
         let extra = crate::app::shell::settings::ExtraPlayer {
             player,
             file: None,

@@ -1,5 +1,8 @@
 //! The Calibration page's work, on a job: a calibration study of one
 //! estimator, its replications played in order with progress and cancel.
+//! The progress is the study's own (`calibrate::run` counts replications
+//! weighed by their cost, and the part of the one under way its fit has
+//! reported), so the bar's ETA is an honest one.
 
 use tenten_engine::study::calibrate::{self, Plan, Replication};
 
@@ -17,6 +20,8 @@ pub struct CalibrationJob {
     pub result: Option<Study>,
     pub error: Option<String>,
     job: Option<Job<Result<Study, String>>>,
+    /// The plan under way, to say which replication it is at.
+    running: Option<Plan>,
 }
 
 impl Background for CalibrationJob {
@@ -32,8 +37,8 @@ impl CalibrationJob {
     pub fn start(&mut self, plan: Plan, ctx: &egui::Context) -> Result<(), String> {
         plan.check()?;
         self.cancel();
+        self.running = Some(plan.clone());
         let job = Job::spawn("calibrate", ctx, move |send, progress| {
-            progress.set_total(plan.replications);
             if let Some(replications) = calibrate::run(&plan, 0..plan.replications, progress, |_| {}) {
                 send(Ok(Study { plan, replications }));
             }
@@ -42,6 +47,21 @@ impl CalibrationJob {
         self.job = Some(job);
         self.error = None;
         Ok(())
+    }
+
+    /// Replications done of the study under way, from the units of cost
+    /// its job has counted.
+    pub fn replications_done(&self) -> Option<(usize, usize)> {
+        let (job, plan) = (self.job.as_ref()?, self.running.as_ref()?);
+        let units = job.done();
+        let mut sum = 0;
+        let done = (0..plan.replications)
+            .take_while(|&r| {
+                sum += plan.cost(r);
+                sum <= units
+            })
+            .count();
+        Some((done, plan.replications))
     }
 
     pub fn poll(&mut self) -> bool {

@@ -1,6 +1,7 @@
-//! The learned generator's weights beside the file's: each piece's share
-//! learned from the deals (a point on its 95 % interval) and the share the
-//! active generator's file (or the palette) gives it (a grey mark).
+//! The learned generator's weights beside the palette's: each piece's
+//! share learned from the deals (a point on its 95 % interval) and the
+//! share the palette gives it (a grey mark), which is what the active
+//! generator deals (it carries no weights of its own).
 
 use egui::{Color32, Ui};
 use egui_plot::{Line, LineStyle, MarkerShape, PlotPoints, Points};
@@ -13,15 +14,16 @@ use crate::app::plots::legend::{self, Entry};
 const LEARNED: &str = "learned (95 % interval)";
 const LEARNED_COLOR: Color32 = Color32::from_rgb(40, 110, 200);
 
-/// `learned[i]` with `intervals[i]` against `file`'s weights (`file_name`
-/// says whose), in percent of the pieces dealt.
+/// `learned[i]` with `intervals[i]` against the `shown` shares (`label`,
+/// the legend's words for them: what is drawn), in percent of the pieces
+/// dealt.
 pub fn learned_plot(
     ui: &mut Ui,
     set: &PieceSet,
     learned: &[f64],
     intervals: &[(f64, f64)],
-    file: &[f64],
-    file_name: &str,
+    shown: &[f64],
+    label: &str,
 ) {
     let n = set.pieces.len();
     let y_of = |i: usize| (n - 1 - i) as f64;
@@ -29,10 +31,10 @@ pub fn learned_plot(
     let most = intervals
         .iter()
         .map(|c| c.1)
-        .chain(file.iter().copied())
+        .chain(shown.iter().copied())
         .fold(0.0, f64::max)
         * 100.0;
-    let file_label = format!("{file_name} (the file's weights)");
+    let file_label = label.to_owned();
     let entries = vec![
         Entry::line(&file_label, Color32::from_gray(150), LineStyle::Solid, None),
         Entry::line(
@@ -46,11 +48,11 @@ pub fn learned_plot(
     piece_rows_plot("learned_weights", names, "share of pieces drawn (%)", most * 1.08).show(ui, |plot| {
         if !hidden.contains(&file_label) {
             for (i, p) in set.pieces.iter().enumerate() {
-                let t = file[i] * 100.0;
+                let t = shown[i] * 100.0;
                 let y = y_of(i);
                 plot.line(
                     Line::new(
-                        format!("{}: the file's share", p.id),
+                        format!("{}: {label}", p.id),
                         PlotPoints::from(vec![[t, y - 0.4], [t, y + 0.4]]),
                     )
                     .color(Color32::from_gray(150))

@@ -72,6 +72,27 @@ impl Confirm {
         }
     }
 
+    /// Opening a JSON Lines log (its deals name the classic pieces) while
+    /// another set is active: it would replace the set, and the active
+    /// generator would let go of its file.
+    /// `generator`: the active one's name, and whether it has a file.
+    pub fn log_replaces_set(name: &str, set: &str, generator: Option<(&str, bool)>) -> Self {
+        let generator = generator.map_or(String::new(), |(g, file)| {
+            format!(
+                ", and the generator \"{g}\" would deal the classic set's weights{}",
+                if file { " and let go of its file" } else { "" }
+            )
+        });
+        Self {
+            title: "Open the log with the classic set?".to_owned(),
+            message: format!(
+                "{name} is a playtest log of classic-set deals. Opening it replaces the piece set ({set}) \
+                 with the classic set{generator}. Ctrl+Z brings them back."
+            ),
+            choices: vec![("Open it", Command::OpenPending)],
+        }
+    }
+
     /// Draws the question as a modal; pushes the command of the answer.
     pub fn show(&self, ctx: &egui::Context, cmds: &mut Vec<Command>) {
         let modal = egui::Modal::new(egui::Id::unique("confirm")).show(ctx, |ui| {

@@ -18,7 +18,10 @@ pub enum Loaded {
         board: Board,
         /// `None` for a board file (no holder): the holder stays as it is.
         holder: Option<Vec<PieceIdx>>,
-        /// The deal's piece set: its `pieces:` file, else the classic set.
+        /// The deal's piece set: its `pieces:` file, else the classic set;
+        /// `None` for a JSON Lines log whose pieces are the active set's
+        /// (its weights may differ): the set, its weights and the active
+        /// generator stay as they are.
         set: Option<PieceSet>,
         pieces_file: Option<PathBuf>,
         seed: Option<u64>,
@@ -46,10 +49,14 @@ pub fn load(path: &Path, current: &PieceSet) -> Result<Loaded, String> {
             .map_err(|e| e.to_string());
     }
     if tenten_engine::io::jsonl_log::is_jsonl(&text) {
-        // Telemetry names no piece set: the classic one, as in the CLI.
-        let set = PieceSet::classic();
-        let batch = tenten_engine::io::batch::parse(&text, &name, &set).map_err(|e| e.to_string())?;
-        return Ok(batch_loaded(text, batch, Some(set), None));
+        // Telemetry names no piece set: the classic one, as in the CLI. A
+        // log is read, not dealt from: when the active set has the classic
+        // pieces (whatever its weights, a generator's) it stays.
+        let classic = PieceSet::classic();
+        let keep = tenten_engine::play::dealers::same_pieces(current, &classic);
+        let set = if keep { current } else { &classic };
+        let batch = tenten_engine::io::batch::parse(&text, &name, set).map_err(|e| e.to_string())?;
+        return Ok(batch_loaded(text, batch, (!keep).then_some(classic), None));
     }
     let looks_like_set = !text.contains("board") && text.contains("pieces");
     if looks_like_set {
@@ -117,6 +124,16 @@ fn batch_loaded(
         note,
         batch: Some((text, batch)),
     }
+}
+
+/// The last part of a path, for the status bar (and a tab's button:
+/// here, not in the commands, so a tab needs nothing that imports the
+/// frame).
+pub fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 /// The hash of the file's text on disk now (`None` when it cannot be read).

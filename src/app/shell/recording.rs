@@ -3,7 +3,11 @@
 //! `play-logs/`), so a designer who plays can fit themself and compare
 //! with the ladder. A deal is written when it closes: every piece placed,
 //! the game stuck, or the board or holder edited by hand (the deal closes
-//! as it stood, and moves on an edited board are not a game's).
+//! as it stood, and moves on an edited board are not a game's). Each
+//! record names the generator that dealt it (the active generator, or
+//! `random` for the palette's draw), so `fit-player --compare` replays
+//! its survival check on it. A game's first deal closed with no move (an
+//! unplayed deal) is no game and is not written.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -27,6 +31,8 @@ struct Open {
     left: Vec<PieceIdx>,
     moves: Vec<(PieceIdx, u32)>,
     times: Vec<u64>,
+    /// The generator that dealt it, as the log names it.
+    generator: String,
     /// The board after the moves so far.
     now: Bits,
     shown: Instant,
@@ -72,9 +78,17 @@ impl Recorder {
         self.log = None;
     }
 
-    /// A holder dealt on `board`: the game goes on if the board is where
-    /// the last deal left it; else a new game starts.
-    pub fn dealt(&mut self, shapes: &Shapes, set: &PieceSet, board: Bits, holder: Vec<PieceIdx>) {
+    /// A holder dealt on `board` by `generator` (its name): the game goes
+    /// on if the board is where the last deal left it; else a new game
+    /// starts.
+    pub fn dealt(
+        &mut self,
+        shapes: &Shapes,
+        set: &PieceSet,
+        board: Bits,
+        holder: Vec<PieceIdx>,
+        generator: &str,
+    ) {
         if self.folder.is_none() || holder.is_empty() {
             return;
         }
@@ -93,6 +107,7 @@ impl Recorder {
             holder,
             moves: Vec::new(),
             times: Vec::new(),
+            generator: generator.to_owned(),
             now: board,
             shown: Instant::now(),
         });
@@ -154,6 +169,11 @@ impl Recorder {
         let (Some(open), Some(size)) = (self.open.take(), self.size) else {
             return;
         };
+        // A game's first deal with no move: nothing was played, so no game
+        // (nor a game over on a board that was full before it).
+        if open.round == 0 && open.moves.is_empty() {
+            return;
+        }
         let deal = Logged {
             board: open.board,
             holder: open.holder,
@@ -180,7 +200,7 @@ impl Recorder {
             set,
             &self.player,
             &format!("s{}", self.session),
-            Some("window"),
+            Some(&open.generator),
         );
         record.times_ms = open.times;
         let line = serde_json::to_string(&record).expect("a record is plain data");

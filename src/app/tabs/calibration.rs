@@ -1,12 +1,16 @@
 //! The Calibration page: an estimator checked by simulation-based
 //! calibration (`tenten calibrate`), its table (coverage with its own
 //! interval, bias, RMSE, width, failures), coverage per parameter against
-//! the nominal 95 %, and the zipper plot of one parameter.
+//! the nominal 95 %, and the zipper plot of one parameter. For
+//! fit-generator, first its rates (the check's verdicts, the rules' false
+//! positives and power, the shares' coverage), each with its interval and
+//! its goal's verdict.
 
 use egui::{RichText, Ui};
 
+use tenten_engine::study::calibrate::generator::{self, Rate};
 use tenten_engine::study::calibrate::summary::{self, Row};
-use tenten_engine::study::calibrate::{Design, Estimator, Plan};
+use tenten_engine::study::calibrate::{Design, Estimator, Plan, Replication};
 
 use super::Tab;
 use crate::app::jobs::job::{Background as _, progress_bar};
@@ -22,6 +26,9 @@ pub const MAX_REPLICATIONS: usize = 2_000;
 pub struct CalibrationTab {
     estimator: Estimator,
     small: bool,
+    /// fit-generator's full design (2,000-50,000 deals) rather than the
+    /// window's (2,000-10,000).
+    generator_full: bool,
     replications: usize,
     seed: u64,
     /// The parameter the zipper plot shows.
@@ -33,6 +40,7 @@ impl Default for CalibrationTab {
         Self {
             estimator: Estimator::FitPlayer,
             small: false,
+            generator_full: false,
             replications: 60,
             seed: 1,
             zipper: String::new(),
@@ -43,10 +51,11 @@ impl Default for CalibrationTab {
 impl CalibrationTab {
     /// The study the fields ask for.
     pub fn plan(&self) -> Plan {
-        let design = if self.small {
-            Design::SMALL
-        } else {
-            Design::DEFAULT
+        let design = match (self.estimator, self.small, self.generator_full) {
+            (Estimator::FitGenerator, _, true) => Design::GENERATOR,
+            (Estimator::FitGenerator, _, false) => Design::GENERATOR_SMALL,
+            (_, true, _) => Design::SMALL,
+            (_, false, _) => Design::DEFAULT,
         };
         Plan::new(self.estimator, design, self.replications, self.seed)
     }
@@ -108,6 +117,125 @@ fn table(ui: &mut Ui, rows: &[Row]) {
         });
 }
 
+fn percent(x: f64) -> String {
+    if x.is_nan() {
+        "none".to_owned()
+    } else {
+        format!("{:.1}", 100.0 * x)
+    }
+}
+
+/// fit-generator's rates: count of whole, the rate with its interval, and
+/// the goal's verdict where there is one.
+fn generator_table(ui: &mut Ui, reps: &[Replication]) {
+    let t = generator::tally(reps);
+    let goals = generator::goals(&t);
+    let mut figures: Vec<(String, Rate, &str)> = vec![
+        (
+            "check decided right".to_owned(),
+            t.right,
+            "the decided kind is the truth's",
+        ),
+        (
+            "check decided wrong".to_owned(),
+            t.wrong,
+            "the decided kind is another",
+        ),
+        (
+            "check undecided".to_owned(),
+            t.undecided,
+            "the check's verdict left open",
+        ),
+        (
+            "rules kept without rules".to_owned(),
+            t.rules_without_rules,
+            "of the generators with no rule, those whose final model kept one",
+        ),
+    ];
+    for (i, rule) in generator::RULES.iter().enumerate() {
+        figures.push((
+            format!("{rule} kept when absent"),
+            t.false_positive[i],
+            "a false positive",
+        ));
+    }
+    for (i, rule) in generator::RULES.iter().enumerate() {
+        figures.push((
+            format!("{rule} kept when present"),
+            t.power[i],
+            "the test's power",
+        ));
+    }
+    figures.push((
+        "rules match, with a repeat chance".to_owned(),
+        t.rules_match_with_repeat,
+        "of the generators with a repeat chance, those whose final model keeps exactly the truth's rules",
+    ));
+    figures.push((
+        "share coverage".to_owned(),
+        t.share_coverage,
+        "every share's 95 % interval that held its truth; its interval clustered by replication",
+    ));
+    figures.push((
+        "repeat chance coverage".to_owned(),
+        t.repeat_coverage,
+        "the repeat chance's 95 % interval held the truth (when the final model has one)",
+    ));
+    let goal_of = |name: &str| {
+        let key = match name {
+            "check decided wrong" => "check_decided_wrong",
+            "rules kept without rules" => "rules_kept_without_rules",
+            "rules match, with a repeat chance" => "rules_match_with_repeat",
+            "share coverage" => "share_coverage",
+            _ => return None,
+        };
+        goals.iter().find(|g| g.0 == key).map(|g| g.2)
+    };
+    egui::Grid::new("calibration_generator_table")
+        .striped(true)
+        .num_columns(4)
+        .show(ui, |ui| {
+            for h in ["figure", "rate [95 % CI]", "goal", "verdict"] {
+                ui.label(RichText::new(h).strong());
+            }
+            ui.end_row();
+            for (name, r, hint) in &figures {
+                ui.label(name.as_str()).on_hover_text(*hint);
+                ui.label(format!(
+                    "{} % [{}-{}], {}/{}",
+                    percent(r.rate),
+                    percent(r.ci.0),
+                    percent(r.ci.1),
+                    r.count,
+                    r.of
+                ));
+                match goal_of(name) {
+                    Some(g) => {
+                        ui.label(if g.lo <= 0.0 {
+                            format!("≤ {:.0} %", 100.0 * g.hi)
+                        } else if g.hi >= 1.0 {
+                            format!("≥ {:.0} %", 100.0 * g.lo)
+                        } else {
+                            format!("{:.0}-{:.0} %", 100.0 * g.lo, 100.0 * g.hi)
+                        });
+                        let v = g.verdict(r.ci);
+                        let colour = match v.word() {
+                            "met" => paint::OK,
+                            "missed" => paint::BAD,
+                            _ => paint::WARN,
+                        };
+                        ui.label(RichText::new(v.word()).color(colour).strong());
+                    }
+                    None => {
+                        ui.label("");
+                        ui.label("");
+                    }
+                }
+                ui.end_row();
+            }
+        });
+}
+
 impl Tab for CalibrationTab {
     fn title(&self) -> &'static str {
         "Calibration"
@@ -118,8 +246,9 @@ impl Tab for CalibrationTab {
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.label(
                 "Does a 95 % interval hold its truth 95 % of the time? Each replication draws a true setting \
-                 around the demo population, simulates what a designer would collect, runs the estimator as \
-                 its command does, and compares (simulation-based calibration, as `tenten calibrate`).",
+                 around the demo population (or, for fit-generator, a generator: a check, weights and rules), \
+                 simulates what a designer would collect, runs the estimator as its command does, and compares \
+                 (simulation-based calibration, as `tenten calibrate`).",
             );
             ui.add_enabled_ui(!job.running(), |ui| {
                 ui.horizontal_wrapped(|ui| {
@@ -136,12 +265,19 @@ impl Tab for CalibrationTab {
                         .response
                         .labelled_by(label.id);
                     ui.label("Design");
-                    ui.radio_value(
-                        &mut self.small,
-                        false,
-                        "default (50 testers x 5 sessions; 300 deals)",
-                    );
-                    ui.radio_value(&mut self.small, true, "small (20 x 2; 100 deals)");
+                    if self.estimator == Estimator::FitGenerator {
+                        ui.radio_value(&mut self.generator_full, false, "logs of 2,000-10,000 deals")
+                            .on_hover_text("each replication's log length drawn log-uniformly: seconds a replication");
+                        ui.radio_value(&mut self.generator_full, true, "2,000-50,000 deals (the documented design)")
+                            .on_hover_text("as `tenten calibrate --estimator fit-generator`: up to minutes a replication");
+                    } else {
+                        ui.radio_value(
+                            &mut self.small,
+                            false,
+                            "default (50 testers x 5 sessions; 300 deals)",
+                        );
+                        ui.radio_value(&mut self.small, true, "small (20 x 2; 100 deals)");
+                    }
                 });
                 ui.horizontal_wrapped(|ui| {
                     let label = ui.label("Replications");
@@ -164,6 +300,9 @@ impl Tab for CalibrationTab {
             });
             if let Some(p) = job.progress() {
                 progress_bar(ui, p);
+                if let Some((done, of)) = job.replications_done() {
+                    ui.weak(format!("{done} of {of} replications done"));
+                }
             }
             if let Some(e) = &job.error {
                 ui.colored_label(paint::BAD, e);
@@ -172,8 +311,9 @@ impl Tab for CalibrationTab {
             let rows = summary::rows(&study.replications);
             ui.separator();
             let failed = study.replications.iter().filter(|r| r.failed.is_some()).count();
+            let generators = study.plan.estimator == Estimator::FitGenerator;
             ui.label(format!(
-                "{} on the {} design: {} replications ({failed} failed{}), seed {}, testers under {}, engine behaviour {}.",
+                "{} on the {} design: {} replications ({failed} failed{}), seed {}, {}, engine behaviour {}.",
                 study.plan.estimator.name(),
                 summary::design(&study.plan),
                 study.plan.replications,
@@ -183,9 +323,21 @@ impl Tab for CalibrationTab {
                     .find_map(|r| r.failed.as_deref())
                     .map_or(String::new(), |w| format!(", the first: {w}")),
                 study.plan.seed,
-                study.plan.generator,
+                if generators {
+                    format!(
+                        "logs played by {} under generators drawn at random",
+                        study.plan.generators.clone().unwrap_or_default().player
+                    )
+                } else {
+                    format!("testers under {}", study.plan.generator)
+                },
                 study.plan.engine
             ));
+            if generators {
+                generator_table(ui, &study.replications);
+                ui.add_space(6.0);
+                ui.label(RichText::new("Per parameter").strong());
+            }
             table(ui, &rows);
             ui.add_space(6.0);
             ui.label(RichText::new("Coverage per parameter").strong());

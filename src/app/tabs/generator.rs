@@ -25,8 +25,15 @@ impl Tab for GeneratorTab {
     }
 
     fn ui(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
+        // The width on screen, taken before the rules: a row wider than the
+        // panel widens the tab's layout, and the Learn section's rows would
+        // wrap at that width, past the panel's edge (its Cancel read "Ca").
+        let visible = (ui.clip_rect().right() - ui.max_rect().left()).max(120.0);
         self.rules(ui, state, cmds);
-        super::generator_learn::learn_section(ui, state, live, cmds);
+        ui.scope(|ui| {
+            ui.set_max_width(visible);
+            super::generator_learn::learn_section(ui, state, live, cmds);
+        });
     }
 }
 
@@ -100,7 +107,10 @@ impl GeneratorTab {
             dragged(&r);
             ui.end_row();
             let label = ui.label("Mercy");
-            ui.horizontal(|ui| {
+            // Wrapped: "rounds in a row without a clear" ran past the panel
+            // beside the board, widening the tab so that every row below
+            // it (the Learn section's Cancel) was cut at the panel's edge.
+            ui.horizontal_wrapped(|ui| {
                 let mut on = edited.mercy.is_some();
                 if ui.checkbox(&mut on, "after").labelled_by(label.id).changed() {
                     edited.mercy = on.then(|| Mercy {

@@ -1,7 +1,7 @@
 //! The Generator tab's Learn section: a generator learned from the open
 //! log or a folder of logs (`tenten fit-generator` on a job), its check
-//! with its verdict and the smoking gun, the learned weights beside the
-//! file's with their intervals, the model table, and the learned file
+//! with its verdict and the smoking gun, the learned weights with their
+//! intervals beside the palette's (what deals here), the model table, and the learned file
 //! opened as the active generator or compared in the Lab on the same seeds.
 
 use egui::{RichText, Ui};
@@ -28,7 +28,7 @@ pub fn learn_section(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Com
             .doc
             .batch
             .as_ref()
-            .map(|b| crate::app::commands::file_cmds::file_name(&b.source.path));
+            .map(|b| crate::app::shell::files::file_name(&b.source.path));
         let from_log = ui
             .add_enabled(
                 log.is_some() && !job.running(),
@@ -64,24 +64,12 @@ pub fn learn_section(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Com
     summary(ui, source, learned);
     if let Some(best) = &learned.best {
         let set = &state.doc.set;
-        // The file's weights: the active generator's, else the palette's.
-        let (file, name): (Vec<f64>, String) = match &state.doc.generator {
-            Some(g) => {
-                let w: Vec<f64> = set
-                    .pieces
-                    .iter()
-                    .map(|p| {
-                        g.weights
-                            .get(&p.id)
-                            .map_or(f64::from(p.weight), |&w| f64::from(w))
-                    })
-                    .collect();
-                (normalised(w), g.name.clone())
-            }
-            None => (
-                normalised(set.pieces.iter().map(|p| f64::from(p.weight)).collect()),
-                "the palette".to_owned(),
-            ),
+        // What deals here: the palette's weights (the active generator
+        // carries none of its own: it deals the palette's).
+        let palette = normalised(set.pieces.iter().map(|p| f64::from(p.weight)).collect());
+        let name = match state.doc.generator_title() {
+            Some(g) => format!("the palette's weights, which \"{g}\" deals"),
+            None => "the palette's weights".to_owned(),
         };
         if best.weights[0].len() == set.pieces.len() {
             crate::app::plots::learned::learned_plot(
@@ -89,7 +77,7 @@ pub fn learn_section(ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Com
                 set,
                 &best.weights[0],
                 &best.intervals[0],
-                &file,
+                &palette,
                 &name,
             );
             if best.weights.len() > 1 {
@@ -150,15 +138,24 @@ fn summary(ui: &mut Ui, source: &str, l: &Learned) {
         ))
         .strong(),
     );
-    let verdict = if l.decided {
+    let v = &l.verdict;
+    let verdict = if v.z.is_nan() {
+        // A bag is decided by BIC.
         format!(
-            "Decided: its log-likelihood beats the next kind of check ({}) by {:.2}.",
-            l.runner_up, l.check_margin
+            "{}: the bag's BIC against the best check's ({}), log-likelihood {:.2} apart.",
+            if l.decided { "Decided" } else { "Undecided" },
+            l.runner_up,
+            l.check_margin
+        )
+    } else if l.decided {
+        format!(
+            "Decided: it beats every other kind of check by Vuong's test (z {:.2} against {}; {:.2} needed, a 5 % error shared over {} models).",
+            v.z, l.runner_up, v.needed, v.comparisons
         )
     } else {
         format!(
-            "Undecided: {} explains the deals nearly as well (within {:.2} of log-likelihood; 2 decides). More deals would tell them apart.",
-            l.runner_up, l.check_margin
+            "Undecided: {} explains the deals nearly as well (Vuong's z {:.2}, {:.2} needed for a 5 % error). More deals would tell them apart.",
+            l.runner_up, v.z, v.needed
         )
     };
     ui.colored_label(if l.decided { paint::OK } else { paint::WARN }, verdict);
@@ -209,48 +206,55 @@ fn summary(ui: &mut Ui, source: &str, l: &Learned) {
 
 fn table(ui: &mut Ui, l: &Learned) {
     ui.collapsing("Models compared", |ui| {
-        egui::Grid::new("learned_models")
-            .striped(true)
-            .num_columns(7)
-            .show(ui, |ui| {
-                for h in [
-                    "model",
-                    "params",
-                    "log-likelihood",
-                    "AIC",
-                    "BIC",
-                    "held-out / deal",
-                    "LR test p",
-                ] {
-                    ui.label(RichText::new(h).strong());
+        // Seven columns are wider than the panel beside the board, or the
+        // window at 800 px: they scroll sideways in their own room, so the
+        // buttons after them keep the panel's width.
+        crate::app::widgets::scroll::sideways(ui, "learned_models_scroll", |ui| table_grid(ui, l));
+    });
+}
+
+fn table_grid(ui: &mut Ui, l: &Learned) {
+    egui::Grid::new("learned_models")
+        .striped(true)
+        .num_columns(7)
+        .show(ui, |ui| {
+            for h in [
+                "model",
+                "params",
+                "log-likelihood",
+                "AIC",
+                "BIC",
+                "held-out / deal",
+                "LR test p",
+            ] {
+                ui.label(RichText::new(h).strong());
+            }
+            ui.end_row();
+            let f = |x: f64| {
+                if x.is_finite() {
+                    format!("{x:.1}")
+                } else {
+                    "impossible".to_owned()
                 }
-                ui.end_row();
-                let f = |x: f64| {
-                    if x.is_finite() {
-                        format!("{x:.1}")
+            };
+            for r in &l.rows {
+                ui.label(&r.name);
+                ui.label(r.params.to_string());
+                ui.label(f(r.loglik));
+                ui.label(f(r.aic));
+                ui.label(f(r.bic));
+                ui.label(r.held_out.map_or("–".to_owned(), |h| {
+                    if h.is_finite() {
+                        format!("{h:.4}")
                     } else {
                         "impossible".to_owned()
                     }
-                };
-                for r in &l.rows {
-                    ui.label(&r.name);
-                    ui.label(r.params.to_string());
-                    ui.label(f(r.loglik));
-                    ui.label(f(r.aic));
-                    ui.label(f(r.bic));
-                    ui.label(r.held_out.map_or("–".to_owned(), |h| {
-                        if h.is_finite() {
-                            format!("{h:.4}")
-                        } else {
-                            "impossible".to_owned()
-                        }
-                    }));
-                    ui.label(
-                        r.lr.as_ref()
-                            .map_or("–".to_owned(), |x| format!("{:.2e} vs {}", x.3, x.0)),
-                    );
-                    ui.end_row();
-                }
-            });
-    });
+                }));
+                ui.label(
+                    r.lr.as_ref()
+                        .map_or("–".to_owned(), |x| format!("{:.2e} vs {}", x.3, x.0)),
+                );
+                ui.end_row();
+            }
+        });
 }

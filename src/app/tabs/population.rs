@@ -8,7 +8,9 @@ use std::path::PathBuf;
 
 use egui::{RichText, Ui};
 
+use tenten_engine::fits::population::design;
 use tenten_engine::fits::population::forecast::{Figure, NAMES};
+use tenten_engine::study::calibrate::{Estimator, measured};
 
 use super::Tab;
 use crate::app::jobs::job::{Background as _, progress_bar};
@@ -194,6 +196,22 @@ impl PopulationTab {
             n(fit.ends),
             n(fit.unfair_ends)
         ));
+        // As `tenten fit-population` prints them: the coverage measured at
+        // the nearest calibrated design, and a word when this fit's design
+        // is smaller than every one of them.
+        if let Some(line) = measured::of_population(p, Estimator::FitPopulation) {
+            ui.label(RichText::new(line).monospace().small().weak())
+                .on_hover_text(
+                    "Whether each interval was found to cover 95 % (tenten calibrate) at the largest \
+                 measured design within this one (testers x sessions each); measured_at=none: at none",
+                );
+        }
+        if let Some(words) = design::below_calibrated(p) {
+            ui.colored_label(
+                crate::app::widgets::paint::WARN,
+                format!("Uncalibrated: {words}."),
+            );
+        }
         if ui
             .button("Save population…")
             .on_hover_text("The fitted population as a file: tenten forecast --population FILE, the Lab and Python read it")

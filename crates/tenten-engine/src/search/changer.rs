@@ -4,14 +4,18 @@
 //!
 //! The paper's loop need not end (a redraw can be as bad as the block it
 //! replaces, and some boards admit no holder at all), so after a bounded
-//! number of redraws it falls back to an exhaustive search: every dealable
-//! piece in the chosen slot (heaviest first), then in the other slots, then
-//! every pair of slots, then every holder of that size, each multiset of
-//! pieces once. If none is solvable the board is dead: `dead` is exact for
-//! every piece set, because the candidates are all the dealable pieces that
-//! fit an empty board of this size (a piece that fits nowhere now may fit
-//! after another piece of the holder clears a line; only the first piece
-//! placed must fit the board as it is).
+//! number of redraws it falls back to an exhaustive search. The fallback is
+//! a function of the dealt holder alone (so a likelihood can follow it): it
+//! starts from the dealt holder, not from the last redraw, and tries every
+//! dealable piece in the slot equation (5) chose on the dealt holder (under
+//! the changer's policy), then in the other slots, then every pair of
+//! slots, then every holder of that size, each multiset of pieces once;
+//! pieces are tried heaviest first, ties by piece order. If none is
+//! solvable the board is dead: `dead` is exact for every piece set, because
+//! the candidates are all the dealable pieces that fit an empty board of
+//! this size (a piece that fits nowhere now may fit after another piece of
+//! the holder clears a line; only the first piece placed must fit the board
+//! as it is).
 
 use std::collections::HashSet;
 use std::time::Instant;
@@ -156,9 +160,10 @@ pub fn repair_until(
     let mut current = holder.to_vec();
     let mut last = first.clone();
     // Equation (5) on the dealt holder: the slot the fallback starts from,
-    // even when no redraw is allowed.
+    // whatever the redraws chose after it, and even when no redraw is
+    // allowed.
     let f = FMatrix::with_reading(&first, options.policy, options.reading);
-    let mut slot = f.chosen;
+    let chosen = f.chosen;
     if let Some(a) = attempts.last_mut() {
         a.f = Some(f);
     }
@@ -168,7 +173,7 @@ pub fn repair_until(
             return None;
         }
         let f = FMatrix::with_reading(&last, options.policy, options.reading);
-        slot = f.chosen;
+        let slot = f.chosen;
         let piece = generator.draw(set);
         current[slot] = piece;
         if let Some(a) = attempts.last_mut() {
@@ -180,9 +185,11 @@ pub fn repair_until(
             return Some(finish(Outcome::Repaired, last, attempts, started));
         }
     }
-    // The fallback, from the dealt holder, skipping every multiset tried.
+    // The fallback, from the dealt holder, skipping every multiset tried
+    // (all unsolvable: skipping them cannot change the holder it finds).
     let mut tried: HashSet<Vec<PieceIdx>> = attempts.iter().map(|a| sorted(&a.holder)).collect();
-    for candidate in fallback_holders(shapes, set, board, holder, slot) {
+    let pieces = fallback_pieces(shapes, &integer_weights(set));
+    for candidate in fallback_holders(shapes, set, board, holder, chosen, pieces) {
         if progress.cancelled() {
             return None;
         }
@@ -203,6 +210,41 @@ pub fn repair_until(
     let mut dead = finish(Outcome::Dead, first, attempts, started);
     dead.holder = holder.to_vec();
     Some(dead)
+}
+
+/// The fallback's holder for an unsolvable dealt holder, `chosen` the slot
+/// equation (5) picks in it and `weights` the weights in force (any scale;
+/// only their order counts): the first solvable holder the fallback tries,
+/// or `None` when the board is dead for the pieces of positive weight. What
+/// `repair` deals when its redraws all fail, whatever they drew.
+pub fn fallback(
+    shapes: &Shapes,
+    set: &PieceSet,
+    board: Bits,
+    dealt: &[PieceIdx],
+    chosen: usize,
+    weights: &[f64],
+) -> Option<Vec<PieceIdx>> {
+    let mut tried: HashSet<Vec<PieceIdx>> = HashSet::from([sorted(dealt)]);
+    let pieces = fallback_pieces(shapes, weights);
+    fallback_holders(shapes, set, board, dealt, chosen, pieces)
+        .filter(|h| tried.insert(sorted(h)))
+        .find(|h| validate(shapes, board, h).solvable)
+}
+
+fn integer_weights(set: &PieceSet) -> Vec<f64> {
+    set.pieces.iter().map(|p| f64::from(p.weight)).collect()
+}
+
+/// The fallback's candidate pieces in the order it tries them: the pieces
+/// of positive weight that fit an empty board, heaviest first, ties by
+/// piece order (the sort is stable).
+fn fallback_pieces(shapes: &Shapes, weights: &[f64]) -> Vec<PieceIdx> {
+    let mut pieces: Vec<PieceIdx> = (0..weights.len() as PieceIdx)
+        .filter(|&i| weights[usize::from(i)] > 0.0 && shapes.fits_anywhere(0, i))
+        .collect();
+    pieces.sort_by(|&a, &b| weights[usize::from(b)].total_cmp(&weights[usize::from(a)]));
+    pieces
 }
 
 fn sorted(holder: &[PieceIdx]) -> Vec<PieceIdx> {
@@ -243,25 +285,22 @@ fn timed_validate(
 }
 
 /// The fallback's holders, lazily, in the order they are tried: the chosen
-/// slot with every candidate piece (heaviest first), the other slots
-/// likewise, every pair of slots, then every holder of this size (fewest
-/// cells first). Candidates are the dealable pieces that fit an empty board
-/// of this size. Holders none of whose pieces fits the board as it is are
-/// left out (no first placement exists), and the whole fallback is empty
-/// when no candidate fits the board: then no holder can be placed.
+/// slot with every candidate piece (in `pieces`' order: `fallback_pieces`),
+/// the other slots likewise, every pair of slots, then every holder of this
+/// size (fewest cells first). Holders none of whose pieces fits the board
+/// as it is are left out (no first placement exists), and the whole
+/// fallback is empty when no candidate fits the board: then no holder can
+/// be placed.
 fn fallback_holders<'a>(
     shapes: &'a Shapes,
     set: &'a PieceSet,
     board: Bits,
     dealt: &'a [PieceIdx],
     chosen: usize,
+    mut pieces: Vec<PieceIdx>,
 ) -> impl Iterator<Item = Vec<PieceIdx>> + 'a {
     let g = &shapes.geometry;
     let start = board & !g.mask_of(g.full_lines(board));
-    let mut pieces: Vec<PieceIdx> = (0..set.pieces.len() as PieceIdx)
-        .filter(|&i| set.piece(i).weight > 0 && shapes.fits_anywhere(0, i))
-        .collect();
-    pieces.sort_by_key(|&i| std::cmp::Reverse(set.piece(i).weight));
     let fits_now: Vec<bool> = (0..set.pieces.len() as PieceIdx)
         .map(|i| shapes.fits_anywhere(start, i))
         .collect();
@@ -408,6 +447,54 @@ mod tests {
         for a in &r.attempts {
             assert!(seen.insert(sorted(&a.holder)), "{:?} tried twice", a.holder);
         }
+    }
+
+    #[test]
+    fn the_fallback_depends_on_the_dealt_holder_alone() {
+        // On crowded boards of play, with few redraws: whatever the redraws
+        // drew and whichever slots they chose, a holder they could not fix
+        // gets the fallback's holder from the dealt one, starting at the
+        // slot equation (5) chose in it.
+        let (set, shapes) = classic();
+        let weights: Vec<f64> = set.pieces.iter().map(|p| f64::from(p.weight)).collect();
+        let mut rng = Generator::new(8);
+        let deals = crate::play::random_fill::played_deals(&shapes, &set, 3, 1500, &mut rng);
+        let (mut fallbacks, mut moved) = (0, 0);
+        for d in deals.iter().filter(|d| d.board.count_ones() > 55) {
+            for policy in Policy::ALL {
+                let dealt = rng.deal(&set, 3);
+                let first = validate(&shapes, d.board, &dealt);
+                if first.solvable {
+                    continue;
+                }
+                let options = ChangeOptions {
+                    policy,
+                    max_redraws: 2,
+                    ..ChangeOptions::default()
+                };
+                let r = repair(&shapes, &set, d.board, &dealt, &mut rng, options);
+                if r.attempts.last().unwrap().phase != Phase::Fallback {
+                    continue;
+                }
+                let chosen = FMatrix::with_reading(&first, policy, Reading::Slot).chosen;
+                assert_eq!(r.attempts[0].f.as_ref().unwrap().chosen, chosen);
+                let fb = fallback(&shapes, &set, d.board, &dealt, chosen, &weights);
+                assert_eq!(Some(r.holder.clone()), fb, "{policy:?} from {dealt:?}");
+                fallbacks += 1;
+                // A redraw chose another slot than the dealt holder's.
+                moved += usize::from(
+                    r.attempts
+                        .iter()
+                        .filter(|a| a.phase == Phase::Redraw)
+                        .filter_map(|a| a.f.as_ref())
+                        .any(|f| f.chosen != chosen),
+                );
+            }
+        }
+        assert!(
+            fallbacks > 10 && moved > 0,
+            "{fallbacks} fallbacks, {moved} after another slot"
+        );
     }
 
     #[test]

@@ -142,24 +142,41 @@ pub fn level(k: usize) -> f64 {
     1.0 - ALPHA / k.max(1) as f64
 }
 
-/// An audience's figure with its interval widened from 95 % to `level`:
-/// the forecast's interval is normal (`forecast::summarize`).
+/// An audience's figure with its interval widened from 95 % to `level`,
+/// on the scale the forecast made it on (`forecast::summarize`): a share's
+/// interval is normal on the logit scale, a mean of games' on the log
+/// scale, so each end moves away from the figure on that scale (widening
+/// on the plain scale would make an asymmetric interval symmetric again
+/// and cut it at 0). A figure at its bound (a share of 0 or 1) had a
+/// plain interval and is widened on the plain scale.
 pub(crate) fn audience_at(target: &Target, f: &Forecast, level: f64) -> Measured {
     let m = target.audience_interval(f);
-    let scale = z_of(level) / z_of(0.95);
     let (Some(v), Some((lo, hi))) = (m.value, m.ci) else {
         return m;
     };
-    let (floor, ceiling) = match target {
-        Target::GamesPerSession(_) => (1.0, f64::INFINITY),
-        _ => (0.0, 1.0),
-    };
+    let games = matches!(target, Target::GamesPerSession(_));
     Measured {
         value: Some(v),
-        ci: Some((
+        ci: Some(widened(v, (lo, hi), z_of(level) / z_of(0.95), games)),
+    }
+}
+
+/// `(lo, hi)` around `v` with each end's distance on its scale times `scale`.
+fn widened(v: f64, (lo, hi): (f64, f64), scale: f64, games: bool) -> (f64, f64) {
+    let logit = |x: f64| (x / (1.0 - x)).ln();
+    let back = |x: f64| 1.0 / (1.0 + (-x).exp());
+    if games && v > 0.0 && lo > 0.0 {
+        let (l, a, b) = (v.ln(), lo.ln(), hi.ln());
+        ((l - (l - a) * scale).exp().max(1.0), (l + (b - l) * scale).exp())
+    } else if !games && v > 0.0 && v < 1.0 && lo > 0.0 && hi < 1.0 {
+        let (l, a, b) = (logit(v), logit(lo), logit(hi));
+        (back(l - (l - a) * scale), back(l + (b - l) * scale))
+    } else {
+        let (floor, ceiling) = if games { (1.0, f64::INFINITY) } else { (0.0, 1.0) };
+        (
             (v - (v - lo) * scale).max(floor),
             (v + (hi - v) * scale).min(ceiling),
-        )),
+        )
     }
 }
 

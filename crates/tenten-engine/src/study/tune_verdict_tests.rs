@@ -80,3 +80,32 @@ fn looks_double_to_the_maximum_and_spend_five_percent_between_them() {
     assert!(survival::z_of(level(3)) > survival::z_of(0.95) + 0.3);
     assert!((survival::z_of(0.95) - 1.959_964).abs() < 1e-5);
 }
+
+#[test]
+fn an_audience_interval_is_widened_on_the_scale_it_was_made_on() {
+    // A share of 0.05 with the logit interval the forecast gives at 95 %.
+    let logit = |x: f64| (x / (1.0 - x)).ln();
+    let back = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let (v, h) = (0.05, 0.4);
+    let ci = (back(logit(v) - h), back(logit(v) + h));
+    let scale = survival::z_of(level(3)) / survival::z_of(0.95);
+    let (lo, hi) = widened(v, ci, scale, false);
+    assert!((logit(v) - logit(lo) - h * scale).abs() < 1e-9, "{lo}");
+    assert!((logit(hi) - logit(v) - h * scale).abs() < 1e-9, "{hi}");
+    // Still inside 0 to 1 and asymmetric: the plain-scale widening would
+    // have moved the low end by as much as the high end, past 0 here.
+    assert!(lo > 0.0 && hi < 1.0 && hi - v > v - lo);
+    let plain_lo = v - (v - ci.0) * scale;
+    assert!((lo - plain_lo).abs() > 1e-4, "the plain widening differs");
+    // Games per session on the log scale; never below one game.
+    let (lo, hi) = widened(2.0, (2.0 * (-0.3f64).exp(), 2.0 * 0.3f64.exp()), scale, true);
+    assert!(((2.0f64).ln() - lo.ln() - 0.3 * scale).abs() < 1e-9);
+    assert!((hi.ln() - (2.0f64).ln() - 0.3 * scale).abs() < 1e-9);
+    let (lo, _) = widened(1.1, (1.0, 1.3), 10.0, true);
+    assert!(lo >= 1.0);
+    // A share at its bound keeps the plain widening, inside 0 to 1.
+    assert_eq!(widened(0.0, (0.0, 0.02), 2.0, false), (0.0, 0.04));
+    // A scale of one changes nothing.
+    let (lo, hi) = widened(0.3, (0.2, 0.41), 1.0, false);
+    assert!((lo - 0.2).abs() < 1e-12 && (hi - 0.41).abs() < 1e-12);
+}

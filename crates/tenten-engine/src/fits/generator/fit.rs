@@ -209,6 +209,22 @@ impl Data<'_> {
     }
 }
 
+impl Data<'_> {
+    /// Each included deal's log-likelihood under a fitted model, in order
+    /// (`-inf` for a deal it cannot deal): what Vuong's test compares.
+    pub fn per_deal(&self, f: &Fitted) -> Vec<f64> {
+        let policy = f.rules.policy_index(self.boards);
+        (0..self.deals.len())
+            .into_par_iter()
+            .filter(|&i| self.included(i))
+            .map(|i| {
+                let c = f.rules.context(&self.deals[i]);
+                self.judge(i, &f.rules, policy, &f.weights[c], f.repeat, None)
+            })
+            .collect()
+    }
+}
+
 /// Fits `rules` to the data by EM; `None` when cancelled.
 pub fn fit(data: &Data, rules: &Rules, progress: &Progress) -> Option<Fitted> {
     fit_from(data, rules, None, progress)

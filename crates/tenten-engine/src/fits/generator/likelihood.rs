@@ -9,23 +9,36 @@
 //!   w(a) / (1 - danger_w(board)): redraws are plain draws until solvable.
 //! - `repair`: the changer as a chain over the unsolvable ordered holders
 //!   (F picks a slot, a fresh draw from w replaces it), absorbed at the
-//!   first solvable holder, stepped exactly up to the check's redraws; the
-//!   mass still unsolvable then goes to the exhaustive fallback's holder.
+//!   first solvable holder, stepped exactly up to the check's redraws; a
+//!   chain still unsolvable then deals the exhaustive fallback's holder
+//!   from the holder first dealt (`search::changer::fallback`, the
+//!   check's policy, pieces by the weights), so the fallback's mass for a
+//!   is the sum over first draws u whose fallback is a of q(u) times the
+//!   chance u's chain stays unsolvable through every redraw.
 //! - a dead board (no holder can be placed) deals the first draw as drawn.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use crate::fits::generator::boards::{BoardInfo, code, decode};
 use crate::model::board::Bits;
-use crate::model::generator::Generator;
 use crate::model::pieces::{PieceIdx, PieceSet};
 use crate::model::shapes::Shapes;
-use crate::search::changer::{ChangeOptions, repair};
+use crate::search::changer::fallback;
 use crate::search::heuristic::Policy;
 
 /// A chance below this is taken as none (a holder the rules cannot deal).
 pub const IMPOSSIBLE: f64 = 1e-300;
 
-/// Stop stepping the changer's chain once this little mass is left in it.
-const CHAIN_EPS: f64 = 1e-15;
+/// Mass that could still reach the dealt holder is left out once it is
+/// less than this share of what already has.
+const NEGLIGIBLE: f64 = 1e-9;
+
+/// Mass `left` that could still reach the holder is negligible beside the
+/// mass `reached` that has (never when nothing has: then every path counts).
+fn negligible(left: f64, reached: f64) -> bool {
+    left <= 0.0 || left < NEGLIGIBLE * reached
+}
 
 /// What checks every holder, as the fit models it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -133,34 +146,97 @@ impl Law<'_> {
     }
 }
 
-/// The fallback's holder for a holder the changer could not fix in its
-/// redraws: the changer's exhaustive search from it, trying the heaviest
-/// pieces first as the weights `w` order them.
+/// The changer's exhaustive fallback, as the engine runs it when its
+/// redraws all fail: from the dealt holder, starting at the slot equation
+/// (5) chose in it, the pieces tried heaviest first as the law's weights
+/// order them (ties by piece order). Its holders are kept per board, slot
+/// and order of the pieces, shared by every clone.
+#[derive(Clone)]
 pub struct Fallback<'a> {
     pub shapes: &'a Shapes,
     pub set: &'a PieceSet,
+    cache: Arc<Mutex<FallbackCache>>,
 }
 
-impl Fallback<'_> {
-    fn holder(&self, board: Bits, from: &[PieceIdx], w: &[f64]) -> Vec<PieceIdx> {
-        let mut weighted = self.set.clone();
-        for (p, &x) in weighted.pieces.iter_mut().zip(w) {
-            p.weight = (x * 1e6).round() as u32;
+/// (board, the pieces of positive weight heaviest first) to (dealt
+/// holder's code, slot) to the fallback's holder's code (`NO_HOLDER` when
+/// none is solvable).
+#[derive(Default)]
+struct FallbackCache {
+    holders: HashMap<(Bits, Vec<PieceIdx>), HoldersOf>,
+    entries: usize,
+}
+
+/// One board and order's fallback holders: (dealt code, slot) to code.
+type HoldersOf = HashMap<(u32, u8), u32>;
+
+/// The fallback found no solvable holder (the board is dead for the
+/// pieces of positive weight).
+const NO_HOLDER: u32 = u32::MAX;
+
+/// Past this many holders kept the cache starts again.
+const CACHE_ENTRIES: usize = 1 << 22;
+
+impl<'a> Fallback<'a> {
+    pub fn new(shapes: &'a Shapes, set: &'a PieceSet) -> Self {
+        Fallback {
+            shapes,
+            set,
+            cache: Arc::default(),
         }
-        let options = ChangeOptions {
-            max_redraws: 0,
-            ..ChangeOptions::default()
-        };
-        repair(
-            self.shapes,
-            &weighted,
-            board,
-            from,
-            &mut Generator::new(0),
-            options,
-        )
-        .holder
     }
+
+    /// The engine's fallback holder for the unsolvable `dealt` (equation
+    /// (5)'s slot in it `slot`) under the weights `w`; `None` when no
+    /// holder of pieces of positive weight is solvable.
+    pub fn holder(&self, board: Bits, dealt: &[PieceIdx], slot: usize, w: &[f64]) -> Option<Vec<PieceIdx>> {
+        fallback(self.shapes, self.set, board, dealt, slot, w)
+    }
+
+    /// `holder` by codes, through the cache; `order` is `by_weight(w)`.
+    fn cached(&self, board: Bits, dealt: u32, slot: u8, w: &[f64], order: &[PieceIdx], k: usize) -> u32 {
+        let n = w.len();
+        let key = (board, order.to_vec());
+        if let Some(&c) = lock(&self.cache)
+            .holders
+            .get(&key)
+            .and_then(|m| m.get(&(dealt, slot)))
+        {
+            return c;
+        }
+        let found = self
+            .holder(board, &decode(dealt, n, k), usize::from(slot), w)
+            .map_or(NO_HOLDER, |h| code(&h, n));
+        let mut cache = lock(&self.cache);
+        if cache.entries >= CACHE_ENTRIES {
+            *cache = FallbackCache::default();
+        }
+        if cache
+            .holders
+            .entry(key)
+            .or_default()
+            .insert((dealt, slot), found)
+            .is_none()
+        {
+            cache.entries += 1;
+        }
+        found
+    }
+}
+
+fn lock(cache: &Mutex<FallbackCache>) -> std::sync::MutexGuard<'_, FallbackCache> {
+    // The cache holds only finished entries: a panic elsewhere leaves it whole.
+    cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The pieces of positive weight, heaviest first, ties by piece order: the
+/// order the fallback tries them in.
+fn by_weight(w: &[f64]) -> Vec<PieceIdx> {
+    let mut order: Vec<PieceIdx> = (0..w.len() as PieceIdx)
+        .filter(|&i| w[usize::from(i)] > 0.0)
+        .collect();
+    order.sort_by(|&a, &b| w[usize::from(b)].total_cmp(&w[usize::from(a)]));
+    order
 }
 
 /// log P(holder | board, previous) under `check` and `law`, adding the
@@ -243,6 +319,14 @@ fn decode_into(mut c: u32, n: usize, h: &mut [PieceIdx]) {
 }
 
 /// The changer's chain: P(a) and, with `s`, its expected draws.
+///
+/// From a first draw u among the killers the chain steps up to `redraws`
+/// times (F's slot, a fresh draw from w), absorbed at the first solvable
+/// holder; a chain that stays among the killers through every redraw deals
+/// fb(u), the fallback's holder from u. So P(a) = q(a) + the chains
+/// absorbed at a + the sum over u with fb(u) = a of q(u) g_R(u), g_t(u) the
+/// chance the chain from u stays among the killers for t redraws.
+#[allow(clippy::too_many_arguments)]
 fn chain(
     d: &Deal,
     law: &Law,
@@ -263,7 +347,7 @@ fn chain(
         pow[i] = pow[i + 1] * n as u32;
     }
     // next[u * n + j]: the state after slot F(u) of killer u becomes piece
-    // j: a killer's index, or NONE_A (solvable, not a), or A (a itself).
+    // j: a killer's index, or SOLVED (solvable, not a), or AT_A (a itself).
     const SOLVED: u32 = u32::MAX;
     const AT_A: u32 = u32::MAX - 1;
     let mut h = vec![0; k];
@@ -281,6 +365,25 @@ fn chain(
             };
         }
     }
+    // One redraw from a mass over the killers: the mass still among them,
+    // and the part that reached a.
+    let step = |v: &[f64]| {
+        let mut nv = vec![0.0; m];
+        let mut to_a = 0.0;
+        for u in 0..m {
+            if v[u] == 0.0 {
+                continue;
+            }
+            for j in 0..n {
+                match next[u * n + j] {
+                    AT_A => to_a += v[u] * law.w[j],
+                    SOLVED => {}
+                    t => nv[t as usize] += v[u] * law.w[j],
+                }
+            }
+        }
+        (nv, to_a)
+    };
     // Forward: the chain's mass over killers after t redraws (v_0 = q).
     let q: Vec<f64> = info
         .killers
@@ -293,41 +396,38 @@ fn chain(
     let mut forward = vec![q.clone()];
     let mut absorbed = 0.0;
     while forward.len() <= redraws {
-        let v = forward.last().map_or(&q, |v| v);
-        // Whatever is left could all reach a: stop once that is a small
-        // part of what already has.
-        if v.iter().sum::<f64>() < CHAIN_EPS.max(1e-9 * (q_a + absorbed)) {
+        let v = &forward[forward.len() - 1];
+        // What is left bounds all that can still reach a, by a redraw or
+        // by the fallback: stop once that is negligible.
+        if negligible(v.iter().sum(), q_a + absorbed) {
             break;
         }
-        let mut nv = vec![0.0; m];
-        for u in 0..m {
-            if v[u] == 0.0 {
-                continue;
-            }
-            for j in 0..n {
-                let t = next[u * n + j];
-                if t == AT_A {
-                    absorbed += v[u] * law.w[j];
-                } else if t != SOLVED {
-                    nv[t as usize] += v[u] * law.w[j];
-                }
-            }
-        }
+        let (nv, to_a) = step(v);
+        absorbed += to_a;
         forward.push(nv);
     }
     let steps = forward.len() - 1;
-    // Mass the redraws left: the exhaustive fallback from each holder.
-    let left = &forward[steps];
-    let mut to_a_by_fallback = vec![0.0; m];
+    // The fallback: every first draw u whose chain stayed among the killers
+    // through all the redraws (g_R(u)) and whose fallback holder is a. The
+    // first draws heaviest first, until what is left is negligible.
+    let mut fb_a = vec![false; m];
     let mut fallback_mass = 0.0;
-    if steps == redraws {
-        for u in 0..m {
-            if left[u] > CHAIN_EPS * 1e-3 {
-                let from = decode(info.killers[u], n, k);
-                if fallback.holder(d.board, &from, law.w) == d.holder {
-                    to_a_by_fallback[u] = 1.0;
-                    fallback_mass += left[u];
-                }
+    let mut stay: Vec<Vec<f64>> = Vec::new();
+    if steps == redraws && !negligible(forward[steps].iter().sum(), q_a + absorbed) {
+        stay = staying(&next, law.w, m, redraws);
+        let g = &stay[redraws];
+        let mut order: Vec<(f64, usize)> = (0..m).map(|u| (q[u] * g[u], u)).filter(|x| x.0 > 0.0).collect();
+        order.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+        let mut left: f64 = order.iter().map(|x| x.0).sum();
+        let pieces = by_weight(law.w);
+        for (mass, u) in order {
+            if negligible(left, q_a + absorbed + fallback_mass) {
+                break;
+            }
+            left -= mass;
+            if fallback.cached(d.board, info.killers[u], slots[u], law.w, &pieces, k) == a_code {
+                fb_a[u] = true;
+                fallback_mass += mass;
             }
         }
     }
@@ -338,22 +438,19 @@ fn chain(
     if p <= IMPOSSIBLE {
         return p;
     }
-    // Backward: y_t(u) = P(reach a | at u with t redraws left).
-    let mut backward = vec![to_a_by_fallback];
+    // Backward: y_t(u) = P(absorbed at a within t redraws | at u).
+    let mut backward = vec![vec![0.0; m]];
     for _ in 0..steps {
-        let y = backward.last().map_or(&q, |y| y);
+        let y = &backward[backward.len() - 1];
         let ny: Vec<f64> = (0..m)
             .map(|u| {
                 (0..n)
                     .map(|j| {
-                        let t = next[u * n + j];
                         law.w[j]
-                            * if t == AT_A {
-                                1.0
-                            } else if t == SOLVED {
-                                0.0
-                            } else {
-                                y[t as usize]
+                            * match next[u * n + j] {
+                                AT_A => 1.0,
+                                SOLVED => 0.0,
+                                t => y[t as usize],
                             }
                     })
                     .sum()
@@ -361,37 +458,75 @@ fn chain(
             .collect();
         backward.push(ny);
     }
-    // The first draw: a itself, or a killer that led to a.
+    // The first draw: a itself, or a killer whose chain led to a.
     law.add_first(d.holder, d.previous, q_a / p, s);
     let y_all = &backward[steps];
     for u in 0..m {
-        if q[u] * y_all[u] > 0.0 {
+        let to_a = y_all[u] + if fb_a[u] { stay[steps][u] } else { 0.0 };
+        if q[u] * to_a > 0.0 {
             decode_into(info.killers[u], n, &mut h);
-            law.add_first(&h, d.previous, q[u] * y_all[u] / p, s);
+            law.add_first(&h, d.previous, q[u] * to_a / p, s);
         }
     }
-    // Each redraw t (1..=steps): from v_{t-1}, piece j, then steps - t left.
+    // Each redraw t (1..=steps): from v_{t-1}, piece j, then steps - t
+    // left; and along the paths to the fallback, from the first draws
+    // whose fallback is a (their mass v^a, staying among the killers).
+    let mut via_fallback: Vec<f64> = if fallback_mass > 0.0 {
+        (0..m).map(|u| if fb_a[u] { q[u] } else { 0.0 }).collect()
+    } else {
+        Vec::new()
+    };
     for t in 1..=steps {
         let v = &forward[t - 1];
         let y = &backward[steps - t];
         for u in 0..m {
-            if v[u] == 0.0 {
+            let va = via_fallback.get(u).copied().unwrap_or(0.0);
+            if v[u] == 0.0 && va == 0.0 {
                 continue;
             }
             for j in 0..n {
-                let to = next[u * n + j];
-                let reach = if to == AT_A {
-                    1.0
-                } else if to == SOLVED {
-                    0.0
-                } else {
-                    y[to as usize]
+                let reach = match next[u * n + j] {
+                    AT_A => v[u],
+                    SOLVED => 0.0,
+                    to => {
+                        v[u] * y[to as usize]
+                            + if va > 0.0 {
+                                va * stay[steps - t][to as usize]
+                            } else {
+                                0.0
+                            }
+                    }
                 };
-                s.draws[j] += v[u] * law.w[j] * reach / p;
+                s.draws[j] += law.w[j] * reach / p;
             }
+        }
+        if !via_fallback.is_empty() {
+            via_fallback = step(&via_fallback).0;
         }
     }
     p
+}
+
+/// g_t(u) for t = 0..=redraws: the chance the chain from killer u stays
+/// among the killers through t redraws (g_0 = 1).
+fn staying(next: &[u32], w: &[f64], m: usize, redraws: usize) -> Vec<Vec<f64>> {
+    let n = w.len();
+    let mut g = vec![vec![1.0; m]];
+    for _ in 0..redraws {
+        let last = &g[g.len() - 1];
+        let ng: Vec<f64> = (0..m)
+            .map(|u| {
+                (0..n)
+                    .filter_map(|j| {
+                        let t = next[u * n + j];
+                        (t < m as u32).then(|| w[j] * last[t as usize])
+                    })
+                    .sum()
+            })
+            .collect();
+        g.push(ng);
+    }
+    g
 }
 
 #[cfg(test)]

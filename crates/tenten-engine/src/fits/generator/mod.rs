@@ -1,10 +1,14 @@
 //! Learning a generator from the deals it dealt (`tenten fit-generator`,
 //! the Generator tab's Learn, `tenten.fit_generator`): every check (none,
 //! reject, the paper's repair under each policy, a bag) fitted by exact
-//! likelihood, the best one's adaptive rules (repeat_previous, fill bands,
-//! mercy) tested by likelihood ratio, a model table (log-likelihood, AIC,
-//! BIC, held-out log-likelihood per deal), a predictive check, and the
-//! generator file the best model writes.
+//! likelihood; the best one's adaptive rules (repeat_previous, fill bands,
+//! mercy) tested by likelihood ratios with their right null distributions,
+//! sharing the level, and vetoed by the held-out likelihood (`rules`);
+//! every check refitted with the rules kept and the verdict among those
+//! final models by Vuong's test (`verdict`); a model table (log-likelihood,
+//! AIC, BIC, held-out log-likelihood per deal), a predictive check on
+//! games held out, and the generator file the best model writes, its
+//! shares kept to 0.05 point.
 
 pub mod bag;
 pub mod boards;
@@ -13,6 +17,8 @@ pub mod fit;
 pub mod likelihood;
 mod predictive;
 mod report;
+pub mod rules;
+pub mod verdict;
 
 pub use bag::BagFit;
 pub use predictive::Predictive;
@@ -34,12 +40,9 @@ pub const BAND_GRID: [f64; 4] = [0.25, 0.5, 0.75, 1.0];
 pub const MIN_BAND_DEALS: usize = 50;
 /// Mercy's waits tried, in rounds without a clear.
 pub const MERCY_GRID: [u32; 6] = [2, 4, 6, 8, 10, 12];
-/// An adaptive rule is kept when its likelihood-ratio test's p is below this.
+/// The chance of keeping any adaptive rule the truth does not have: the
+/// rules tried share it (`rules`).
 pub const RULE_ALPHA: f64 = 0.01;
-/// A check is decided when its log-likelihood beats every other kind of
-/// check's by at least this much (a likelihood ratio of e^2, about 7.4);
-/// closer, the verdict is undecided and both are named.
-pub const CHECK_MARGIN: f64 = 2.0;
 /// The redraws the learned repair and reject write (the presets').
 pub const REPAIR_REDRAWS: usize = 64;
 pub const REJECT_REDRAWS: u32 = 10_000;
@@ -110,6 +113,14 @@ pub fn bands_for(deals: &Deals) -> Vec<f64> {
     cuts
 }
 
+/// An adaptive rule fitted on the best plain check.
+pub(crate) struct RuleFit {
+    pub fit: Fitted,
+    pub rule: &'static str,
+    /// Settings tried, the likeliest kept (mercy's waits; 1 otherwise).
+    pub grid: usize,
+}
+
 /// What one fit counts for in the progress: an eighth of the boards.
 pub(crate) fn fit_unit(boards: &Boards) -> usize {
     (boards.infos.len() / 8).max(1)
@@ -128,12 +139,16 @@ pub fn learn(
         return Ok(None);
     };
     // The ETA after the boards: each fit counted as an eighth of them.
-    let planned = (checks(&req.policies).len() + 3 + MERCY_GRID.len()) * if req.held_out { 3 } else { 1 } + 1;
+    // Plain checks, rules, the final checks with the rules kept, and the
+    // held-out folds of the final model.
+    let planned = (checks(&req.policies).len() + 3 + MERCY_GRID.len()) * if req.held_out { 3 } else { 1 }
+        + checks(&req.policies).len()
+        + 3;
     progress.set_total(cache.infos.len() + planned * fit_unit(&cache));
     let data = Data {
         deals: &deals.deals,
         boards: &cache,
-        fallback: Fallback { shapes: &shapes, set },
+        fallback: Fallback::new(&shapes, set),
         include: None,
         progress,
     };
@@ -162,7 +177,7 @@ pub fn learn(
         .filter(|f| f.loglik.is_finite())
         .max_by(|a, b| a.loglik.total_cmp(&b.loglik))
         .map(|f| f.rules.check);
-    let mut rule_fits: Vec<(Fitted, &'static str)> = Vec::new();
+    let mut rule_fits: Vec<RuleFit> = Vec::new();
     if let Some(check) = best_check
         && req.rules
         && !deals.deals.is_empty()
@@ -179,7 +194,11 @@ pub fn learn(
         let Some(f) = fit::fit_from(&data, &repeat, near, progress) else {
             return Ok(None);
         };
-        rule_fits.push((f, "repeat"));
+        rule_fits.push(RuleFit {
+            fit: f,
+            rule: "repeat",
+            grid: 1,
+        });
         let cuts = bands_for(deals);
         if cuts.len() > 1 {
             let mut banded = base.clone();
@@ -187,9 +206,14 @@ pub fn learn(
             let Some(f) = fit::fit_from(&data, &banded, near, progress) else {
                 return Ok(None);
             };
-            rule_fits.push((f, "bands"));
+            rule_fits.push(RuleFit {
+                fit: f,
+                rule: "bands",
+                grid: 1,
+            });
         }
         let mut best_mercy: Option<Fitted> = None;
+        let mut waits = 0;
         for k in MERCY_GRID {
             let on = deals
                 .deals
@@ -204,12 +228,17 @@ pub fn learn(
             let Some(f) = fit::fit_from(&data, &m, near, progress) else {
                 return Ok(None);
             };
+            waits += 1;
             if best_mercy.as_ref().is_none_or(|b| f.loglik > b.loglik) {
                 best_mercy = Some(f);
             }
         }
         if let Some(f) = best_mercy {
-            rule_fits.push((f, "mercy"));
+            rule_fits.push(RuleFit {
+                fit: f,
+                rule: "mercy",
+                grid: waits,
+            });
         }
     }
     report::assemble(set, deals, req, &data, fits, bag, rule_fits, progress)

@@ -1,5 +1,6 @@
-//! The predictive check of a learned model: its deals simulated on the
-//! logged boards (each with the logged previous piece and history), with
+//! The predictive check of a learned model on games it was not fitted to
+//! (each half of the games with the model fitted on the other half): its
+//! deals simulated on the logged boards (each with the logged previous piece and history), with
 //! the engine's own dealers doing the check, against what was dealt:
 //! every piece's share in each fill band and the rate of unsolvable
 //! holders, each simulated figure's 95 % range over replications.
@@ -28,6 +29,9 @@ pub struct Predictive {
     pub deals: usize,
     pub replications: usize,
     pub seed: u64,
+    /// Checked on games the models were not fitted to (false: one game,
+    /// checked on the deals fitted).
+    pub held_out: bool,
     /// (band, piece, observed share, simulated mean, 2.5 %, 97.5 %), for
     /// pieces dealt or simulated in the band.
     pub shares: Vec<(usize, PieceIdx, f64, f64, f64, f64)>,
@@ -52,6 +56,24 @@ fn band(fill: f64) -> usize {
         .iter()
         .position(|&u| fill <= u + 1e-12)
         .unwrap_or(BANDS.len() - 1)
+}
+
+/// The models a check simulates: with `held_out`, two, the one fitted on
+/// the games of odd number first (it checks the even games), else one.
+pub struct Models<'a> {
+    pub fitted: &'a [Fitted],
+    pub held_out: bool,
+}
+
+impl Models<'_> {
+    /// The model that deals `d` in the check.
+    fn of(&self, d: &Seen) -> usize {
+        if self.held_out && self.fitted.len() == 2 {
+            d.game % 2
+        } else {
+            0
+        }
+    }
 }
 
 /// One simulated holder on a logged deal's board.
@@ -127,12 +149,12 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[i.min(sorted.len() - 1)]
 }
 
-/// The check of `model` on `deals` (`replications` runs from `seed`).
+/// The check of `models` on `deals` (`replications` runs from `seed`).
 #[allow(clippy::too_many_arguments)]
 pub fn check(
     shapes: &Shapes,
     set: &PieceSet,
-    model: &Fitted,
+    models: &Models,
     deals: &[Seen],
     k: usize,
     seed: u64,
@@ -144,8 +166,12 @@ pub fn check(
     let chosen: Vec<&Seen> = deals.iter().step_by(step).collect();
     let observed_holders: Vec<Vec<PieceIdx>> = chosen.iter().map(|d| d.holder.clone()).collect();
     let (observed, observed_unsolvable) = figures(shapes, &chosen, &observed_holders, n);
-    // Each context's weights as a set to draw from, made once.
-    let sets: Vec<PieceSet> = model.weights.iter().map(|w| weighted(set, w)).collect();
+    // Each model's contexts' weights as sets to draw from, made once.
+    let sets: Vec<Vec<PieceSet>> = models
+        .fitted
+        .iter()
+        .map(|m| m.weights.iter().map(|w| weighted(set, w)).collect())
+        .collect();
     let runs: Vec<(Vec<Vec<f64>>, f64)> = (0..replications)
         .into_par_iter()
         .map(|r| {
@@ -157,7 +183,8 @@ pub fn check(
                     if progress.cancelled() {
                         d.holder.clone()
                     } else {
-                        simulate(shapes, set, model, &sets, d, k, &mut rng)
+                        let m = models.of(d);
+                        simulate(shapes, set, &models.fitted[m], &sets[m], d, k, &mut rng)
                     }
                 })
                 .collect();
@@ -193,6 +220,7 @@ pub fn check(
         deals: chosen.len(),
         replications,
         seed,
+        held_out: models.held_out,
         shares,
         unsolvable: (
             observed_unsolvable,

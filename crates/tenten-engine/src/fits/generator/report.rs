@@ -12,7 +12,9 @@ use crate::fits::generator::deals::Deals;
 use crate::fits::generator::fit::{self, Data, Fitted, Rules};
 use crate::fits::generator::likelihood::Check;
 use crate::fits::generator::predictive::{self, Predictive};
-use crate::fits::generator::{CHECK_MARGIN, REJECT_REDRAWS, RULE_ALPHA, Request};
+use crate::fits::generator::rules::{self, RuleTest};
+use crate::fits::generator::verdict::{self, Candidate, Verdict};
+use crate::fits::generator::{REJECT_REDRAWS, Request, RuleFit};
 use crate::model::pieces::{MAX_WEIGHT, PieceSet};
 use crate::model::shapes::Shapes;
 use crate::play::generator_file::{self, Band, Check as FileCheck, GeneratorFile, MAX_SCALE, Mercy};
@@ -34,7 +36,13 @@ pub struct ModelRow {
     /// Deals the model cannot deal.
     pub impossible: usize,
     pub deals: usize,
+    /// What its test decided, in words (a rule's row: kept or not, why).
+    pub test: Option<String>,
 }
+
+/// A bag is decided when its BIC beats the best model's by this much
+/// (Kass and Raftery's "very strong").
+pub const BAG_BIC: f64 = 10.0;
 
 /// Unsolvable holders dealt on boards where a solvable one existed, and
 /// how many `none` with the learned weights would deal there.
@@ -66,12 +74,16 @@ pub struct Learned {
     pub text: String,
     pub lines: Vec<String>,
     pub notes: Vec<String>,
-    /// The margin of the best kind of check's log-likelihood over the
-    /// next kind's, the next kind (every kind within the margin, when
-    /// several are: "repair,none"), and whether the margin decides.
+    /// The log-likelihood of the best kind of check over the runner-up
+    /// kind's, the runner-up (every kind not beaten, when several are:
+    /// "repair,none"), and whether Vuong's test decides
+    /// (`verdict::decide`; `verdict` holds its z and the z needed).
     pub check_margin: f64,
     pub runner_up: String,
     pub decided: bool,
+    pub verdict: Verdict,
+    /// Each adaptive rule's test.
+    pub rule_tests: Vec<RuleTest>,
     /// The pieces' ids, in the set's order.
     pub pieces: Vec<String>,
 }
@@ -111,6 +123,7 @@ fn row(f: &Fitted, held_out: Option<f64>, lr: Option<(String, f64, usize, f64)>)
         lr,
         impossible: f.impossible,
         deals: f.deals,
+        test: None,
     }
 }
 
@@ -125,29 +138,42 @@ fn lr_test(small: &Fitted, big: &Fitted) -> Option<(String, f64, usize, f64)> {
     Some((name(&small.rules), stat, df, p))
 }
 
-/// Held-out log-likelihood per deal: fitted on the even games, scored on
-/// the odd, and the other way round. Shares are smoothed by half a piece
-/// (a piece the other fold never dealt is not impossible).
-fn held_out(data: &Data, rules: &Rules, progress: &Progress) -> Option<f64> {
+/// The two folds' fits: fold f fitted on the games whose number is not f
+/// modulo 2 (scored, or checked, on those that are); `None` when
+/// cancelled or when there is no second game to hold out.
+fn fold_fits(data: &Data, rules: &Rules, progress: &Progress) -> Option<[Fitted; 2]> {
     let deals = data.deals;
-    let mut total = 0.0;
+    let mut out = Vec::with_capacity(2);
     for fold in 0..2 {
         let train: Vec<bool> = deals.iter().map(|d| d.game % 2 != fold).collect();
-        let test: Vec<bool> = train.iter().map(|t| !t).collect();
-        if !train.iter().any(|&t| t) || !test.iter().any(|&t| t) {
+        if !train.iter().any(|&t| t) || train.iter().all(|&t| t) {
             return None;
         }
-        let on = |include| Data {
-            deals,
-            boards: data.boards,
-            fallback: crate::fits::generator::likelihood::Fallback {
-                shapes: data.fallback.shapes,
-                set: data.fallback.set,
-            },
-            include: Some(include),
-            progress,
-        };
-        let f = fit::fit(&on(&train), rules, progress)?;
+        out.push(fit::fit(&on(data, &train, progress), rules, progress)?);
+    }
+    out.try_into().ok()
+}
+
+/// `data` restricted to the deals `include` marks.
+fn on<'a>(data: &'a Data, include: &'a [bool], progress: &'a Progress) -> Data<'a> {
+    Data {
+        deals: data.deals,
+        boards: data.boards,
+        fallback: data.fallback.clone(),
+        include: Some(include),
+        progress,
+    }
+}
+
+/// Held-out log-likelihood per deal of the folds' fits, each scored on the
+/// games it was not fitted on. Shares are smoothed by half a piece (a piece
+/// the other fold never dealt is not impossible).
+fn held_out_score(data: &Data, rules: &Rules, folds: &[Fitted; 2], progress: &Progress) -> f64 {
+    let deals = data.deals;
+    let mut total = 0.0;
+    for (fold, f) in folds.iter().enumerate() {
+        let train: Vec<bool> = deals.iter().map(|d| d.game % 2 != fold).collect();
+        let test: Vec<bool> = train.iter().map(|t| !t).collect();
         let n = data.boards.n as f64;
         let smoothed: Vec<Vec<f64>> = f
             .weights
@@ -163,13 +189,20 @@ fn held_out(data: &Data, rules: &Rules, progress: &Progress) -> Option<f64> {
                 w.iter().map(|&x| (x * dealt + 0.5) / (dealt + 0.5 * n)).collect()
             })
             .collect();
-        let (ll, _, impossible) = on(&test).pass(rules, &smoothed, f.repeat, false);
+        let (ll, _, impossible) = on(data, &test, progress).pass(rules, &smoothed, f.repeat, false);
         if impossible > 0 {
-            return Some(f64::NEG_INFINITY);
+            return f64::NEG_INFINITY;
         }
         total += ll;
     }
-    Some(total / deals.len().max(1) as f64)
+    total / deals.len().max(1) as f64
+}
+
+/// Held-out log-likelihood per deal: fitted on the even games, scored on
+/// the odd, and the other way round.
+fn held_out(data: &Data, rules: &Rules, progress: &Progress) -> Option<f64> {
+    let folds = fold_fits(data, rules, progress)?;
+    Some(held_out_score(data, rules, &folds, progress))
 }
 
 /// The smoking gun under `none`'s learned weights.
@@ -212,28 +245,85 @@ fn smoking(data: &Data, none: &Fitted) -> Smoking {
     }
 }
 
-/// Integer weights in the set's own scale (its total, times 10 until every
-/// share lands inside its interval).
-fn integers(set: &PieceSet, shares: &[f64], intervals: &[(f64, f64)]) -> Vec<u32> {
-    let base = set.total_weight().max(1) as f64;
-    let mut best = Vec::new();
-    for m in 0..4 {
-        let scale = base * 10f64.powi(m);
-        let w: Vec<u32> = shares
-            .iter()
-            .map(|&p| (p * scale).round().min(f64::from(MAX_WEIGHT)) as u32)
-            .collect();
-        let total: f64 = w.iter().map(|&x| f64::from(x)).sum();
-        best = w.clone();
-        let fits = total > 0.0
-            && w.iter().zip(intervals).zip(shares).all(|((&x, &(lo, hi)), &p)| {
-                p == 0.0 || (f64::from(x) / total >= lo && f64::from(x) / total <= hi)
-            });
-        if fits || scale * shares.iter().cloned().fold(0.0, f64::max) > f64::from(MAX_WEIGHT) / 10.0 {
-            break;
+/// Integer weights for `shares` that keep them: each within 0.05 point of
+/// its share, shares that differ by `APART` (the 0.01 point they are
+/// printed to) in the same order and distinct, a share above 0 above 0. The set's own
+/// scale (times 10, 100, ...) when that keeps them, else the finest the
+/// file allows (the largest share at `MAX_WEIGHT`), where every share is
+/// within 1 / total ≤ 0.1 point by construction. Order matters beyond
+/// looks: the changer's fallback tries the heaviest pieces first.
+pub(crate) fn integers(set: &PieceSet, shares: &[f64]) -> Vec<u32> {
+    let largest = shares.iter().copied().fold(0.0, f64::max);
+    if largest <= 0.0 {
+        return vec![0; shares.len()];
+    }
+    let finest = (f64::from(MAX_WEIGHT) / largest).floor().max(1.0) as u64;
+    let mut total = set.total_weight().max(1);
+    loop {
+        let w = apportion(shares, total.min(finest));
+        if total >= finest || keeps(shares, &w, 0.0005) {
+            return w;
+        }
+        total = total.saturating_mul(10);
+    }
+}
+
+/// `total` units shared in proportion to `shares` (largest remainders),
+/// then made to keep the shares' order and every dealt piece.
+fn apportion(shares: &[f64], total: u64) -> Vec<u32> {
+    let sum: f64 = shares.iter().sum();
+    let exact: Vec<f64> = shares.iter().map(|&p| p / sum * total as f64).collect();
+    let mut w: Vec<u64> = exact.iter().map(|x| x.floor() as u64).collect();
+    let mut order: Vec<usize> = (0..shares.len()).collect();
+    order.sort_by(|&a, &b| (exact[b] - exact[b].floor()).total_cmp(&(exact[a] - exact[a].floor())));
+    let short = total.saturating_sub(w.iter().sum());
+    for &i in order.iter().take(short as usize) {
+        w[i] += 1;
+    }
+    for (x, &p) in w.iter_mut().zip(shares) {
+        if p > 0.0 && *x == 0 {
+            *x = 1;
         }
     }
-    best
+    // Heaviest first: a share lighter by `APART` or more gets less than
+    // every such heavier one (`floor` is the least weight among them).
+    let mut by_share: Vec<usize> = (0..shares.len()).collect();
+    by_share.sort_by(|&a, &b| shares[b].total_cmp(&shares[a]).then(a.cmp(&b)));
+    // Shares closer than one unit of `total` cannot all be kept apart
+    // without moving some by more than a unit: those may share a weight.
+    let apart = APART.max(sum / total.max(1) as f64);
+    let (mut heavier, mut floor) = (0, u64::MAX);
+    for &b in &by_share {
+        while heavier < by_share.len() && shares[by_share[heavier]] - shares[b] >= apart {
+            floor = floor.min(w[by_share[heavier]]);
+            heavier += 1;
+        }
+        if w[b] >= floor && floor > 1 {
+            w[b] = floor - 1;
+        }
+    }
+    w.into_iter()
+        .map(|x| x.min(u64::from(MAX_WEIGHT)) as u32)
+        .collect()
+}
+
+/// Shares this far apart (0.01 point, the precision they are printed
+/// to) get different weights.
+const APART: f64 = 1e-4;
+
+/// Every share within `tolerance` of its weight's share, and shares
+/// `APART` or more apart kept apart in the same order.
+fn keeps(shares: &[f64], w: &[u32], tolerance: f64) -> bool {
+    let total: f64 = w.iter().map(|&x| f64::from(x)).sum();
+    let sum: f64 = shares.iter().sum();
+    total > 0.0
+        && w.iter()
+            .zip(shares)
+            .all(|(&x, &p)| (f64::from(x) / total - p / sum).abs() <= tolerance)
+        && shares
+            .iter()
+            .zip(w)
+            .all(|(&p, &x)| shares.iter().zip(w).all(|(&q, &y)| p - q < APART || x > y))
 }
 
 /// Pooled shares over contexts, each context weighted by its deals.
@@ -279,12 +369,7 @@ fn file_of(set: &PieceSet, deals: &Deals, f: &Fitted, req: &Request) -> Generato
     } else {
         pooled(f, deals, |c| !mercy_of(c))
     };
-    let intervals = if f.weights.len() == 1 {
-        f.intervals[0].clone()
-    } else {
-        vec![(0.0, 1.0); base.len()]
-    };
-    let ints = integers(set, &base, &intervals);
+    let ints = integers(set, &base);
     let weights = set
         .pieces
         .iter()
@@ -364,7 +449,7 @@ pub(super) fn assemble(
     data: &Data,
     fits: Vec<Fitted>,
     bag: BagFit,
-    rule_fits: Vec<(Fitted, &'static str)>,
+    rule_fits: Vec<RuleFit>,
     progress: &Progress,
 ) -> Result<Option<Learned>, String> {
     let shapes = Shapes::new(set, deals.size);
@@ -375,60 +460,93 @@ pub(super) fn assemble(
         .max_by(|a, b| a.loglik.total_cmp(&b.loglik))
         .cloned()
         .unwrap_or_else(|| fits[0].clone());
-    // Rules whose test passes join the final model.
-    let mut kept = best_check.rules.clone();
-    let mut rows = Vec::new();
-    for f in &fits {
-        let h = if req.held_out {
-            held_out(data, &f.rules, progress)
+    let held = |rules: &Rules| {
+        if req.held_out {
+            held_out(data, rules, progress)
         } else {
             None
-        };
+        }
+    };
+    let mut rows = Vec::new();
+    let mut plain_held = None;
+    for f in &fits {
+        let h = held(&f.rules);
+        if f.rules == best_check.rules {
+            plain_held = h;
+        }
         rows.push(row(f, h, None));
     }
-    for (f, rule) in &rule_fits {
-        let lr = lr_test(&best_check, f);
-        if let Some((_, _, _, p)) = &lr
-            && *p < RULE_ALPHA
-        {
-            match *rule {
+    // The rules' tests, each rule against the plain check it extends; the
+    // rules kept join the final model.
+    let rule_held: Vec<Option<f64>> = rule_fits.iter().map(|r| held(&r.fit.rules)).collect();
+    let tried: Vec<rules::Tried> = rule_fits
+        .iter()
+        .zip(&rule_held)
+        .map(|(r, &held_out)| rules::Tried {
+            rule: r.rule,
+            fit: &r.fit,
+            grid: r.grid,
+            held_out,
+        })
+        .collect();
+    let rule_tests = rules::test(&best_check, plain_held, &tried);
+    let mut kept = best_check.rules.clone();
+    for ((r, t), h) in rule_fits.iter().zip(&rule_tests).zip(&rule_held) {
+        if t.kept {
+            match r.rule {
                 "repeat" => kept.repeat = true,
-                "bands" => kept.bands = f.rules.bands.clone(),
-                _ => kept.mercy = f.rules.mercy,
+                "bands" => kept.bands = r.fit.rules.bands.clone(),
+                _ => kept.mercy = r.fit.rules.mercy,
             }
         }
-        let h = if req.held_out {
-            held_out(data, &f.rules, progress)
-        } else {
-            None
-        };
-        rows.push(row(f, h, lr));
+        let mut rw = row(
+            &r.fit,
+            *h,
+            Some((name(&best_check.rules), t.statistic, t.df, t.p)),
+        );
+        rw.test = Some(t.why.clone());
+        rows.push(rw);
     }
     if progress.cancelled() {
         return Ok(None);
     }
-    let kept_count =
-        usize::from(kept.repeat) + usize::from(!kept.bands.is_empty()) + usize::from(kept.mercy.is_some());
-    let best = if kept_count == 0 {
-        best_check.clone()
-    } else if kept_count == 1 {
-        rule_fits
-            .iter()
-            .find(|(f, _)| f.rules == kept)
-            .map(|(f, _)| f.clone())
-            .unwrap_or_else(|| best_check.clone())
-    } else {
-        let Some(f) = fit::fit(data, &kept, progress) else {
-            return Ok(None);
-        };
-        let h = if req.held_out {
-            held_out(data, &f.rules, progress)
+    // The final models: every check with the rules kept, so the verdict
+    // compares models as they would ship.
+    let mut finals: Vec<Fitted> = Vec::new();
+    for f in &fits {
+        let mut rules = kept.clone();
+        rules.check = f.rules.check;
+        if rules == f.rules {
+            finals.push(f.clone());
+        } else if let Some(r) = rule_fits.iter().find(|r| r.fit.rules == rules) {
+            finals.push(r.fit.clone());
         } else {
-            None
-        };
-        rows.push(row(&f, h, lr_test(&best_check, &f)));
-        f
-    };
+            let Some(g) = fit::fit_from(data, &rules, f.weights.first().map(Vec::as_slice), progress) else {
+                return Ok(None);
+            };
+            let mut rw = row(&g, None, lr_test(f, &g));
+            rw.test = Some("for the verdict: the check with the rules kept".to_owned());
+            rows.push(rw);
+            finals.push(g);
+        }
+    }
+    let per_deal: Vec<Vec<f64>> = finals.iter().map(|f| data.per_deal(f)).collect();
+    let candidates: Vec<Candidate> = finals
+        .iter()
+        .zip(&per_deal)
+        .map(|(f, p)| Candidate {
+            check: f.rules.check,
+            loglik: f.loglik,
+            per_deal: p,
+        })
+        .collect();
+    let mut v = verdict::decide(&candidates);
+    let best = finals
+        .iter()
+        .filter(|f| f.loglik.is_finite())
+        .max_by(|a, b| a.loglik.total_cmp(&b.loglik))
+        .cloned()
+        .unwrap_or_else(|| finals[0].clone());
     // The bag's row; it is best when its BIC beats the best model's.
     let best_bic = best.params as f64 * (n_deals.max(1) as f64).ln() - 2.0 * best.loglik;
     let mut bag_best = false;
@@ -443,6 +561,20 @@ pub(super) fn assemble(
             let nn = (*covered).max(1) as f64;
             let bic = params as f64 * nn.ln() - 2.0 * loglik;
             bag_best = *covered == n_deals && (bic < best_bic || !best.loglik.is_finite());
+            if bag_best {
+                // A bag is decided by BIC (a bag dealt by chance breaks
+                // within a few bags, so a bag that holds grows its lead
+                // with every deal); the calibration draws no bags.
+                v = Verdict {
+                    chosen: "bag",
+                    decided: best_bic - bic >= BAG_BIC,
+                    runner_up: v.chosen.to_owned(),
+                    margin: loglik - best.loglik,
+                    z: f64::NAN,
+                    needed: f64::NAN,
+                    comparisons: finals.len(),
+                };
+            }
             rows.push(ModelRow {
                 name: "bag".to_owned(),
                 loglik: *loglik,
@@ -453,6 +585,7 @@ pub(super) fn assemble(
                 lr: None,
                 impossible: 0,
                 deals: *covered,
+                test: None,
             });
         }
         BagFit::Broken { deals: covered } => rows.push(ModelRow {
@@ -465,69 +598,42 @@ pub(super) fn assemble(
             lr: None,
             impossible: *covered,
             deals: *covered,
+            test: None,
         }),
         BagFit::Untestable { .. } => {}
     }
-    // The check's verdict: the best kind of check against the next kind.
-    let kind = |c: Check| match c {
-        Check::None => "none",
-        Check::Reject => "reject",
-        Check::Repair { .. } => "repair",
-    };
-    let mut families: Vec<(&str, f64)> = Vec::new();
-    for f in &fits {
-        let k = kind(f.rules.check);
-        match families.iter_mut().find(|(n, _)| *n == k) {
-            Some(e) => e.1 = e.1.max(f.loglik),
-            None => families.push((k, f.loglik)),
-        }
-    }
-    if let BagFit::Fits {
-        loglik,
-        deals: covered,
-        ..
-    } = &bag
-        && *covered == n_deals
-    {
-        families.push(("bag", *loglik));
-    }
-    let chosen = if bag_best { "bag" } else { kind(best.rules.check) };
-    let chosen_ll = families
-        .iter()
-        .find(|f| f.0 == chosen)
-        .map_or(best.loglik, |f| f.1);
-    let runner_up = families
-        .iter()
-        .filter(|f| f.0 != chosen)
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map_or(("none", f64::NEG_INFINITY), |f| *f);
-    let check_margin = if chosen_ll.is_finite() && runner_up.1.is_finite() {
-        chosen_ll - runner_up.1
-    } else if chosen_ll.is_finite() {
-        f64::INFINITY
-    } else {
-        0.0
-    };
-    let decided = check_margin >= CHECK_MARGIN;
-    // Undecided: every other kind within the margin is named, likeliest first.
-    let mut close: Vec<(&str, f64)> = families
-        .iter()
-        .filter(|f| f.0 != chosen && f.1.is_finite() && chosen_ll - f.1 < CHECK_MARGIN)
-        .copied()
-        .collect();
-    close.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let runner_up_names = if close.len() > 1 {
-        close.iter().map(|f| f.0).collect::<Vec<_>>().join(",")
-    } else {
-        runner_up.0.to_owned()
-    };
     let none = &fits[0];
     let smoking = smoking(data, none);
+    // The predictive check on games the model was not fitted to: each half
+    // of the games checked with the model fitted on the other half.
+    let folds = if bag_best || n_deals == 0 {
+        None
+    } else {
+        fold_fits(data, &best.rules, progress)
+    };
+    if progress.cancelled() {
+        return Ok(None);
+    }
+    if let Some(folds) = &folds
+        && let Some(r) = rows
+            .iter_mut()
+            .find(|r| r.name == name(&best.rules) && r.held_out.is_none())
+        && req.held_out
+    {
+        r.held_out = Some(held_out_score(data, &best.rules, folds, progress));
+    }
     let predictive = (!bag_best && n_deals > 0).then(|| {
+        let (models, held): (Vec<Fitted>, bool) = match &folds {
+            Some(f) => (f.to_vec(), true),
+            None => (vec![best.clone()], false),
+        };
         predictive::check(
             &shapes,
             set,
-            &best,
+            &predictive::Models {
+                fitted: &models,
+                held_out: held,
+            },
             &deals.deals,
             deals.k,
             req.seed,
@@ -568,10 +674,21 @@ pub(super) fn assemble(
     let mut first = format!(
         "deals={n_deals} games={} check={check_word} check_verdict={} runner_up={} margin={}",
         deals.games,
-        if decided { "decided" } else { "undecided" },
-        runner_up_names,
-        figure(check_margin)
+        if v.decided { "decided" } else { "undecided" },
+        v.runner_up,
+        figure(v.margin)
     );
+    if v.z.is_nan() {
+        let _ = write!(first, " by=bic");
+    } else {
+        let _ = write!(
+            first,
+            " vuong_z={} needed={:.2} (over {} models)",
+            figure(v.z),
+            v.needed,
+            v.comparisons
+        );
+    }
     if bag_best {
         if let BagFit::Fits { counts, bags, .. } = &bag {
             let _ = write!(
@@ -589,13 +706,13 @@ pub(super) fn assemble(
     } else {
         if let Check::Repair { policy, .. } = best.rules.check {
             // How far the policy stands from the other policies fitted.
-            let next = fits
+            let next = finals
                 .iter()
                 .filter(|f| matches!(f.rules.check, Check::Repair { policy: p, .. } if p != policy))
                 .map(|f| f.loglik)
                 .fold(f64::NEG_INFINITY, f64::max);
             if next.is_finite() {
-                let _ = write!(first, " policy_margin={:.2}", best_check.loglik - next);
+                let _ = write!(first, " policy_margin={:.2}", best.loglik - next);
             }
         }
         match best.repeat {
@@ -670,6 +787,9 @@ pub(super) fn assemble(
         if let Some((vs, stat, df, p)) = &r.lr {
             let _ = write!(l, " lr_vs={vs} lr={stat:.2} df={df} p={p:.3e}");
         }
+        if let Some(t) = &r.test {
+            let _ = write!(l, " ({t})");
+        }
         if r.impossible > 0 {
             let _ = write!(l, " impossible_deals={}", r.impossible);
         }
@@ -687,8 +807,19 @@ pub(super) fn assemble(
         let (inside, all) = p.inside();
         let u = p.unsolvable;
         lines.push(format!(
-            "predictive: {inside} of {all} piece shares by fill band inside the simulated 95 % range; unsolvable holders observed={:.4} simulated={:.4} [{:.4}-{:.4}] ({} deals, {} replications, seed {})",
-            u.0, u.1, u.2, u.3, p.deals, p.replications, p.seed
+            "predictive: {inside} of {all} piece shares by fill band inside the simulated 95 % range; unsolvable holders observed={:.4} simulated={:.4} [{:.4}-{:.4}] ({} deals, {} replications, seed {}; {})",
+            u.0,
+            u.1,
+            u.2,
+            u.3,
+            p.deals,
+            p.replications,
+            p.seed,
+            if p.held_out {
+                "each half of the games checked with the model fitted on the other half"
+            } else {
+                "on the deals fitted: one game, none to hold out"
+            }
         ));
     }
     let mut notes = deals.notes.clone();
@@ -717,9 +848,11 @@ pub(super) fn assemble(
         text,
         lines,
         notes,
-        check_margin,
-        runner_up: runner_up_names,
-        decided,
+        check_margin: v.margin,
+        runner_up: v.runner_up.clone(),
+        decided: v.decided,
+        verdict: v,
+        rule_tests,
         pieces: set.pieces.iter().map(|p| p.id.clone()).collect(),
     }))
 }

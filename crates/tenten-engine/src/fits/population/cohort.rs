@@ -3,7 +3,7 @@
 //! player and session ids). The ground truth of the population's tests and
 //! of the demo cohort.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -122,6 +122,29 @@ pub const IDENTITY: &str = "cohort.ron";
 pub struct CohortRun {
     pub run: ForecastPlan,
     pub sessions: usize,
+}
+
+/// The logs given on a command line without a cohort's identity file:
+/// `tenten fit-population cohort/*` names the folder's `cohort.ron` among
+/// its logs, which is no log (a fit reads a folder's `.jsonl` files and
+/// never it). Returns the paths kept and a note for each file left out.
+pub fn without_identity(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
+    let mut kept = Vec::new();
+    let mut notes = Vec::new();
+    for p in paths {
+        let identity = p.file_name().is_some_and(|n| n == IDENTITY)
+            && p.is_file()
+            && std::fs::read_to_string(p).is_ok_and(|t| !crate::io::jsonl_log::is_jsonl(&t));
+        if identity {
+            notes.push(format!(
+                "skipped {}: a cohort's identity (the run that wrote its logs), not a log",
+                p.display()
+            ));
+        } else {
+            kept.push(p.clone());
+        }
+    }
+    (kept, notes)
 }
 
 /// What a folder holds that a cohort did not write (anything but its

@@ -29,25 +29,34 @@ use crate::study::tune::{self, Goal, Target, TuneRequest};
 
 use super::{Estimate, Estimator, Plan, Replication, replication_seed};
 
-/// Replication `r` of `plan`; `None` when cancelled.
-pub fn replicate(plan: &Plan, r: usize, progress: &Progress) -> Option<Replication> {
-    let outcome = match plan.estimator {
-        Estimator::FitPlayer => one_tester(plan, r, progress)?,
-        Estimator::FitPopulation => population(plan, r, progress)?.map(|(e, _)| e),
-        Estimator::Forecast => forecast(plan, r, progress)?,
-        Estimator::Tune => tuned(plan, r, progress)?,
-        Estimator::Playtest => playtest(plan, r, progress)?,
+/// Replication `r` of `plan`; `None` when cancelled. `stages` are the
+/// progress of its parts (a fit-generator replication's simulation and
+/// fit; every other estimator reports on the first).
+pub fn replicate(plan: &Plan, r: usize, stages: [&Progress; 2]) -> Option<Replication> {
+    let progress = stages[0];
+    let (outcome, generator) = match plan.estimator {
+        Estimator::FitPlayer => (one_tester(plan, r, progress)?, None),
+        Estimator::FitPopulation => (population(plan, r, progress)?.map(|(e, _)| e), None),
+        Estimator::Forecast => (forecast(plan, r, progress)?, None),
+        Estimator::Tune => (tuned(plan, r, progress)?, None),
+        Estimator::Playtest => (playtest(plan, r, progress)?, None),
+        Estimator::FitGenerator => match super::generator::replicate(plan, r, stages)? {
+            Ok((estimates, outcome)) => (Ok(estimates), Some(outcome)),
+            Err(e) => (Err(e), None),
+        },
     };
     Some(match outcome {
         Ok(estimates) => Replication {
             index: r,
             estimates,
             failed: None,
+            generator,
         },
         Err(why) => Replication {
             index: r,
             estimates: Vec::new(),
             failed: Some(why),
+            generator: None,
         },
     })
 }
@@ -392,16 +401,4 @@ fn tuned(plan: &Plan, r: usize, progress: &Progress) -> Estimates {
             (lo, hi),
         )
     }]))
-}
-
-/// Whether a tune's verdict held on the fresh games: met inside the band,
-/// missed outside it; undecided confirms nothing.
-pub fn confirmed(e: &Estimate) -> Option<bool> {
-    let (lo, hi) = e.band?;
-    let inside = lo <= e.truth && e.truth <= hi;
-    match e.verdict.as_deref()? {
-        "met" => Some(inside),
-        "missed" => Some(!inside),
-        _ => None,
-    }
 }

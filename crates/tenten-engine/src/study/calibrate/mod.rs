@@ -8,14 +8,18 @@
 //! RMSE and the width.
 //!
 //! `plan` is the study's identity, by value; `estimators` one replication
-//! of each; `summary` the table; `file` the result file, shards, merge and
-//! checkpoints.
+//! of each; `generator` the fit-generator estimator's truths, replications
+//! and tally; `summary` the table; `file` the result file, shards, merge
+//! and checkpoints.
 
 pub mod estimators;
 pub mod file;
+pub mod generator;
 pub mod measured;
 pub mod plan_playtest;
 pub mod summary;
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -40,10 +44,20 @@ pub enum Estimator {
     /// A playtest's own figures (each a ratio over its testers' sessions,
     /// clustered by tester) against the true population's.
     Playtest,
+    /// `fit-generator` on a log dealt by a generator drawn at random: its
+    /// shares' intervals, its rules and its check's verdict.
+    FitGenerator,
 }
 
 impl Estimator {
-    pub const NAMES: [&'static str; 5] = ["fit-player", "fit-population", "forecast", "tune", "playtest"];
+    pub const NAMES: [&'static str; 6] = [
+        "fit-player",
+        "fit-population",
+        "forecast",
+        "tune",
+        "playtest",
+        "fit-generator",
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -52,6 +66,7 @@ impl Estimator {
             Estimator::Forecast => "forecast",
             Estimator::Tune => "tune",
             Estimator::Playtest => "playtest",
+            Estimator::FitGenerator => "fit-generator",
         }
     }
 
@@ -62,6 +77,7 @@ impl Estimator {
             "forecast" => Ok(Estimator::Forecast),
             "tune" => Ok(Estimator::Tune),
             "playtest" => Ok(Estimator::Playtest),
+            "fit-generator" => Ok(Estimator::FitGenerator),
             other => Err(format!(
                 "unknown estimator {other:?}; choose {}",
                 Estimator::NAMES.join(", ")
@@ -196,8 +212,17 @@ pub struct Design {
     /// Testers × sessions (fit-population, forecast).
     pub testers: usize,
     pub sessions: usize,
-    /// One tester's deals (fit-player).
+    /// One tester's deals (fit-player); the fewest deals of a log
+    /// (fit-generator).
     pub deals: usize,
+    /// The most deals of a log (fit-generator): each replication's length
+    /// drawn log-uniformly from `deals` to this; 0 holds it at `deals`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub deals_max: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Design {
@@ -206,13 +231,32 @@ impl Design {
         testers: 50,
         sessions: 5,
         deals: 300,
+        deals_max: 0,
     };
     /// The small one: 20 × 2; 100 deals.
     pub const SMALL: Design = Design {
         testers: 20,
         sessions: 2,
         deals: 100,
+        deals_max: 0,
     };
+    /// fit-generator's documented design: logs of 2,000 to 50,000 deals.
+    pub const GENERATOR: Design = Design {
+        testers: 0,
+        sessions: 0,
+        deals: 2_000,
+        deals_max: 50_000,
+    };
+    /// The window's: 2,000 to 10,000 deals (a replication in seconds).
+    pub const GENERATOR_SMALL: Design = Design {
+        deals_max: 10_000,
+        ..Design::GENERATOR
+    };
+
+    /// The fewest and the most deals of a log.
+    pub fn deals_range(&self) -> (usize, usize) {
+        (self.deals, self.deals_max.max(self.deals))
+    }
 }
 
 /// A calibration study's identity: everything that decides its
@@ -237,6 +281,9 @@ pub struct Plan {
     pub max_rounds: u32,
     pub replications: usize,
     pub seed: u64,
+    /// Where the true generators come from (fit-generator only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generators: Option<generator::GeneratorRanges>,
 }
 
 /// The most replications a study holds.
@@ -257,6 +304,16 @@ impl Plan {
             max_rounds: 1_000,
             replications,
             seed,
+            generators: (estimator == Estimator::FitGenerator).then(generator::GeneratorRanges::default),
+        }
+    }
+
+    /// What replication `r` costs, in the units of `run`'s progress: its
+    /// log's deals (fit-generator), else one.
+    pub fn cost(&self, r: usize) -> usize {
+        match self.estimator {
+            Estimator::FitGenerator => generator::deals_of(self, r).max(1),
+            _ => 1,
         }
     }
 
@@ -305,6 +362,22 @@ impl Plan {
                 crate::fits::population::cohort::check_size(d.testers, d.sessions)?;
             }
             Estimator::Tune => {}
+            Estimator::FitGenerator => {
+                let (lo, hi) = d.deals_range();
+                if !(100..=200_000).contains(&lo) || hi > 200_000 {
+                    return Err(format!(
+                        "deals: a log of 100 to 200,000 deals; got {}",
+                        if lo < 100 { lo } else { hi }
+                    ));
+                }
+                if d.deals_max != 0 && d.deals_max < d.deals {
+                    return Err(format!(
+                        "deals-max: at least deals ({}); got {}",
+                        d.deals, d.deals_max
+                    ));
+                }
+                self.generators.clone().unwrap_or_default().check()?;
+            }
         }
         if matches!(self.estimator, Estimator::Forecast | Estimator::Playtest) {
             for (n, what) in [
@@ -375,28 +448,93 @@ pub struct Replication {
     pub estimates: Vec<Estimate>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed: Option<String>,
+    /// A fit-generator replication's truth and what the fit decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generator: Option<generator::Outcome>,
 }
 
 /// Plays replications `indices` of `plan` in order; `on_done` hears of
 /// each as it ends (checkpoints, progress). `None` when cancelled; the
 /// replications done before are in `on_done`'s hands.
+///
+/// `progress` counts in units of cost (`Plan::cost`: a replication's deals
+/// for fit-generator, one otherwise), its total set here: the replications
+/// done, and the part of the one under way that its estimator reports on
+/// its own progress (a fit-generator replication's simulation and its
+/// fit, weighed by `generator::SIMULATION_SHARE`). The estimator's own
+/// totals never reach `progress`, so the fraction is the study's and the
+/// ETA an honest one.
 pub fn run(
     plan: &Plan,
     indices: impl IntoIterator<Item = usize>,
     progress: &Progress,
     mut on_done: impl FnMut(&Replication),
 ) -> Option<Vec<Replication>> {
+    let indices: Vec<usize> = indices.into_iter().collect();
+    let costs: Vec<usize> = indices.iter().map(|&r| plan.cost(r)).collect();
+    progress.set_total(costs.iter().sum::<usize>().max(1));
+    progress.done.store(0, Ordering::Relaxed);
+    let mut base = 0usize;
     let mut out = Vec::new();
-    for r in indices {
+    for (&r, &cost) in indices.iter().zip(&costs) {
         if progress.cancelled() {
             return None;
         }
-        let rep = estimators::replicate(plan, r, progress)?;
-        progress.advance(1);
+        let stages = [Progress::default(), Progress::default()];
+        let weights = match plan.estimator {
+            Estimator::FitGenerator => [generator::SIMULATION_SHARE, 1.0 - generator::SIMULATION_SHARE],
+            _ => [1.0, 0.0],
+        };
+        let rep = watched(progress, &stages, weights, base, cost, || {
+            estimators::replicate(plan, r, [&stages[0], &stages[1]])
+        })?;
+        base += cost;
+        progress.done.store(base, Ordering::Relaxed);
         on_done(&rep);
         out.push(rep);
     }
     Some(out)
+}
+
+/// Runs `work` while a watcher passes a cancel of `outer` on to `stages`
+/// and shows their weighted fraction of `cost` on `outer` past `base`
+/// (never going back).
+pub(crate) fn watched<T>(
+    outer: &Progress,
+    stages: &[Progress; 2],
+    weights: [f64; 2],
+    base: usize,
+    cost: usize,
+    work: impl FnOnce() -> T,
+) -> T {
+    let finished = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let watcher = scope.spawn(|| {
+            let mut shown = 0usize;
+            while !finished.load(Ordering::Relaxed) {
+                if outer.cancelled() {
+                    stages.iter().for_each(Progress::cancel);
+                }
+                let f: f64 = stages
+                    .iter()
+                    .zip(weights)
+                    .map(|(s, w)| w * f64::from(s.fraction()))
+                    .sum();
+                // A stage not yet begun reads 0 (its total unset): the
+                // fraction only grows as each stage does.
+                let part = ((f * cost as f64) as usize).min(cost.saturating_sub(1));
+                if part > shown {
+                    shown = part;
+                    outer.done.store(base + shown, Ordering::Relaxed);
+                }
+                std::thread::park_timeout(std::time::Duration::from_millis(50));
+            }
+        });
+        let answer = work();
+        finished.store(true, Ordering::Relaxed);
+        watcher.thread().unpark();
+        answer
+    })
 }
 
 #[cfg(test)]

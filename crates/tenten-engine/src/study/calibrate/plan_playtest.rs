@@ -52,6 +52,7 @@ impl Ask {
                 testers,
                 sessions: self.sessions,
                 deals: 0,
+                deals_max: 0,
             },
             replications.max(1),
             self.seed,
@@ -204,6 +205,7 @@ pub fn testers_for_width(
             index,
             estimates: vec![Estimate::new(&ask.figure, truth[j], *v, *ci)],
             failed: None,
+            generator: None,
         })
         .collect();
     let check = summary::rows(&reps)

@@ -9,7 +9,6 @@ use std::fmt::Write as _;
 
 use crate::stats::survival;
 
-use super::estimators::confirmed;
 use super::{Plan, Replication};
 
 /// Coverage inside this band is calibrated (the 90-98 %).
@@ -175,11 +174,19 @@ fn num(x: f64) -> String {
     }
 }
 
-/// "50x5" or "300_deals": the design the estimator saw.
+/// "50x5", "300_deals" or "2000-50000_deals": the design the estimator saw.
 pub fn design(plan: &Plan) -> String {
     match plan.estimator {
         super::Estimator::FitPlayer => format!("{}_deals", plan.design.deals),
         super::Estimator::Tune => "tune".to_owned(),
+        super::Estimator::FitGenerator => {
+            let (lo, hi) = plan.design.deals_range();
+            if hi > lo {
+                format!("{lo}-{hi}_deals")
+            } else {
+                format!("{lo}_deals")
+            }
+        }
         _ => format!("{}x{}", plan.design.testers, plan.design.sessions),
     }
 }
@@ -187,7 +194,11 @@ pub fn design(plan: &Plan) -> String {
 /// The CLI's lines: one per parameter.
 pub fn lines(plan: &Plan, rows: &[Row]) -> Vec<String> {
     let mut out = Vec::new();
-    let total = rows.first().map_or(0, |r| r.n + r.failed);
+    let total = if plan.estimator == super::Estimator::FitGenerator {
+        plan.replications
+    } else {
+        rows.first().map_or(0, |r| r.n + r.failed)
+    };
     if rows.is_empty() {
         out.push(format!(
             "estimator={} design={} replications=0 parameters=none",
@@ -201,7 +212,11 @@ pub fn lines(plan: &Plan, rows: &[Row]) -> Vec<String> {
             plan.estimator.name(),
             design(plan),
             r.parameter,
-            total.max(r.n + r.failed),
+            if plan.estimator == super::Estimator::FitGenerator {
+                total
+            } else {
+                total.max(r.n + r.failed)
+            },
             num(r.coverage),
             num(r.coverage_ci.0),
             num(r.coverage_ci.1),
@@ -212,6 +227,11 @@ pub fn lines(plan: &Plan, rows: &[Row]) -> Vec<String> {
             r.failed,
             r.calibrated()
         );
+        if plan.estimator == super::Estimator::FitGenerator {
+            // A replication gives a share in each context its model names
+            // a truth for, and a repeat chance only when the truth has one.
+            let _ = write!(line, " estimates={} with_interval={}", r.n, r.with_interval);
+        }
         if let Some(v) = r.verdicts {
             let _ = write!(
                 line,
@@ -254,4 +274,16 @@ pub fn csv(plan: &Plan, rows: &[Row]) -> String {
         );
     }
     out
+}
+
+/// Whether a tune's verdict held on the fresh games: met inside the band,
+/// missed outside it; undecided confirms nothing.
+pub fn confirmed(e: &super::Estimate) -> Option<bool> {
+    let (lo, hi) = e.band?;
+    let inside = lo <= e.truth && e.truth <= hi;
+    match e.verdict.as_deref()? {
+        "met" => Some(inside),
+        "missed" => Some(!inside),
+        _ => None,
+    }
 }

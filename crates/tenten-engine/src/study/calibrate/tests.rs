@@ -82,6 +82,7 @@ fn the_table_is_defined_for_none_one_and_all_failed() {
         index: 0,
         estimates: vec![e("slip", 0.05, 0.06, (0.04, 0.08))],
         failed: None,
+        generator: None,
     }];
     let t = rows(&one);
     assert_eq!((t[0].n, t[0].covered, t[0].coverage), (1, 1, 1.0));
@@ -97,6 +98,7 @@ fn the_table_is_defined_for_none_one_and_all_failed() {
         index: 0,
         estimates: Vec::new(),
         failed: Some("no moves".to_owned()),
+        generator: None,
     }];
     assert!(rows(&failed).is_empty());
     // A failure beside a success is counted, with its reason.
@@ -123,6 +125,7 @@ fn the_table_is_defined_for_none_one_and_all_failed() {
             e("b", 5.0, 1.0, (0.5, f64::INFINITY)),
         ],
         failed: None,
+        generator: None,
     }];
     let t = rows(&open);
     assert_eq!((t[0].with_interval, t[0].calibrated()), (0, "unknown"));
@@ -144,6 +147,7 @@ fn coverage_is_judged_with_its_own_binomial_interval() {
                     if i < covered { (0.9, 1.1) } else { (1.1, 1.2) },
                 )],
                 failed: None,
+                generator: None,
             })
             .collect()
     };
@@ -240,6 +244,7 @@ fn small_seeded_studies_cover_inside_the_binomial_band() {
             testers: 12,
             sessions: 2,
             deals: 0,
+            deals_max: 0,
         },
         60,
         12,
