@@ -181,6 +181,7 @@ fn generator_table(ui: &mut Ui, reps: &[Replication]) {
         t.repeat_coverage,
         "the repeat chance's 95 % interval held the truth (when the final model has one)",
     ));
+    // The four figures with a goal, by the name `goals` gives them.
     let goal_of = |name: &str| {
         let key = match name {
             "check decided wrong" => "check_decided_wrong",
@@ -267,9 +268,9 @@ impl Tab for CalibrationTab {
                     ui.label("Design");
                     if self.estimator == Estimator::FitGenerator {
                         ui.radio_value(&mut self.generator_full, false, "logs of 2,000-10,000 deals")
-                            .on_hover_text("each replication's log length drawn log-uniformly: seconds a replication");
+                            .on_hover_text("each replication's log length drawn log-uniformly: a minute or two a replication");
                         ui.radio_value(&mut self.generator_full, true, "2,000-50,000 deals (the documented design)")
-                            .on_hover_text("as `tenten calibrate --estimator fit-generator`: up to minutes a replication");
+                            .on_hover_text("as `tenten calibrate --estimator fit-generator`: up to a quarter of an hour a replication");
                     } else {
                         ui.radio_value(
                             &mut self.small,

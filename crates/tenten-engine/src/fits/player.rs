@@ -406,9 +406,32 @@ pub fn record_places_dealt(
     deals: usize,
     dealing: &crate::play::dealing::Dealing,
 ) -> Vec<(Logged, crate::io::jsonl_log::Place)> {
+    let never = Progress::default();
+    record_places_dealt_until(shapes, set, k, player, seed, deals, u32::MAX, dealing, &never)
+        .unwrap_or_else(|| unreachable!("a progress nobody holds is never cancelled"))
+}
+
+/// `record_places_dealt` with games of at most `max_rounds` rounds and a
+/// progress counting deals; `None` when cancelled.
+#[allow(clippy::too_many_arguments)]
+pub fn record_places_dealt_until(
+    shapes: &Shapes,
+    set: &crate::model::pieces::PieceSet,
+    k: usize,
+    player: &Player,
+    seed: u64,
+    deals: usize,
+    max_rounds: u32,
+    dealing: &crate::play::dealing::Dealing,
+    progress: &Progress,
+) -> Option<Vec<(Logged, crate::io::jsonl_log::Place)>> {
+    progress.set_total(deals);
     let mut out = Vec::with_capacity(deals);
     let mut g = 0u64;
     while out.len() < deals {
+        if progress.cancelled() {
+            return None;
+        }
         let mut dealer = dealing.dealer(set, crate::search::changer::ChangeOptions::default());
         let mut strategy = crate::play::player::PlayerStrategy::new(player.clone());
         let mut rounds = Vec::new();
@@ -419,20 +442,24 @@ pub fn record_places_dealt(
             dealer.as_mut(),
             &mut strategy,
             seed.wrapping_add(g),
-            u32::try_from(deals - out.len()).unwrap_or(u32::MAX),
+            u32::try_from(deals - out.len())
+                .unwrap_or(u32::MAX)
+                .min(max_rounds),
             Some(&mut rounds),
-            &Progress::default(),
+            progress,
         );
+        let before = out.len();
         out.extend(
             rounds
                 .into_iter()
                 .enumerate()
                 .map(|(round, r)| logged(r, g, round)),
         );
+        progress.advance(out.len().min(deals) - before);
         g += 1;
     }
     out.truncate(deals);
-    out
+    Some(out)
 }
 
 /// A round played as a log records it: the deal met, the moves made (in

@@ -105,7 +105,8 @@ fn files_of(paths: &[PathBuf]) -> Result<Vec<PathBuf>, FormatError> {
                 .filter(|f| {
                     f.extension().is_some_and(|x| x == "jsonl")
                         || (f.extension().is_some_and(|x| x == "ron")
-                            && f.file_name().is_some_and(|n| n != "cohort.ron"))
+                            && f.file_name()
+                                .is_some_and(|n| n != crate::fits::population::cohort::IDENTITY))
                 })
                 .filter(|f| std::fs::metadata(f).is_ok_and(|m| m.len() > 0))
                 .collect();

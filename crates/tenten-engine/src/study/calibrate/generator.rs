@@ -25,14 +25,14 @@ use crate::fits::generator::deals;
 use crate::fits::generator::fit::Rules;
 use crate::fits::generator::likelihood::Check as Learned;
 use crate::fits::generator::{self as learner, Request};
-use crate::fits::player::logged;
+use crate::fits::player::record_places_dealt_until;
 use crate::io::playtest_log;
 use crate::model::generator::Generator;
 use crate::model::pieces::{MAX_WEIGHT, PieceSet};
 use crate::model::shapes::Shapes;
 use crate::play::dealing::Dealing;
 use crate::play::generator_file::{self, Band, Check, GeneratorFile, GeneratorSpec, Mercy, effective};
-use crate::play::player::{self, Player, PlayerStrategy};
+use crate::play::player;
 use crate::progress::Progress;
 use crate::search::heuristic::Policy;
 use crate::stats::survival::share;
@@ -390,53 +390,6 @@ pub fn request() -> Request {
 /// is the fit), for the progress; measured in release, 10,000 deals.
 pub const SIMULATION_SHARE: f64 = 0.1;
 
-/// `n` deals of `dealing` to `player`, with progress; `None` when cancelled.
-#[allow(clippy::too_many_arguments)]
-fn simulate(
-    shapes: &Shapes,
-    set: &PieceSet,
-    who: &Player,
-    seed: u64,
-    n: usize,
-    max_rounds: u32,
-    dealing: &Dealing,
-    progress: &Progress,
-) -> Option<Vec<(crate::io::logged::Logged, crate::io::jsonl_log::Place)>> {
-    progress.set_total(n);
-    let mut out = Vec::with_capacity(n);
-    let mut g = 0u64;
-    while out.len() < n {
-        if progress.cancelled() {
-            return None;
-        }
-        let mut dealer = dealing.dealer(set, crate::search::changer::ChangeOptions::default());
-        let mut strategy = PlayerStrategy::new(who.clone());
-        let mut rounds = Vec::new();
-        crate::play::game::play_game(
-            shapes,
-            set,
-            3,
-            dealer.as_mut(),
-            &mut strategy,
-            seed.wrapping_add(g),
-            u32::try_from(n - out.len()).unwrap_or(u32::MAX).min(max_rounds),
-            Some(&mut rounds),
-            progress,
-        );
-        let before = out.len();
-        out.extend(
-            rounds
-                .into_iter()
-                .enumerate()
-                .map(|(round, r)| logged(r, g, round)),
-        );
-        progress.advance(out.len().min(n) - before);
-        g += 1;
-    }
-    out.truncate(n);
-    Some(out)
-}
-
 /// Replication `r` of a fit-generator study: the estimates and the
 /// outcome. `stages` are the simulation's progress and the fit's.
 pub fn replicate(
@@ -461,7 +414,17 @@ pub fn replicate(
     };
     let shapes = Shapes::new(&set, size);
     let seed = replication_seed(plan.seed, r);
-    let places = simulate(&shapes, &set, &who, seed, n, plan.max_rounds, &dealing, stages[0])?;
+    let places = record_places_dealt_until(
+        &shapes,
+        &set,
+        3,
+        &who,
+        seed,
+        n,
+        plan.max_rounds,
+        &dealing,
+        stages[0],
+    )?;
     let text = playtest_log::to_jsonl(&places, size, &set, &ranges.player, "s", Some(&truth.file.name));
     drop(places);
     let read = match deals::read_texts(&[(format!("replication-{r}.jsonl"), text)], &set) {
