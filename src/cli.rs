@@ -184,7 +184,7 @@ enum Command {
         reading: Reading,
         /// Instead, print a batch of N deals met in self-play (random weighted
         /// holders, each piece at a random spot), as a playtest log holds them.
-        /// Its games start on an empty 10x10 board: not with --board or --repair.
+        /// Its games start on an empty board (--size): not with --board or --repair.
         #[arg(
             long,
             value_name = "N",
@@ -204,6 +204,9 @@ enum Command {
         /// file's name or a generator file; default random): a log to learn a generator from.
         #[arg(long, value_name = "G", requires = "player")]
         generator: Option<String>,
+        /// With --log: the board its games are played on (empty at each game's start).
+        #[arg(long, value_name = "WxH", default_value = "10x10", requires = "log", value_parser = simulate::parse_size)]
+        size: BoardSize,
     },
     /// Tune a generator file's weights toward targets for players (Nelder-Mead, every
     /// candidate on the same seeds), validate the best few on other seeds, check the
@@ -732,10 +735,11 @@ pub fn main(args: Vec<OsString>) -> i32 {
             player: Some(player),
             format,
             generator,
+            size,
             ..
         } => players::cmd_player_log(
             seed,
-            pieces.as_deref(),
+            (pieces.as_deref(), size),
             usize::from(holder_size),
             n as usize,
             (&player, format, generator.as_deref()),
@@ -746,10 +750,11 @@ pub fn main(args: Vec<OsString>) -> i32 {
             pieces,
             holder_size,
             log: Some(n),
+            size,
             ..
         } => cmd_deal_log(
             seed,
-            pieces.as_deref(),
+            (pieces.as_deref(), size),
             usize::from(holder_size),
             n as usize,
             &mut out,
@@ -1292,13 +1297,12 @@ fn cmd_deal(
 /// A batch of `n` deals met in self-play on an empty classic board.
 fn cmd_deal_log(
     seed: u64,
-    pieces: Option<&Path>,
+    (pieces, size): (Option<&Path>, BoardSize),
     k: usize,
     n: usize,
     out: &mut String,
 ) -> Result<(), FormatError> {
     let set = piece_set(pieces)?;
-    let size = BoardSize::CLASSIC;
     let shapes = Shapes::new(&set, size);
     let deals =
         tenten_engine::play::random_fill::played_deals(&shapes, &set, k, n, &mut Generator::new(seed));
@@ -1307,13 +1311,18 @@ fn cmd_deal_log(
         .map(|d| formats::deal_to_ron(&Board::from_bits(size, d.board), &d.holder, &set, None, None))
         .collect();
     let comment = format!(
-        "{n} deals met in self-play: tenten deal --seed {seed} --log {n}{}.\n\
+        "{n} deals met in self-play: tenten deal --seed {seed} --log {n}{}{}.\n\
          Random weighted holders of {k} ({}), each piece at a random fitting spot;\n\
          a game restarts on an empty {size} board when a piece finds no spot.",
         if k == 3 {
             String::new()
         } else {
             format!(" --holder-size {k}")
+        },
+        if size == BoardSize::CLASSIC {
+            String::new()
+        } else {
+            format!(" --size {size}")
         },
         set.name
     );

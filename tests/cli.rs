@@ -814,6 +814,32 @@ fn fit_player_refuses_bad_logs_with_the_deals_place() {
     assert!(run_bad(&["fit-player", path.to_str().unwrap()]).contains("hold no moves"));
     assert!(run_bad(&["deal", "--seed", "1", "--log", "3", "--player", "clever"]).contains("unknown player"));
     assert!(run_bad(&["fit-player", path.to_str().unwrap(), "--evaluation", "12"]).contains("five digits"));
+    // Another board size: the log's boards are that size, and say so.
+    let small = run_ok(&[
+        "deal",
+        "--seed",
+        "2",
+        "--log",
+        "4",
+        "--player",
+        "casual",
+        "--format",
+        "jsonl",
+        "--size",
+        "8x8",
+        "--pieces",
+        "presets/pieces/fixed-41.ron",
+    ]);
+    assert_eq!(small.lines().count(), 4);
+    let empty8 = format!(r#""board":[{}]"#, [r#""........""#; 8].join(","));
+    assert!(small.lines().next().unwrap().contains(&empty8), "{small}");
+    assert!(!small.contains("........."), "no row wider than 8: {small}");
+    let ron = run_ok(&["deal", "--seed", "2", "--log", "2", "--size", "6x7"]);
+    assert!(
+        ron.contains("--size 6x7") && ron.contains("empty 6x7 board"),
+        "{ron}"
+    );
+    assert!(run_bad(&["deal", "--seed", "2", "--size", "8x8"]).contains("--log"));
 }
 
 /// A generator file deals as the generator it presets; a bad one is

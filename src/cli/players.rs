@@ -60,14 +60,13 @@ pub(super) enum LogFormat {
 
 pub(super) fn cmd_player_log(
     seed: u64,
-    pieces: Option<&Path>,
+    (pieces, size): (Option<&Path>, BoardSize),
     k: usize,
     n: usize,
     (model, format, generator): (&Model, LogFormat, Option<&str>),
     out: &mut String,
 ) -> Result<(), FormatError> {
     let set = piece_set(pieces)?;
-    let size = BoardSize::CLASSIC;
     let shapes = Shapes::new(&set, size);
     let generator = generator.unwrap_or("random");
     let dealing = tenten_engine::play::dealing::Dealing::by_name(generator, &set)?;
@@ -88,7 +87,7 @@ pub(super) fn cmd_player_log(
     let log: Vec<_> = placed.into_iter().map(|(d, _)| d).collect();
     let p = &model.player;
     let comment = format!(
-        "A playtest log of {n} deals: tenten deal --seed {seed} --log {n} --player {}{}{}.\n\
+        "A playtest log of {n} deals: tenten deal --seed {seed} --log {n} --player {}{}{}{}.\n\
          Played by the model player {:?} ({}),\n\
          with the {generator} generator ({}) on an empty {size} board, game g on seed {seed} + g.\n\
          moves: (piece, column, row) of each piece's top-left corner, in the order placed;\n\
@@ -103,6 +102,11 @@ pub(super) fn cmd_player_log(
             String::new()
         } else {
             format!(" --generator {generator}")
+        },
+        if size == BoardSize::CLASSIC {
+            String::new()
+        } else {
+            format!(" --size {size}")
         },
         p.name,
         p.describe(),

@@ -77,10 +77,17 @@ pub fn vuong_z(a: &[f64], b: &[f64]) -> f64 {
     }
     let mean = d.iter().sum::<f64>() / n as f64;
     let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64;
-    // No spread to judge by (one deal, or the same difference on every
-    // deal): nothing decided.
-    if n < 2 || var <= 1e-24 {
+    // One deal decides nothing; the same difference on every deal decides
+    // by its sign (no spread: the standard error is 0), unless it is none.
+    if n < 2 {
         return 0.0;
+    }
+    if var <= 1e-24 {
+        return if mean.abs() <= 1e-12 {
+            0.0
+        } else {
+            mean.signum() * f64::INFINITY
+        };
     }
     mean * (n as f64).sqrt() / var.sqrt()
 }
@@ -188,7 +195,13 @@ mod tests {
         assert!((vuong_z(&b, &a) + 5.0 / 1.25f64.sqrt()).abs() < 1e-12);
         assert_eq!(vuong_z(&a, &a), 0.0, "the same model: nothing to tell");
         assert_eq!(vuong_z(&[3.0], &[1.0]), 0.0, "one deal decides nothing");
-        assert_eq!(vuong_z(&[3.0, 3.0], &[1.0, 1.0]), 0.0, "no spread");
+        assert_eq!(vuong_z(&[3.0, 3.0], &[3.0, 3.0]), 0.0, "the same model");
+        assert_eq!(
+            vuong_z(&[3.0, 3.0], &[1.0, 1.0]),
+            f64::INFINITY,
+            "better on every deal alike"
+        );
+        assert_eq!(vuong_z(&[1.0, 1.0], &[3.0, 3.0]), f64::NEG_INFINITY);
         assert_eq!(vuong_z(&[], &[]), 0.0, "no deals");
         assert_eq!(vuong_z(&[1.0], &[f64::NEG_INFINITY]), f64::INFINITY);
     }
