@@ -22,14 +22,15 @@ what=${3:-both}
 work=${LEARN_SPEED_DIR:-target/learn-speed}
 mkdir -p "$work"
 
-cargo build --release --quiet
-cp target/release/tenten "$work/head"
+# The headless CLI (no window to build), in target directories of their own.
+CARGO_TARGET_DIR="$work/target-head" cargo build --release --quiet --no-default-features --bin tenten
+cp "$work/target-head/release/tenten" "$work/head"
 if [ -n "$base" ]; then
     rev=$(git rev-parse --short "$base")
     if [ ! -x "$work/base-$rev" ]; then
         tree="$work/tree-$rev"
         [ -d "$tree" ] || git worktree add --detach "$tree" "$rev" >/dev/null
-        CARGO_TARGET_DIR="$work/target-base" cargo build --release --quiet --manifest-path "$tree/Cargo.toml" --bin tenten
+        CARGO_TARGET_DIR="$work/target-base" cargo build --release --quiet --manifest-path "$tree/Cargo.toml" --bin tenten --no-default-features
         cp "$work/target-base/release/tenten" "$work/base-$rev"
     fi
 fi

@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::fits::generator::boards::{BoardInfo, code, decode};
 use crate::model::board::Bits;
-use crate::model::pieces::{PieceIdx, PieceSet};
+use crate::model::pieces::{MAX_HOLDER, PieceIdx, PieceSet};
 use crate::model::shapes::Shapes;
 use crate::search::changer::fallback;
 use crate::search::heuristic::Policy;
@@ -318,6 +318,142 @@ fn decode_into(mut c: u32, n: usize, h: &mut [PieceIdx]) {
     }
 }
 
+/// The killers of one deal's board laid out for the chain: each killer's
+/// pieces, F's slot, and for every slot s its line key, the holder's other
+/// slots as a number (plus s times n^(k-1), so every slot has a table of
+/// its own). A redraw of slot s moves a holder along its line s: to every
+/// holder with the same key at s. Sums over a line then stand for the n
+/// transitions of every killer on it, so a redraw of the whole chain costs
+/// k operations a killer instead of n.
+struct Lines {
+    k: usize,
+    m: usize,
+    /// `pieces[u * k + s]`: killer u's piece in slot s.
+    pieces: Vec<PieceIdx>,
+    /// `keys[u * k + s]`: killer u's line key at slot s.
+    keys: Vec<u32>,
+    /// F's slot of each killer.
+    slot: Vec<u8>,
+    /// The dealt holder's pieces and line keys.
+    a: [PieceIdx; MAX_HOLDER],
+    a_keys: [u32; MAX_HOLDER],
+}
+
+impl Lines {
+    fn new(info: &BoardInfo, slots: &[u8], holder: &[PieceIdx], n: usize) -> Self {
+        let k = holder.len();
+        let m = info.killers.len();
+        let line = (n as u32).pow(k as u32 - 1);
+        let mut h = [0; MAX_HOLDER];
+        let mut lines = Lines {
+            k,
+            m,
+            pieces: Vec::with_capacity(m * k),
+            keys: Vec::with_capacity(m * k),
+            slot: slots.to_vec(),
+            a: [0; MAX_HOLDER],
+            a_keys: [0; MAX_HOLDER],
+        };
+        // Slot s's place value in a code; removing slot s keeps the slots
+        // before it (shifted down one place) and the slots after it.
+        let mut place = [1u32; MAX_HOLDER];
+        for s in (0..k.saturating_sub(1)).rev() {
+            place[s] = place[s + 1] * n as u32;
+        }
+        let key = |c: u32, s: usize| s as u32 * line + c / (place[s] * n as u32) * place[s] + c % place[s];
+        for &c in &info.killers {
+            decode_into(c, n, &mut h[..k]);
+            lines.pieces.extend_from_slice(&h[..k]);
+            lines.keys.extend((0..k).map(|s| key(c, s)));
+        }
+        lines.a[..k].copy_from_slice(holder);
+        let a = code(holder, n);
+        for s in 0..k {
+            lines.a_keys[s] = key(a, s);
+        }
+        lines
+    }
+
+    /// The size of the line tables.
+    fn table(&self, n: usize) -> usize {
+        self.k * n.pow(self.k as u32 - 1)
+    }
+
+    /// Each line's mass: `tab[key] += v[u]` at every killer's own slot.
+    fn gather_by_slot(&self, v: &[f64], tab: &mut [f64]) {
+        for (u, &x) in v.iter().enumerate() {
+            if x != 0.0 {
+                tab[self.keys[u * self.k + usize::from(self.slot[u])] as usize] += x;
+            }
+        }
+    }
+
+    /// Each line's value of landing: `tab[key] += w(piece at s) * y(x)`
+    /// over every killer x and every slot s, and the dealt holder worth
+    /// `at_a`.
+    fn gather_every_slot(&self, y: &[f64], at_a: f64, w: &[f64], tab: &mut [f64]) {
+        let k = self.k;
+        for (u, &x) in y.iter().enumerate() {
+            if x != 0.0 {
+                for s in 0..k {
+                    let i = u * k + s;
+                    tab[self.keys[i] as usize] += w[usize::from(self.pieces[i])] * x;
+                }
+            }
+        }
+        if at_a != 0.0 {
+            for s in 0..k {
+                tab[self.a_keys[s] as usize] += w[usize::from(self.a[s])] * at_a;
+            }
+        }
+    }
+
+    /// Sets every entry a gather may have touched back to 0.
+    fn clear(&self, tab: &mut [f64]) {
+        for &key in &self.keys {
+            tab[key as usize] = 0.0;
+        }
+        for &key in &self.a_keys[..self.k] {
+            tab[key as usize] = 0.0;
+        }
+    }
+
+    /// One redraw from a mass `v` over the killers (its line sums in
+    /// `tab`, gathered by slot): the mass still among the killers, and the
+    /// part that reached the dealt holder.
+    fn spread(&self, tab: &[f64], w: &[f64]) -> (Vec<f64>, f64) {
+        let k = self.k;
+        let nv = (0..self.m)
+            .map(|x| {
+                (0..k)
+                    .map(|s| {
+                        let i = x * k + s;
+                        tab[self.keys[i] as usize] * w[usize::from(self.pieces[i])]
+                    })
+                    .sum()
+            })
+            .collect();
+        let to_a = (0..k)
+            .map(|s| tab[self.a_keys[s] as usize] * w[usize::from(self.a[s])])
+            .sum();
+        (nv, to_a)
+    }
+
+    /// What each killer's redraw is worth, given what each holder it can
+    /// land on is worth (`tab` gathered over every slot): the line sum at
+    /// its own slot.
+    fn pull(&self, tab: &[f64]) -> Vec<f64> {
+        (0..self.m)
+            .map(|u| tab[self.keys[u * self.k + usize::from(self.slot[u])] as usize])
+            .collect()
+    }
+}
+
+thread_local! {
+    /// The line tables, all 0 between uses (each use clears what it wrote).
+    static TABLES: std::cell::RefCell<[Vec<f64>; 2]> = const { std::cell::RefCell::new([Vec::new(), Vec::new()]) };
+}
+
 /// The changer's chain: P(a) and, with `s`, its expected draws.
 ///
 /// From a first draw u among the killers the chain steps up to `redraws`
@@ -337,61 +473,47 @@ fn chain(
     s: Option<&mut Stats>,
 ) -> f64 {
     let n = law.w.len();
+    let lines = Lines::new(d.info, &d.info.slots[policy_index], d.holder, n);
+    TABLES.with(|t| {
+        let mut t = t.borrow_mut();
+        let size = lines.table(n);
+        for tab in t.iter_mut() {
+            if tab.len() < size {
+                tab.resize(size, 0.0);
+            }
+        }
+        let [one, two] = &mut *t;
+        chain_on(d, law, q_a, redraws, fallback, &lines, (one, two), s)
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn chain_on(
+    d: &Deal,
+    law: &Law,
+    q_a: f64,
+    redraws: usize,
+    fallback: &Fallback,
+    lines: &Lines,
+    (tab, tab2): (&mut [f64], &mut [f64]),
+    s: Option<&mut Stats>,
+) -> f64 {
+    let n = law.w.len();
     let k = d.holder.len();
     let info = d.info;
     let m = info.killers.len();
-    let slots = &info.slots[policy_index];
     let a_code = code(d.holder, n);
-    let mut pow = vec![1u32; k];
-    for i in (0..k.saturating_sub(1)).rev() {
-        pow[i] = pow[i + 1] * n as u32;
-    }
-    // next[u * n + j]: the state after slot F(u) of killer u becomes piece
-    // j: a killer's index, or SOLVED (solvable, not a), or AT_A (a itself).
-    const SOLVED: u32 = u32::MAX;
-    const AT_A: u32 = u32::MAX - 1;
-    let mut h = vec![0; k];
-    let mut next = vec![SOLVED; m * n];
-    for (u, &c) in info.killers.iter().enumerate() {
-        decode_into(c, n, &mut h);
-        let s_u = usize::from(slots[u]);
-        let base = c - u32::from(h[s_u]) * pow[s_u];
-        for j in 0..n {
-            let x = base + j as u32 * pow[s_u];
-            next[u * n + j] = match info.find(x) {
-                Some(i) => i as u32,
-                None if x == a_code => AT_A,
-                None => SOLVED,
-            };
-        }
-    }
-    // One redraw from a mass over the killers: the mass still among them,
-    // and the part that reached a.
-    let step = |v: &[f64]| {
-        let mut nv = vec![0.0; m];
-        let mut to_a = 0.0;
-        for u in 0..m {
-            if v[u] == 0.0 {
-                continue;
-            }
-            for j in 0..n {
-                match next[u * n + j] {
-                    AT_A => to_a += v[u] * law.w[j],
-                    SOLVED => {}
-                    t => nv[t as usize] += v[u] * law.w[j],
-                }
-            }
-        }
-        (nv, to_a)
+    let w = law.w;
+    // One redraw from a mass over the killers.
+    let step = |v: &[f64], tab: &mut [f64]| {
+        lines.gather_by_slot(v, tab);
+        let r = lines.spread(tab, w);
+        lines.clear(tab);
+        r
     };
     // Forward: the chain's mass over killers after t redraws (v_0 = q).
-    let q: Vec<f64> = info
-        .killers
-        .iter()
-        .map(|&c| {
-            decode_into(c, n, &mut h);
-            law.first(&h, d.previous)
-        })
+    let q: Vec<f64> = (0..m)
+        .map(|u| law.first(&lines.pieces[u * k..(u + 1) * k], d.previous))
         .collect();
     let mut forward = vec![q.clone()];
     let mut absorbed = 0.0;
@@ -402,7 +524,7 @@ fn chain(
         if negligible(v.iter().sum(), q_a + absorbed) {
             break;
         }
-        let (nv, to_a) = step(v);
+        let (nv, to_a) = step(v, tab);
         absorbed += to_a;
         forward.push(nv);
     }
@@ -414,18 +536,18 @@ fn chain(
     let mut fallback_mass = 0.0;
     let mut stay: Vec<Vec<f64>> = Vec::new();
     if steps == redraws && !negligible(forward[steps].iter().sum(), q_a + absorbed) {
-        stay = staying(&next, law.w, m, redraws);
+        stay = staying(lines, w, redraws, tab);
         let g = &stay[redraws];
         let mut order: Vec<(f64, usize)> = (0..m).map(|u| (q[u] * g[u], u)).filter(|x| x.0 > 0.0).collect();
         order.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
         let mut left: f64 = order.iter().map(|x| x.0).sum();
-        let pieces = by_weight(law.w);
+        let pieces = by_weight(w);
         for (mass, u) in order {
             if negligible(left, q_a + absorbed + fallback_mass) {
                 break;
             }
             left -= mass;
-            if fallback.cached(d.board, info.killers[u], slots[u], law.w, &pieces, k) == a_code {
+            if fallback.cached(d.board, info.killers[u], lines.slot[u], w, &pieces, k) == a_code {
                 fb_a[u] = true;
                 fallback_mass += mass;
             }
@@ -442,20 +564,9 @@ fn chain(
     let mut backward = vec![vec![0.0; m]];
     for _ in 0..steps {
         let y = &backward[backward.len() - 1];
-        let ny: Vec<f64> = (0..m)
-            .map(|u| {
-                (0..n)
-                    .map(|j| {
-                        law.w[j]
-                            * match next[u * n + j] {
-                                AT_A => 1.0,
-                                SOLVED => 0.0,
-                                t => y[t as usize],
-                            }
-                    })
-                    .sum()
-            })
-            .collect();
+        lines.gather_every_slot(y, 1.0, w, tab);
+        let ny = lines.pull(tab);
+        lines.clear(tab);
         backward.push(ny);
     }
     // The first draw: a itself, or a killer whose chain led to a.
@@ -464,44 +575,51 @@ fn chain(
     for u in 0..m {
         let to_a = y_all[u] + if fb_a[u] { stay[steps][u] } else { 0.0 };
         if q[u] * to_a > 0.0 {
-            decode_into(info.killers[u], n, &mut h);
-            law.add_first(&h, d.previous, q[u] * to_a / p, s);
+            law.add_first(&lines.pieces[u * k..(u + 1) * k], d.previous, q[u] * to_a / p, s);
         }
     }
     // Each redraw t (1..=steps): from v_{t-1}, piece j, then steps - t
     // left; and along the paths to the fallback, from the first draws
     // whose fallback is a (their mass v^a, staying among the killers).
+    // Piece j drawn into slot s lands on the holder x of that line with j
+    // at s, so its count is w(j) times the line's mass times what x is
+    // worth, summed over the holders x (killers and a) and their slots.
     let mut via_fallback: Vec<f64> = if fallback_mass > 0.0 {
         (0..m).map(|u| if fb_a[u] { q[u] } else { 0.0 }).collect()
     } else {
         Vec::new()
     };
     for t in 1..=steps {
-        let v = &forward[t - 1];
         let y = &backward[steps - t];
-        for u in 0..m {
-            let va = via_fallback.get(u).copied().unwrap_or(0.0);
-            if v[u] == 0.0 && va == 0.0 {
-                continue;
-            }
-            for j in 0..n {
-                let reach = match next[u * n + j] {
-                    AT_A => v[u],
-                    SOLVED => 0.0,
-                    to => {
-                        v[u] * y[to as usize]
-                            + if va > 0.0 {
-                                va * stay[steps - t][to as usize]
-                            } else {
-                                0.0
-                            }
-                    }
-                };
-                s.draws[j] += law.w[j] * reach / p;
+        lines.gather_by_slot(&forward[t - 1], tab);
+        if !via_fallback.is_empty() {
+            lines.gather_by_slot(&via_fallback, tab2);
+        }
+        for x in 0..m {
+            for sl in 0..k {
+                let i = x * k + sl;
+                let key = lines.keys[i] as usize;
+                let mut reach = tab[key] * y[x];
+                if !via_fallback.is_empty() {
+                    reach += tab2[key] * stay[steps - t][x];
+                }
+                if reach != 0.0 {
+                    let j = usize::from(lines.pieces[i]);
+                    s.draws[j] += w[j] * reach / p;
+                }
             }
         }
+        for sl in 0..k {
+            let j = usize::from(lines.a[sl]);
+            let reach = tab[lines.a_keys[sl] as usize];
+            if reach != 0.0 {
+                s.draws[j] += w[j] * reach / p;
+            }
+        }
+        lines.clear(tab);
         if !via_fallback.is_empty() {
-            via_fallback = step(&via_fallback).0;
+            lines.clear(tab2);
+            via_fallback = step(&via_fallback, tab).0;
         }
     }
     p
@@ -509,21 +627,13 @@ fn chain(
 
 /// g_t(u) for t = 0..=redraws: the chance the chain from killer u stays
 /// among the killers through t redraws (g_0 = 1).
-fn staying(next: &[u32], w: &[f64], m: usize, redraws: usize) -> Vec<Vec<f64>> {
-    let n = w.len();
-    let mut g = vec![vec![1.0; m]];
+fn staying(lines: &Lines, w: &[f64], redraws: usize, tab: &mut [f64]) -> Vec<Vec<f64>> {
+    let mut g = vec![vec![1.0; lines.m]];
     for _ in 0..redraws {
         let last = &g[g.len() - 1];
-        let ng: Vec<f64> = (0..m)
-            .map(|u| {
-                (0..n)
-                    .filter_map(|j| {
-                        let t = next[u * n + j];
-                        (t < m as u32).then(|| w[j] * last[t as usize])
-                    })
-                    .sum()
-            })
-            .collect();
+        lines.gather_every_slot(last, 0.0, w, tab);
+        let ng = lines.pull(tab);
+        lines.clear(tab);
         g.push(ng);
     }
     g
