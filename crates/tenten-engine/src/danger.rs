@@ -131,10 +131,10 @@ fn check(set: &PieceSet, k: usize) -> Result<Dealable, String> {
     Ok(dealable)
 }
 
-/// Calls `judge` on every multiset of k dealable pieces (positions into
-/// `dealable`, non-decreasing) with its probability; sums the probability of
-/// those judged unsolvable; `None` when `progress` is cancelled (read before
-/// every multiset).
+/// Judges every multiset of k dealable pieces (positions into `dealable`,
+/// non-decreasing) and calls `on_killer` on the unsolvable ones with their
+/// probability; sums it; `None` when `progress` is cancelled (read before
+/// every multiset, or every pair of pieces for holders of three).
 fn scan(
     shapes: &Shapes,
     dealable: &Dealable,
