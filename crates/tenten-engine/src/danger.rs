@@ -675,17 +675,8 @@ mod tests {
         /// the classic set on 10x10 and 41 pieces never rotated on 8x8.
         #[test]
         fn the_scan_by_pairs_equals_the_plain_scan(seed: u64, fill in 0.0f64..0.75, fixed in proptest::bool::ANY) {
-            let (set, size) = if fixed {
-                let text = include_str!("../../../presets/pieces/fixed-41.ron");
-                (crate::io::formats::parse_piece_set(text, "fixed-41").unwrap(), BoardSize::new(8, 8).unwrap())
-            } else {
-                (classic().0, BoardSize::CLASSIC)
-            };
-            let shapes = Shapes::new(&set, size);
-            let mut g = crate::model::generator::Generator::new(seed);
-            let board = (0..size.cells())
-                .filter(|_| g.unit() < fill)
-                .fold(0 as Bits, |b, i| b | 1 << i);
+            let (set, shapes) = crate::fixtures::classic_or_fixed41(fixed);
+            let board = crate::fixtures::random_board(&shapes, fill, seed);
             let [plain, pairs] = both_scans(&shapes, &set, board);
             proptest::prop_assert_eq!(plain.0.to_bits(), pairs.0.to_bits());
             proptest::prop_assert_eq!(plain.1, pairs.1);

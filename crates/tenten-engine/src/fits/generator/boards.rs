@@ -191,18 +191,8 @@ mod tests {
         /// never rotated on 8x8.
         #[test]
         fn each_orderings_slot_equals_its_own_validation(seed: u64, fill in 0.2f64..0.7, fixed in proptest::bool::ANY) {
-            use crate::model::board::BoardSize;
-            let (set, size) = if fixed {
-                let text = include_str!("../../../../../presets/pieces/fixed-41.ron");
-                (crate::io::formats::parse_piece_set(text, "fixed-41").unwrap(), BoardSize::new(8, 8).unwrap())
-            } else {
-                (crate::fixtures::classic().0, BoardSize::CLASSIC)
-            };
-            let shapes = Shapes::new(&set, size);
-            let mut g = crate::model::generator::Generator::new(seed);
-            let board = (0..size.cells())
-                .filter(|_| g.unit() < fill)
-                .fold(0 as Bits, |b, i| b | 1 << i);
+            let (set, shapes) = crate::fixtures::classic_or_fixed41(fixed);
+            let board = crate::fixtures::random_board(&shapes, fill, seed);
             let policies = [Policy::Deepest, Policy::Last, Policy::Frequency];
             let info = board_info(&shapes, &set, board, 3, &policies, &Progress::default())
                 .unwrap()

@@ -325,7 +325,7 @@ fn decode_into(mut c: u32, n: usize, h: &mut [PieceIdx]) {
 /// holder with the same key at s. Sums over a line then stand for the n
 /// transitions of every killer on it, so a redraw of the whole chain costs
 /// k operations a killer instead of n.
-struct Lines {
+struct Lines<'a> {
     k: usize,
     m: usize,
     /// `pieces[u * k + s]`: killer u's piece in slot s.
@@ -333,14 +333,14 @@ struct Lines {
     /// `keys[u * k + s]`: killer u's line key at slot s.
     keys: Vec<u32>,
     /// F's slot of each killer.
-    slot: Vec<u8>,
+    slot: &'a [u8],
     /// The dealt holder's pieces and line keys.
     a: [PieceIdx; MAX_HOLDER],
     a_keys: [u32; MAX_HOLDER],
 }
 
-impl Lines {
-    fn new(info: &BoardInfo, slots: &[u8], holder: &[PieceIdx], n: usize) -> Self {
+impl<'a> Lines<'a> {
+    fn new(info: &BoardInfo, slots: &'a [u8], holder: &[PieceIdx], n: usize) -> Self {
         let k = holder.len();
         let m = info.killers.len();
         let line = (n as u32).pow(k as u32 - 1);
@@ -350,7 +350,7 @@ impl Lines {
             m,
             pieces: Vec::with_capacity(m * k),
             keys: Vec::with_capacity(m * k),
-            slot: slots.to_vec(),
+            slot: slots,
             a: [0; MAX_HOLDER],
             a_keys: [0; MAX_HOLDER],
         };
@@ -437,6 +437,20 @@ impl Lines {
             .map(|s| tab[self.a_keys[s] as usize] * w[usize::from(self.a[s])])
             .sum();
         (nv, to_a)
+    }
+
+    /// What a killer is worth after t = 0..=steps redraws, from `start`
+    /// (t = 0), the dealt holder worth `at_a` and any other solvable
+    /// holder 0: each redraw pulls the line sums of the last values.
+    fn worth(&self, start: Vec<f64>, at_a: f64, w: &[f64], steps: usize, tab: &mut [f64]) -> Vec<Vec<f64>> {
+        let mut values = vec![start];
+        for _ in 0..steps {
+            self.gather_every_slot(&values[values.len() - 1], at_a, w, tab);
+            let next = self.pull(tab);
+            self.clear(tab);
+            values.push(next);
+        }
+        values
     }
 
     /// What each killer's redraw is worth, given what each holder it can
@@ -536,7 +550,9 @@ fn chain_on(
     let mut fallback_mass = 0.0;
     let mut stay: Vec<Vec<f64>> = Vec::new();
     if steps == redraws && !negligible(forward[steps].iter().sum(), q_a + absorbed) {
-        stay = staying(lines, w, redraws, tab);
+        // g_t(u): the chance the chain from u stays among the killers
+        // through t redraws (g_0 = 1; landing on a is leaving).
+        stay = lines.worth(vec![1.0; m], 0.0, w, redraws, tab);
         let g = &stay[redraws];
         let mut order: Vec<(f64, usize)> = (0..m).map(|u| (q[u] * g[u], u)).filter(|x| x.0 > 0.0).collect();
         order.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
@@ -561,14 +577,7 @@ fn chain_on(
         return p;
     }
     // Backward: y_t(u) = P(absorbed at a within t redraws | at u).
-    let mut backward = vec![vec![0.0; m]];
-    for _ in 0..steps {
-        let y = &backward[backward.len() - 1];
-        lines.gather_every_slot(y, 1.0, w, tab);
-        let ny = lines.pull(tab);
-        lines.clear(tab);
-        backward.push(ny);
-    }
+    let backward = lines.worth(vec![0.0; m], 1.0, w, steps, tab);
     // The first draw: a itself, or a killer whose chain led to a.
     law.add_first(d.holder, d.previous, q_a / p, s);
     let y_all = &backward[steps];
@@ -623,20 +632,6 @@ fn chain_on(
         }
     }
     p
-}
-
-/// g_t(u) for t = 0..=redraws: the chance the chain from killer u stays
-/// among the killers through t redraws (g_0 = 1).
-fn staying(lines: &Lines, w: &[f64], redraws: usize, tab: &mut [f64]) -> Vec<Vec<f64>> {
-    let mut g = vec![vec![1.0; lines.m]];
-    for _ in 0..redraws {
-        let last = &g[g.len() - 1];
-        lines.gather_every_slot(last, 0.0, w, tab);
-        let ng = lines.pull(tab);
-        lines.clear(tab);
-        g.push(ng);
-    }
-    g
 }
 
 #[cfg(test)]
