@@ -255,12 +255,15 @@ enum Command {
         #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
         games: u32,
         /// Hold-out games on fresh seeds for the final check: each target is met when its
-        /// interval lies inside its tolerance, missed when outside, else undecided.
-        #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-        holdout: u32,
+        /// interval lies inside its tolerance, missed when outside, else undecided. Without
+        /// it the hold-out is planned from the tuned candidate's spread: for a median, games
+        /// enough that its interval at the middle of three looks is half its tolerance wide
+        /// (at least 200).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        holdout: Option<u32>,
         /// An undecided target grows the hold-out on fresh seeds, doubling, up to this many
-        /// games (default 4 x --holdout); every look's interval is at 1 - 0.05/K for K
-        /// looks, so the verdicts stay wrong at most 5 % of the time.
+        /// games (default 4 x --holdout, or 20,000 when planned); every look's interval is at
+        /// 1 - 0.05/K for K looks, so the verdicts stay wrong at most 5 % of the time.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=400_000))]
         holdout_max: Option<u32>,
         /// Seconds to search.
@@ -787,7 +790,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
                 free,
                 bounds,
                 games: games as usize,
-                holdout: holdout as usize,
+                holdout: holdout.map(|n| n as usize),
                 holdout_max: holdout_max.map(|n| n as usize),
                 budget,
                 max_evaluations: max_evaluations.map(|n| n as usize),

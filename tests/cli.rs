@@ -967,6 +967,60 @@ fn tune_writes_a_tuned_generator_and_reports_the_hold_out() {
     }
 }
 
+/// A tune of medians alone follows each game only to twice the widest
+/// band's top, says so and how long the hold-out may take once the start
+/// is measured, and without --holdout plans the hold-out's looks from the
+/// tuned candidate's spread, within --holdout-max.
+#[test]
+fn a_median_tune_stops_games_early_and_plans_its_hold_out() {
+    let out_file = fresh_path("planned.ron");
+    let out = tenten()
+        .args([
+            "tune",
+            "--generator",
+            "random",
+            "--player",
+            "novice",
+            "--target",
+            "median_rounds=20@8",
+            "--games",
+            "40",
+            "--holdout-max",
+            "400",
+            "--max-evaluations",
+            "6",
+            "--allow-miss",
+            "--out",
+            out_file.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("games are followed to round 56 (twice the widest median band"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("the hold-out plays 200 to 400 games a player (planned a priori"),
+        "{stderr}"
+    );
+    assert!(stdout.contains(" rounds_cap=56 holdout_looks="), "{stdout}");
+    assert!(stdout.contains(" holdout_planned=true"), "{stdout}");
+    let line = stdout.lines().next().unwrap();
+    let games: usize = line
+        .split(" holdout_games=")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!((200..=400).contains(&games), "{line}");
+    let written = std::fs::read_to_string(&out_file).unwrap();
+    assert!(written.contains("followed to round 56"), "{written}");
+    assert!(written.contains("(planned)"), "{written}");
+}
+
 /// The case, shortened: a share no weights can reach is missed.
 /// The tune says so per target, on stderr and in the file it writes, and
 /// exits 1 (0 with --allow-miss); a median past the cap is refused.

@@ -24,8 +24,20 @@ pub(super) fn cmd_tune(a: Options, file: &Path, out: &mut String) -> Result<Verd
     // Ctrl+C or a kill keeps the best generator found so far.
     let failed = std::cell::RefCell::new(None);
     let report = tune::tune(&req, &Progress::default(), |e| {
-        if count.fetch_add(1, Ordering::Relaxed).is_multiple_of(10) {
-            eprintln!("  evaluation {} loss {:.5} best {:.5}", e.n, e.loss, e.best);
+        if e.n == 0 {
+            eprintln!("  {}", tune_run::outlook(&req, e));
+        }
+        // Every tenth, and every new best: a slow tune still shows progress.
+        if count.fetch_add(1, Ordering::Relaxed).is_multiple_of(10) || (e.n > 0 && e.loss == e.best) {
+            let raced = if e.games < req.plan.games {
+                format!(" (raced out after {} {})", e.games, tune_run::unit(&req))
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "  evaluation {} loss {:.5} best {:.5}{raced}",
+                e.n, e.loss, e.best
+            );
         }
         if e.loss == e.best && failed.borrow().is_none() {
             let note = format!(
@@ -42,7 +54,7 @@ pub(super) fn cmd_tune(a: Options, file: &Path, out: &mut String) -> Result<Verd
     if let Some(err) = failed.into_inner() {
         return Err(err);
     }
-    let cap = req.plan.max_rounds;
+    let cap = report.cap;
     for c in report.holdout.iter().filter(|c| c.verdict != Verdict::Met) {
         let needs = match c.needed {
             Some(n) if c.verdict == Verdict::Undecided => format!("; about {n} would decide it"),

@@ -176,9 +176,10 @@ impl Tuned {
 /// bounds: (LO, HI): every free weight stays within, in tenths of a base
 ///     weight, at most 1000.
 /// games: games (or players) a candidate, all on the same seeds.
-/// holdout: hold-out games (or players) on fresh seeds for the check.
+/// holdout: hold-out games (or players) on fresh seeds for the check
+///     (None: planned from the tuned candidate's spread).
 /// holdout_max: an undecided target grows the hold-out, doubling, up to
-///     this many (None: 4 x holdout).
+///     this many (None: 4 x holdout, or 20,000 when planned).
 /// budget: seconds to search.
 /// max_evaluations: stop after this many evaluations too: a run cut by
 ///     evaluations, not seconds, is repeatable on any machine.
@@ -203,14 +204,17 @@ fn tune(
     free: Option<Vec<String>>,
     bounds: (f64, f64),
     games: usize,
-    holdout: usize,
+    holdout: Option<usize>,
     holdout_max: Option<usize>,
     budget: f64,
     max_evaluations: Option<usize>,
     seed: u64,
     max_rounds: u32,
 ) -> PyResult<Tuned> {
-    for (name, n) in [("games", games), ("holdout", holdout)] {
+    for (name, n) in [("games", Some(games)), ("holdout", holdout)]
+        .into_iter()
+        .filter_map(|(name, n)| Some((name, n?)))
+    {
         if !(1..=100_000).contains(&n) {
             return Err(input(name, format!("is {n}; use 1 to 100,000")));
         }

@@ -249,6 +249,7 @@ impl App {
                 .holdout
                 .max(1)
                 .saturating_mul(tenten_engine::study::tune_run::HOLDOUT_GROWTH),
+            plan_holdout: false,
         };
         // A median past the round cap, say, is refused before anything runs.
         if let Err(e) = request.check() {

@@ -10,7 +10,9 @@ pub mod results;
 pub mod runner;
 pub mod tune;
 pub mod tune_goal;
+pub mod tune_plan;
 pub mod tune_run;
+pub mod tune_scout;
 pub mod tune_verdict;
 
 #[cfg(test)]

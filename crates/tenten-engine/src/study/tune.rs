@@ -37,8 +37,10 @@ use crate::play::generator_file::GeneratorSpec;
 use crate::progress::Progress;
 use crate::stats::divergence;
 use crate::stats::survival;
-use crate::study::runner::{self, Plan, Summary};
+use crate::study::runner::{self, Plan};
 pub use crate::study::tune_goal::{Goal, Measured, Target, small_counts, small_share};
+use crate::study::tune_plan;
+use crate::study::tune_scout;
 pub use crate::study::tune_verdict::{Checked, Verdict};
 use crate::study::tune_verdict::{audience_at, level, looks};
 
@@ -88,6 +90,10 @@ pub struct TuneRequest {
     /// An undecided goal grows the hold-out, doubling, up to this many
     /// games (`tune_verdict`); at most `holdout_games` means one look.
     pub holdout_max: usize,
+    /// Plan the hold-out from the tuned candidate's spread instead
+    /// (`tune_plan::holdout_looks`): `holdout_games` and `holdout_max` are
+    /// then the least and the most its looks may take.
+    pub plan_holdout: bool,
     /// Tune for an audience instead of players: each candidate's figures
     /// are those of this population's players, `plan.games` of them, one
     /// session each (its point estimate: a fit's uncertainty is the
@@ -156,6 +162,13 @@ pub struct Evaluation {
     pub divergence: f64,
     /// The free weights tried (see `candidate`).
     pub x: Vec<f64>,
+    /// Per measure, its value with its 95 % interval on the tuning games.
+    pub intervals: Vec<Measured>,
+    /// The wall time this evaluation took.
+    pub seconds: f64,
+    /// The tuning games (a player's) it was measured on: fewer than the
+    /// plan's when its race's first leg already put it behind the best.
+    pub games: usize,
 }
 
 /// A finalist: a candidate among the best on the tuning seeds, and its
@@ -165,6 +178,8 @@ pub struct Finalist {
     pub x: Vec<f64>,
     pub tuning_loss: f64,
     pub validation_loss: f64,
+    /// Per measure, on the validation games.
+    pub validation: Vec<Measured>,
 }
 
 /// The result: the chosen generator, and how it and the start do on fresh
@@ -191,6 +206,11 @@ pub struct TuneReport {
     pub stopped_early: bool,
     /// What stopped the search.
     pub stop: Stop,
+    /// The round every game was followed to (`tune_plan::rounds_needed`):
+    /// the plan's cap, or less when every goal is a median.
+    pub cap: u32,
+    /// The hold-out's first and last look, in games (or players).
+    pub holdout_looks: (usize, usize),
 }
 
 /// What stopped a tune's search.
@@ -210,7 +230,9 @@ impl Stop {
     /// In words, for the window and the CLI.
     pub fn words(self) -> &'static str {
         match self {
-            Stop::TargetsMet => "every target was met on the tuning seeds",
+            Stop::TargetsMet => {
+                "every target was met on the tuning seeds (within a tenth of its tolerance, or a quarter of its standard error: closer only fits their noise)"
+            }
             Stop::Budget => "the budget ran out",
             Stop::Cancelled => "Cancel stopped it, the best so far kept",
             Stop::Converged => "the search stopped improving",
@@ -279,20 +301,17 @@ fn divergence(req: &TuneRequest, spec: &GeneratorSpec) -> f64 {
     divergence::kl_divergence(&weights, &req.base.set.weights())
 }
 
-/// Every player's games of `spec` on `games`, summarized, player by player.
-fn summaries(
+/// Every player's games of `spec` on `games`, player by player.
+fn played(
     req: &TuneRequest,
     spec: &GeneratorSpec,
     games: std::ops::Range<usize>,
     progress: &Progress,
-) -> Option<Vec<Summary>> {
+) -> Option<Vec<Vec<Game>>> {
     req.plan
         .player_names()
         .into_iter()
-        .map(|p| {
-            let played: Vec<Game> = runner::run_spec(&req.plan, p, spec, games.clone(), progress)?;
-            Some(runner::summarize(&played, &req.plan.set))
-        })
+        .map(|p| runner::run_spec(&req.plan, p, spec, games.clone(), progress))
         .collect()
 }
 
@@ -321,31 +340,84 @@ pub(crate) fn audience_forecast(
     Some(summarize(AUDIENCE, &outcomes.iter().collect::<Vec<_>>(), None))
 }
 
-/// The loss of `spec` on `games`: the squared misses in tolerances, summed
-/// over players and goals, the divergence penalty, and the measures.
+/// A candidate scored on some games.
+struct Scored {
+    /// The squared misses in tolerances, summed over players and goals,
+    /// plus the divergence penalty.
+    loss: f64,
+    /// Per player, per goal.
+    measures: Vec<f64>,
+    intervals: Vec<Measured>,
+    kl: f64,
+}
+
+/// `spec` scored on `games`.
 fn loss_on(
     req: &TuneRequest,
     spec: &GeneratorSpec,
     games: std::ops::Range<usize>,
     progress: &Progress,
-) -> Option<(f64, Vec<f64>, f64)> {
-    let measures: Vec<f64> = if req.audience.is_some() {
-        let f = audience_forecast(req, spec, games, progress)?;
-        req.goals
-            .iter()
-            .map(|g| g.target.audience_interval(&f).value.unwrap_or(f64::INFINITY))
-            .collect()
-    } else {
-        let summaries = summaries(req, spec, games, progress)?;
-        summaries
-            .iter()
-            .flat_map(|s| req.goals.iter().map(move |g| g.target.measure(s, &req.plan.set)))
-            .collect()
-    };
+) -> Option<Scored> {
+    if req.audience.is_none() {
+        return Some(scored(req, spec, &played(req, spec, games, progress)?));
+    }
+    let f = audience_forecast(req, spec, games, progress)?;
+    let (measures, intervals) = req
+        .goals
+        .iter()
+        .map(|g| {
+            let m = g.target.audience_interval(&f);
+            (m.value.unwrap_or(f64::INFINITY), m)
+        })
+        .unzip();
+    Some(score(req, spec, measures, intervals))
+}
+
+/// `spec` scored on every player's `games`.
+fn scored(req: &TuneRequest, spec: &GeneratorSpec, games: &[Vec<Game>]) -> Scored {
+    let set = &req.plan.set;
+    let (measures, intervals) = games
+        .iter()
+        .map(|g| runner::summarize(g, set))
+        .flat_map(|s| {
+            req.goals
+                .iter()
+                .map(move |g| (g.target.measure(&s, set), g.target.interval(&s, set)))
+                .collect::<Vec<_>>()
+        })
+        .unzip();
+    score(req, spec, measures, intervals)
+}
+
+/// The loss of `measures` (per player, per goal), with the divergence.
+fn score(req: &TuneRequest, spec: &GeneratorSpec, measures: Vec<f64>, intervals: Vec<Measured>) -> Scored {
     let goals = req.goals.iter().cycle();
     let misses: f64 = goals.zip(&measures).map(|(g, &m)| g.misses_by(m).powi(2)).sum();
     let kl = divergence(req, spec);
-    Some((misses + req.keep_mix * kl, measures, kl))
+    Scored {
+        loss: misses + req.keep_mix * kl,
+        measures,
+        intervals,
+        kl,
+    }
+}
+
+/// A race's first leg: this share of a candidate's games, at least
+/// `RACE_LEAST`; a candidate whose intervals there already put it behind
+/// the best so far plays no more.
+pub const RACE_SHARE: usize = 4;
+pub const RACE_LEAST: usize = 30;
+
+/// The loss the intervals of `s` allow at least (every measure at the end
+/// of its interval nearest its goal), with the divergence penalty.
+fn least_loss(req: &TuneRequest, s: &Scored) -> f64 {
+    let cap = f64::from(req.plan.max_rounds);
+    let goals = req.goals.iter().cycle();
+    let misses: f64 = goals
+        .zip(&s.intervals)
+        .map(|(g, m)| g.least_miss(m, cap).powi(2))
+        .sum();
+    misses + req.keep_mix * s.kl
 }
 
 struct Objective<'a, F: Fn(&Evaluation)> {
@@ -354,32 +426,97 @@ struct Objective<'a, F: Fn(&Evaluation)> {
     started: Instant,
     seen: RefCell<Vec<Evaluation>>,
     best: RefCell<Option<(f64, Vec<f64>)>>,
+    /// Candidates already played, by their weights (rounding makes many
+    /// points one candidate; the seeds are common, so a replay would give
+    /// the same figures): the evaluation, its loss without straying.
+    played: RefCell<BTreeMap<(Vec<u32>, usize), (f64, Evaluation)>>,
+    /// The best so far sits within its games' noise of every goal.
+    settled: std::cell::Cell<bool>,
+    /// The tuning games a candidate plays now (`plan.games`, more once
+    /// sharpened).
+    games: std::cell::Cell<usize>,
     on_eval: F,
 }
 
+/// Whether `e` (played on all the tuning games) is as near every goal as
+/// those games can tell: each measure within a quarter of its standard
+/// error (from its 95 % interval) or a tenth of its tolerance. Searching
+/// closer would fit the seeds' luck. Not with a penalty on the mix, whose
+/// trade against the misses the search must still make.
+fn within_noise(req: &TuneRequest, e: &Evaluation, games: usize) -> bool {
+    let goals = req.goals.iter().cycle();
+    req.keep_mix == 0.0
+        && e.games == games
+        && goals.zip(&e.measures).zip(&e.intervals).all(|((g, &m), i)| {
+            let se =
+                i.ci.filter(|(lo, hi)| hi.is_finite() && hi > lo)
+                    .map_or(0.0, |(lo, hi)| (hi - lo) / 3.92);
+            g.target.miss(m) <= (0.1 * g.tolerance).max(0.25 * se)
+        })
+}
+
 impl<F: Fn(&Evaluation)> Objective<'_, F> {
+    /// `spec` on the tuning games, raced for a player's tune: the first
+    /// leg's intervals already behind the best so far end it there (its
+    /// figures those of the leg's games), else the rest is played and the
+    /// figures are those of all the games, as if never raced.
+    fn race(&self, spec: &GeneratorSpec) -> Option<(Scored, usize)> {
+        let (req, n) = (self.req, self.games.get());
+        let leg = (n / RACE_SHARE).max(RACE_LEAST);
+        let best = self.best.borrow().as_ref().map(|b| b.0);
+        let (Some(best), None, true) = (best, &req.audience, leg < n) else {
+            return Some((loss_on(req, spec, 0..n, self.progress)?, n));
+        };
+        let mut games = played(req, spec, 0..leg, self.progress)?;
+        let first = scored(req, spec, &games);
+        if least_loss(req, &first) > best {
+            return Some((first, leg));
+        }
+        for (mine, rest) in games.iter_mut().zip(played(req, spec, leg..n, self.progress)?) {
+            mine.extend(rest);
+        }
+        Some((scored(req, spec, &games), n))
+    }
+
     fn evaluate(&self, x: &[f64]) -> Option<Evaluation> {
         let spec = candidate(self.req, x);
-        let (loss, measures, kl) = loss_on(self.req, &spec, 0..self.req.plan.games, self.progress)?;
         // Straying past the bounds costs a little, so the simplex comes back.
         let stray: f64 = x
             .iter()
             .map(|&v| (self.req.bounds.0 - v).max(0.0) + (v - self.req.bounds.1).max(0.0))
             .sum::<f64>()
             * 1e-3;
-        let loss = loss + stray;
+        let key = (spec.set.weights(), self.games.get());
+        if let Some((loss, e)) = self.played.borrow().get(&key) {
+            return Some(Evaluation {
+                loss: loss + stray,
+                x: x.to_vec(),
+                ..e.clone()
+            });
+        }
+        let began = Instant::now();
+        let (scored, games) = self.race(&spec)?;
+        let loss = scored.loss + stray;
         let mut best = self.best.borrow_mut();
         if best.as_ref().is_none_or(|b| loss < b.0) {
             *best = Some((loss, x.to_vec()));
+            self.settled.set(false);
         }
         let e = Evaluation {
             n: self.seen.borrow().len(),
             loss,
             best: best.as_ref().map_or(loss, |b| b.0),
-            measures,
-            divergence: kl,
+            measures: scored.measures,
+            divergence: scored.kl,
             x: x.to_vec(),
+            intervals: scored.intervals,
+            seconds: began.elapsed().as_secs_f64(),
+            games,
         };
+        self.played.borrow_mut().insert(key, (scored.loss, e.clone()));
+        if e.loss == e.best && within_noise(self.req, &e, self.games.get()) {
+            self.settled.set(true);
+        }
         self.seen.borrow_mut().push(e.clone());
         (self.on_eval)(&e);
         Some(e)
@@ -387,14 +524,18 @@ impl<F: Fn(&Evaluation)> Objective<'_, F> {
 }
 
 impl<F: Fn(&Evaluation)> Objective<'_, F> {
-    /// The search should stop: the budget is spent, a cancel came, or
-    /// every goal is met.
+    /// The search should stop: the budget is spent (or would be by the
+    /// next evaluation, at the pace so far: the budget bounds the search,
+    /// not its start), a cancel came, or every goal is met.
     fn done(&self) -> bool {
         let seen = self.seen.borrow().len();
-        self.started.elapsed().as_secs_f64() > self.req.budget_seconds
+        let spent = self.started.elapsed().as_secs_f64();
+        let pace = spent / seen.max(1) as f64;
+        spent + pace > self.req.budget_seconds
             || self.req.max_evaluations.is_some_and(|m| seen >= m)
             || self.progress.cancelled()
             || self.best.borrow().as_ref().is_some_and(|b| b.0 <= GOOD_ENOUGH)
+            || self.settled.get()
     }
 }
 
@@ -441,6 +582,7 @@ fn best_few(evaluations: &[Evaluation], req: &TuneRequest) -> Vec<(Vec<f64>, f64
 /// cancelled there).
 pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation)) -> Option<TuneReport> {
     let started = Instant::now();
+    let req = &capped(req);
     let x0: Vec<f64> = req
         .free
         .iter()
@@ -452,6 +594,9 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
         started,
         seen: RefCell::new(Vec::new()),
         best: RefCell::new(None),
+        played: RefCell::new(BTreeMap::new()),
+        settled: std::cell::Cell::new(false),
+        games: std::cell::Cell::new(req.plan.games),
         on_eval,
     };
     let start = objective.evaluate(&x0)?;
@@ -464,6 +609,18 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
         let mid = (req.bounds.0 + req.bounds.1) / 2.0;
         v[i] += if v[i] < mid { span } else { -span };
         simplex.push(v);
+    }
+    // Scouting: the first simplex's vertices, then a line through the start
+    // and the best of them; Nelder-Mead starts from the best point found.
+    let scouted = tune_scout::along_best(
+        &req.goals,
+        &start,
+        &simplex[1..],
+        |x| objective.evaluate(x),
+        || objective.done(),
+    );
+    if let Some(best) = scouted {
+        simplex[0] = best.x;
     }
     let mut stopped_early = false;
     // Restarts around the best so far while budget remains: Nelder-Mead
@@ -478,7 +635,8 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
             .configure(|state| state.max_iters(400))
             .run();
         if run.is_err() || objective.done() {
-            stopped_early = objective.best.borrow().as_ref().is_none_or(|b| b.0 > GOOD_ENOUGH);
+            stopped_early = !objective.settled.get()
+                && objective.best.borrow().as_ref().is_none_or(|b| b.0 > GOOD_ENOUGH);
             break;
         }
         round += 1;
@@ -496,11 +654,13 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
             break;
         }
     }
-    let met = objective
-        .best
-        .borrow()
-        .as_ref()
-        .is_some_and(|b| b.0 <= GOOD_ENOUGH);
+    sharpen(&objective, &budget_left);
+    let met = objective.settled.get()
+        || objective
+            .best
+            .borrow()
+            .as_ref()
+            .is_some_and(|b| b.0 <= GOOD_ENOUGH);
     let stop = if progress.cancelled() {
         Stop::Cancelled
     } else if met {
@@ -510,24 +670,37 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
     } else {
         Stop::Converged
     };
+    // From here on a candidate is judged on as many games as the search's
+    // last (sharpened) candidates played.
+    let sharpened = TuneRequest {
+        plan: Plan {
+            games: objective.games.get(),
+            ..req.plan.clone()
+        },
+        ..req.clone()
+    };
+    let req = &sharpened;
     let evaluations = objective.seen.into_inner();
-    let best = evaluations
+    let last: Vec<Evaluation> = evaluations
         .iter()
-        .min_by(|a, b| a.loss.total_cmp(&b.loss))?
-        .clone();
+        .filter(|e| e.games == req.plan.games)
+        .cloned()
+        .collect();
+    let least = |e: &[Evaluation]| e.iter().min_by(|a, b| a.loss.total_cmp(&b.loss)).cloned();
+    let best = least(&last).or_else(|| least(&evaluations))?;
     // Validation: the best few on fresh seeds, so the winner is not the
     // candidate that fit the tuning seeds' luck best.
     let validation = VALIDATION_SEEDS..VALIDATION_SEEDS + req.plan.games;
     let mut finalists: Vec<Finalist> = Vec::new();
-    for (x, tuning_loss) in best_few(&evaluations, req) {
-        let Some((validation_loss, ..)) = loss_on(req, &candidate(req, &x), validation.clone(), progress)
-        else {
+    for (x, tuning_loss) in best_few(if last.is_empty() { &evaluations } else { &last }, req) {
+        let Some(scored) = loss_on(req, &candidate(req, &x), validation.clone(), progress) else {
             break;
         };
         finalists.push(Finalist {
             x,
             tuning_loss,
-            validation_loss,
+            validation_loss: scored.loss,
+            validation: scored.intervals,
         });
     }
     finalists.sort_by(|a, b| a.validation_loss.total_cmp(&b.validation_loss));
@@ -535,7 +708,8 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
     let tuned = candidate(req, &chosen);
     // The hold-out: the start and the winner on the same fresh seeds.
     let base = candidate(req, &x0);
-    let holdout = check_holdout(req, &base, &tuned, progress).unwrap_or_default();
+    let planned = planned_holdout(req, finalists.first().map(|f| &f.validation[..]));
+    let holdout = check_holdout(&planned, &base, &tuned, progress).unwrap_or_default();
     Some(TuneReport {
         weights_before: start_weights(&req.base.set),
         weights_after: tuned.set.pieces.iter().map(|p| p.weight).collect(),
@@ -548,9 +722,102 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
         finalists,
         holdout,
         seconds: started.elapsed().as_secs_f64(),
-        stopped_early: stopped_early || progress.cancelled(),
+        // The budget may run out while scouting, before Nelder-Mead.
+        stopped_early: stopped_early || progress.cancelled() || (!met && stop == Stop::Budget),
         stop,
+        cap: req.plan.max_rounds,
+        holdout_looks: (
+            planned.holdout_games,
+            planned.holdout_max.max(planned.holdout_games),
+        ),
     })
+}
+
+/// Sharpening: once the best sits within the noise of its games but that
+/// noise is wider than a quarter of a median goal's tolerance, every
+/// candidate plays more games (the same seeds and more: common random
+/// numbers still), as many as would bring the noise there, at most four
+/// times as many and no more than four evaluations' worth of the budget
+/// left; the best and the runner-up are played again and the line through
+/// them walked. Until the noise is small enough or the budget ends.
+fn sharpen<F: Fn(&Evaluation)>(objective: &Objective<'_, F>, budget_left: &dyn Fn(usize) -> bool) {
+    let req = objective.req;
+    while objective.settled.get() && budget_left(objective.seen.borrow().len()) {
+        let n = objective.games.get();
+        let full: Vec<Evaluation> = {
+            let mut f: Vec<Evaluation> = objective
+                .seen
+                .borrow()
+                .iter()
+                .filter(|e| e.games == n)
+                .cloned()
+                .collect();
+            f.sort_by(|a, b| a.loss.total_cmp(&b.loss));
+            f
+        };
+        let Some(best) = full.first() else { return };
+        let spent = objective.started.elapsed().as_secs_f64();
+        let per_game = best.seconds / n.max(1) as f64;
+        let affordable = ((req.budget_seconds - spent) / (4.0 * per_game).max(1e-9)).min(1e7) as usize;
+        let Some(more) = tune_plan::sharper_games(&req.goals, &best.intervals, n, affordable) else {
+            return;
+        };
+        let weights = |e: &Evaluation| candidate(req, &e.x).set.weights();
+        let Some(runner) = full.iter().find(|e| weights(e) != weights(best)).cloned() else {
+            return;
+        };
+        objective.games.set(more);
+        *objective.best.borrow_mut() = None;
+        objective.settled.set(false);
+        let (Some(a), Some(b)) = (objective.evaluate(&runner.x), objective.evaluate(&best.x)) else {
+            return;
+        };
+        let (worse, better) = if a.loss < b.loss { (b, a) } else { (a, b) };
+        if !objective.done() {
+            tune_scout::walk(
+                &req.goals,
+                &worse,
+                better,
+                |x| objective.evaluate(x),
+                || objective.done(),
+            );
+        }
+    }
+}
+
+/// `req` with its games followed only as far as its goals need
+/// (`tune_plan::rounds_needed`).
+pub fn capped(req: &TuneRequest) -> TuneRequest {
+    let mut out = req.clone();
+    out.plan.max_rounds = tune_plan::rounds_needed(&req.goals, req.audience.is_some(), req.plan.max_rounds);
+    out
+}
+
+/// `req` with its hold-out's looks planned from `seen` (the chosen
+/// candidate's intervals on `plan.games` validation games, per player and
+/// goal) when asked: the largest any median goal needs; any other goal
+/// may grow it to the most. Unplanned, `req` as it is.
+pub fn planned_holdout(req: &TuneRequest, seen: Option<&[Measured]>) -> TuneRequest {
+    let mut out = req.clone();
+    if !req.plan_holdout {
+        return out;
+    }
+    let (least, most) = (req.holdout_games, req.holdout_max.max(req.holdout_games));
+    let mut looks = (least, least);
+    let each = req.goals.len() * req.plan.players.len().max(1);
+    for (i, g) in req.goals.iter().cycle().take(each).enumerate() {
+        let planned = match g.target {
+            Target::MedianRounds(t) => {
+                let m = seen.and_then(|s| s.get(i)).map(|m| (m, req.plan.games));
+                tune_plan::holdout_looks(g, tune_plan::median_spread(m, t), least, most)
+            }
+            _ => (least, most),
+        };
+        looks = (looks.0.max(planned.0), looks.1.max(planned.1));
+    }
+    out.holdout_games = looks.0;
+    out.holdout_max = looks.1;
+    out
 }
 
 /// The start and the tuned generator on the hold-out, every goal of every

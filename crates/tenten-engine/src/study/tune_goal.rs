@@ -163,7 +163,10 @@ impl Target {
     /// What the games measured for this target.
     pub fn measure(&self, s: &Summary, set: &PieceSet) -> f64 {
         match *self {
-            Target::MedianRounds(_) => s.km.median.map_or(s.rounds_median, f64::from),
+            Target::MedianRounds(_) => {
+                s.km.median
+                    .map_or_else(|| median_past_cap(&s.km).unwrap_or(s.rounds_median), f64::from)
+            }
             Target::UnfairShare(_) => s.unfair_share.map_or(0.0, |x| x.0),
             Target::SmallShare { band, .. } => small_share(s, set, band).map_or(0.0, |x| x.0),
             Target::Reach { .. } | Target::GamesPerSession(_) => f64::NAN,
@@ -224,6 +227,17 @@ impl Target {
             },
         }
     }
+}
+
+/// A median past the round cap, for the search's loss only (a verdict
+/// says "beyond the cap"): the median of the exponential law that survives
+/// to the cap as often as the games did, so candidates past the cap still
+/// differ (every one scored at the cap would be a plateau Nelder-Mead
+/// stalls on). No loss at all counts as a survival of 1 - 1/(2n).
+fn median_past_cap(km: &Survival) -> Option<f64> {
+    let seen = km.steps.last()?.survival;
+    let s = seen.min(1.0 - 0.5 / km.games.max(1) as f64);
+    (km.last > 0 && s > 0.0 && s < 1.0).then(|| f64::from(km.last) * std::f64::consts::LN_2 / -s.ln())
 }
 
 /// A figure measured on games: its value (`None`: a median beyond the
@@ -299,6 +313,31 @@ impl Goal {
     pub fn misses_by(&self, measured: f64) -> f64 {
         self.target.miss(measured) / self.tolerance
     }
+
+    /// The miss in tolerances with its sign (a ceiling's only above it):
+    /// the residual a line search drives to zero.
+    pub fn residual(&self, measured: f64) -> f64 {
+        let t = self.target.goal();
+        match self.target {
+            Target::UnfairShare(_) => (measured - t).max(0.0) / self.tolerance,
+            _ => (measured - t) / self.tolerance,
+        }
+    }
+
+    /// The least miss, in tolerances, that `m`'s interval allows (0 when
+    /// it reaches the goal). A median with no interval and no value lay
+    /// past `cap` on more than half the games: it misses by cap - goal at
+    /// least.
+    pub fn least_miss(&self, m: &Measured, cap: f64) -> f64 {
+        let t = self.target.goal();
+        let d = match (m.ci, self.target) {
+            (Some((lo, _)), Target::UnfairShare(_)) => lo - t,
+            (Some((lo, hi)), _) => (lo - t).max(t - hi),
+            (None, Target::MedianRounds(_)) if m.value.is_none() => cap - t,
+            (None, _) => 0.0,
+        };
+        d.max(0.0) / self.tolerance
+    }
 }
 
 /// The share of pieces of 1-3 cells among those dealt in `band`, with its
@@ -319,4 +358,31 @@ pub fn small_counts(s: &Summary, set: &PieceSet, band: usize) -> (usize, usize) 
         .map(|(d, _)| d[band])
         .sum();
     (small as usize, s.dealt_by_band[band] as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Past the cap the search still sees which candidate lasts longer:
+    /// fewer losses before the cap, a longer median; the exponential law's
+    /// median is recovered from its own survival at the cap.
+    #[test]
+    fn a_median_past_the_cap_grows_with_the_games_alive_there() {
+        let games = |lost: u32| -> Vec<(u32, bool)> {
+            (0..100)
+                .map(|i| if i < lost { (10 + i, false) } else { (200, true) })
+                .collect()
+        };
+        let m = |lost| median_past_cap(&survival::kaplan_meier(&games(lost))).unwrap();
+        assert!(m(10) > m(20) && m(20) > m(40), "{} {} {}", m(10), m(20), m(40));
+        assert!(m(40) > 200.0);
+        // Survival 0.6 at 200 rounds: the exponential law's median is
+        // 200 ln 2 / -ln 0.6.
+        assert!((m(40) - 200.0 * std::f64::consts::LN_2 / -(0.6f64).ln()).abs() < 1e-9);
+        // No loss at all still gives a finite figure; no games give none.
+        let alive = median_past_cap(&survival::kaplan_meier(&games(0))).unwrap();
+        assert!(alive.is_finite() && alive > m(10));
+        assert!(median_past_cap(&survival::kaplan_meier(&[])).is_none());
+    }
 }

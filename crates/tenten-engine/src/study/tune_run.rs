@@ -18,6 +18,10 @@ use crate::study::tune::{self, Goal, Measured, TuneReport, TuneRequest};
 pub const HOLDOUT_GROWTH: usize = 4;
 /// The most hold-out games (or players) a target may grow to.
 pub const MAX_HOLDOUT: usize = 400_000;
+/// A planned hold-out (no `--holdout`): its least and, unless told, most
+/// games.
+pub const PLANNED_LEAST: usize = 200;
+pub const PLANNED_MOST: usize = 20_000;
 
 /// The options, as the CLI takes them.
 #[derive(Clone, Debug)]
@@ -33,9 +37,11 @@ pub struct Options {
     /// "LO,HI".
     pub bounds: String,
     pub games: usize,
-    pub holdout: usize,
+    /// The hold-out's first look (`None`: planned from the tuned
+    /// candidate's spread, `PLANNED_LEAST` to `holdout_max`).
+    pub holdout: Option<usize>,
     /// An undecided target grows the hold-out up to this many (`None`:
-    /// four times `holdout`).
+    /// four times `holdout`, or `PLANNED_MOST` when planned).
     pub holdout_max: Option<usize>,
     pub budget: f64,
     pub max_evaluations: Option<usize>,
@@ -113,11 +119,19 @@ pub fn request_for(a: &Options, audience: Option<Population>) -> Result<TuneRequ
     } else {
         a.players.iter().map(String::as_str).collect()
     };
-    let holdout_max = a.holdout_max.unwrap_or(a.holdout.saturating_mul(HOLDOUT_GROWTH));
-    if holdout_max < a.holdout || holdout_max > MAX_HOLDOUT {
+    let least = a.holdout.unwrap_or(PLANNED_LEAST);
+    let holdout_max = a.holdout_max.unwrap_or(match a.holdout {
+        Some(n) => n.saturating_mul(HOLDOUT_GROWTH),
+        None => PLANNED_MOST,
+    });
+    if holdout_max < least || holdout_max > MAX_HOLDOUT {
         return Err(bad(format!(
-            "--holdout-max is from --holdout ({}) to {MAX_HOLDOUT}; got {holdout_max}",
-            a.holdout
+            "--holdout-max is from {} ({least}) to {MAX_HOLDOUT}; got {holdout_max}",
+            if a.holdout.is_some() {
+                "--holdout"
+            } else {
+                "a planned hold-out's least"
+            }
         )));
     }
     let req = TuneRequest {
@@ -135,8 +149,9 @@ pub fn request_for(a: &Options, audience: Option<Population>) -> Result<TuneRequ
         keep_mix: a.keep_mix,
         budget_seconds: a.budget,
         max_evaluations: a.max_evaluations,
-        holdout_games: a.holdout,
+        holdout_games: least,
         holdout_max,
+        plan_holdout: a.holdout.is_none(),
     };
     req.check().map_err(bad)?;
     Ok(req)
@@ -180,7 +195,7 @@ pub fn tuned_file(req: &TuneRequest, a: &Options, spec: &GeneratorSpec, out: &Pa
 
 /// The note the final file carries: what was evaluated and the verdicts.
 pub fn final_note(req: &TuneRequest, a: &Options, report: &TuneReport) -> String {
-    let cap = req.plan.max_rounds;
+    let cap = report.cap;
     let verdicts: Vec<String> = report
         .holdout
         .iter()
@@ -197,14 +212,16 @@ pub fn final_note(req: &TuneRequest, a: &Options, report: &TuneReport) -> String
         })
         .collect();
     format!(
-        "{} evaluations of {} {} (seeds {}..), {} finalists validated, hold-out {} to {}: {}.",
+        "{} evaluations of {} {} (seeds {}..) followed to round {}, {} finalists validated, hold-out {} to {}{}: {}.",
         report.evaluations.len(),
         a.games,
         unit(req),
         a.seed,
+        cap,
         report.finalists.len(),
-        a.holdout,
-        req.holdout_max,
+        report.holdout_looks.0,
+        report.holdout_looks.1,
+        if req.plan_holdout { " (planned)" } else { "" },
         verdicts.join("; ")
     )
 }
@@ -240,7 +257,7 @@ pub fn weights(set: &PieceSet, w: &[u32]) -> String {
 /// before and after, the finalists, and the search's figures.
 pub fn lines(req: &TuneRequest, report: &TuneReport) -> Vec<String> {
     let set = &req.plan.set;
-    let cap = req.plan.max_rounds;
+    let cap = report.cap;
     let unit = unit(req);
     let mut out = String::new();
     for c in &report.holdout {
@@ -279,13 +296,51 @@ pub fn lines(req: &TuneRequest, report: &TuneReport) -> Vec<String> {
     );
     let _ = writeln!(
         out,
-        "loss_start={:.5} loss_best={:.5} evaluations={} seconds={:.1} evaluations_per_s={:.2} stopped_early={}",
+        "loss_start={:.5} loss_best={:.5} evaluations={} seconds={:.1} evaluations_per_s={:.2} stopped_early={} rounds_cap={} holdout_looks={},{} holdout_planned={}",
         report.start.loss,
         report.best.loss,
         report.evaluations.len(),
         report.seconds,
         report.evaluations_per_second(),
-        report.stopped_early
+        report.stopped_early,
+        report.cap,
+        report.holdout_looks.0,
+        report.holdout_looks.1,
+        req.plan_holdout
     );
     out.lines().map(str::to_owned).collect()
+}
+
+/// What the CLI says once the start is measured: how far games are
+/// followed, and how long the hold-out may take at the start's pace
+/// (its looks planned a priori, before any candidate's spread is known).
+pub fn outlook(req: &TuneRequest, start: &tune::Evaluation) -> String {
+    let capped = tune::capped(req);
+    let planned = tune::planned_holdout(&capped, None);
+    let (first, most) = (
+        planned.holdout_games,
+        planned.holdout_max.max(planned.holdout_games),
+    );
+    let players = req.plan.players.len().max(1);
+    let per_game = start.seconds / (req.plan.games * players).max(1) as f64;
+    let cap = capped.plan.max_rounds;
+    let followed = if cap < req.plan.max_rounds {
+        format!("games are followed to round {cap} (twice the widest median band: no target needs more); ")
+    } else {
+        String::new()
+    };
+    format!(
+        "{followed}the start took {:.1} s for {} {}; the hold-out plays {first} to {most} {} a player{}, about {:.0} to {:.0} s at that pace",
+        start.seconds,
+        req.plan.games * players,
+        unit(req),
+        unit(req),
+        if req.plan_holdout {
+            " (planned a priori, planned again from the tuned candidate's spread)"
+        } else {
+            ""
+        },
+        per_game * (2 * first * players) as f64,
+        per_game * ((first + most) * players) as f64,
+    )
 }

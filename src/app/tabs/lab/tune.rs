@@ -115,7 +115,9 @@ impl LabTab {
             ui.weak(format!("Tuning {}", job.what));
             convergence_plot(ui, &job.evaluations);
             let Some(r) = &job.report else { return };
-            let cap = state.settings.lab.max_rounds.max(1);
+            // The round the games were followed to: a median-only tune
+            // stops them early (`tune_plan::rounds_needed`).
+            let cap = r.cap.max(1);
             for c in &r.holdout {
                 // The verdict first, in its colour: a missed goal is never
                 // a line to skim past.

@@ -377,6 +377,7 @@ fn tuned(plan: &Plan, r: usize, progress: &Progress) -> Estimates {
         max_evaluations: Some(30),
         holdout_games: 200,
         holdout_max: 800,
+        plan_holdout: false,
         audience: None,
     };
     let report = tune::tune(&req, progress, |_| {})?;
