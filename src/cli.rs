@@ -257,8 +257,8 @@ enum Command {
         /// Hold-out games on fresh seeds for the final check: each target is met when its
         /// interval lies inside its tolerance, missed when outside, else undecided. Without
         /// it the hold-out is planned from the tuned candidate's spread: for a median, games
-        /// enough that its interval at the middle of three looks is half its tolerance wide
-        /// (at least 200).
+        /// enough that its interval's half-width at the middle of three looks is half its
+        /// tolerance (at least 200).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
         holdout: Option<u32>,
         /// An undecided target grows the hold-out on fresh seeds, doubling, up to this many

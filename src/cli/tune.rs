@@ -29,8 +29,9 @@ pub(super) fn cmd_tune(a: Options, file: &Path, out: &mut String) -> Result<Verd
         }
         // Every tenth, and every new best: a slow tune still shows progress.
         if count.fetch_add(1, Ordering::Relaxed).is_multiple_of(10) || (e.n > 0 && e.loss == e.best) {
-            let raced = if e.games < req.plan.games {
-                format!(" (raced out after {} {})", e.games, tune_run::unit(&req))
+            // Raced out, or sharpened: the games behind the figure.
+            let raced = if e.games != req.plan.games {
+                format!(" (on {} {})", e.games, tune_run::unit(&req))
             } else {
                 String::new()
             };

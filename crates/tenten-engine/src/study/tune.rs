@@ -435,6 +435,8 @@ struct Objective<'a, F: Fn(&Evaluation)> {
     /// The tuning games a candidate plays now (`plan.games`, more once
     /// sharpened).
     games: std::cell::Cell<usize>,
+    /// The seconds the last evaluation on all of them took.
+    full_seconds: std::cell::Cell<f64>,
     on_eval: F,
 }
 
@@ -451,7 +453,8 @@ fn within_noise(req: &TuneRequest, e: &Evaluation, games: usize) -> bool {
             let se =
                 i.ci.filter(|(lo, hi)| hi.is_finite() && hi > lo)
                     .map_or(0.0, |(lo, hi)| (hi - lo) / 3.92);
-            g.target.miss(m) <= (0.1 * g.tolerance).max(0.25 * se)
+            let miss = g.target.miss(m);
+            miss <= (0.1 * g.tolerance).max(0.25 * se) && miss <= g.tolerance
         })
 }
 
@@ -513,6 +516,9 @@ impl<F: Fn(&Evaluation)> Objective<'_, F> {
             seconds: began.elapsed().as_secs_f64(),
             games,
         };
+        if games == self.games.get() {
+            self.full_seconds.set(e.seconds);
+        }
         self.played.borrow_mut().insert(key, (scored.loss, e.clone()));
         if e.loss == e.best && within_noise(self.req, &e, self.games.get()) {
             self.settled.set(true);
@@ -528,14 +534,20 @@ impl<F: Fn(&Evaluation)> Objective<'_, F> {
     /// next evaluation, at the pace so far: the budget bounds the search,
     /// not its start), a cancel came, or every goal is met.
     fn done(&self) -> bool {
-        let seen = self.seen.borrow().len();
-        let spent = self.started.elapsed().as_secs_f64();
-        let pace = spent / seen.max(1) as f64;
-        spent + pace > self.req.budget_seconds
-            || self.req.max_evaluations.is_some_and(|m| seen >= m)
+        self.out_of_budget()
             || self.progress.cancelled()
             || self.best.borrow().as_ref().is_some_and(|b| b.0 <= GOOD_ENOUGH)
             || self.settled.get()
+    }
+
+    /// The budget is spent, or would be by the next full evaluation (at
+    /// the last one's pace: raced ones are cheaper), or the evaluations
+    /// are.
+    fn out_of_budget(&self) -> bool {
+        let seen = self.seen.borrow().len();
+        let spent = self.started.elapsed().as_secs_f64();
+        let pace = (spent / seen.max(1) as f64).max(self.full_seconds.get());
+        spent + pace > self.req.budget_seconds || self.req.max_evaluations.is_some_and(|m| seen >= m)
     }
 }
 
@@ -597,6 +609,7 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
         played: RefCell::new(BTreeMap::new()),
         settled: std::cell::Cell::new(false),
         games: std::cell::Cell::new(req.plan.games),
+        full_seconds: std::cell::Cell::new(0.0),
         on_eval,
     };
     let start = objective.evaluate(&x0)?;
@@ -619,42 +632,24 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
         |x| objective.evaluate(x),
         || objective.done(),
     );
+    // The best point first; a vertex it equals takes the start's place,
+    // so the simplex keeps its volume.
     if let Some(best) = scouted {
-        simplex[0] = best.x;
-    }
-    let mut stopped_early = false;
-    // Restarts around the best so far while budget remains: Nelder-Mead
-    // stalls on the plateaus rounding to whole weights makes.
-    let mut round = 0;
-    let budget_left = |seen: usize| {
-        started.elapsed().as_secs_f64() < req.budget_seconds && req.max_evaluations.is_none_or(|m| seen < m)
-    };
-    while !objective.done() && budget_left(objective.seen.borrow().len()) {
-        let solver = NelderMead::new(simplex.clone()).with_sd_tolerance(1e-6).ok()?;
-        let run = Executor::new(&objective, solver)
-            .configure(|state| state.max_iters(400))
-            .run();
-        if run.is_err() || objective.done() {
-            stopped_early = !objective.settled.get()
-                && objective.best.borrow().as_ref().is_none_or(|b| b.0 > GOOD_ENOUGH);
-            break;
+        match simplex.iter().position(|v| *v == best.x) {
+            Some(k) => simplex.swap(0, k),
+            None => simplex[0] = best.x,
         }
-        round += 1;
+    }
+    // Nelder-Mead with restarts around the best so far (it stalls on the
+    // plateaus rounding to whole weights makes), and again around the best
+    // each time sharpening has every candidate play more games.
+    nelder_mead(&objective, simplex, span)?;
+    while sharpen(&objective) {
         let Some((_, best)) = objective.best.borrow().clone() else {
             break;
         };
-        let shrink = span / f64::from(2 * round + 1);
-        simplex = vec![best.clone()];
-        for i in 0..best.len() {
-            let mut v = best.clone();
-            v[i] += if i % 2 == 0 { shrink } else { -shrink };
-            simplex.push(v);
-        }
-        if shrink < 1.0 {
-            break;
-        }
+        nelder_mead(&objective, around(&best, span / 3.0), span / 3.0)?;
     }
-    sharpen(&objective, &budget_left);
     let met = objective.settled.get()
         || objective
             .best
@@ -665,11 +660,12 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
         Stop::Cancelled
     } else if met {
         Stop::TargetsMet
-    } else if !budget_left(objective.seen.borrow().len()) {
+    } else if objective.out_of_budget() {
         Stop::Budget
     } else {
         Stop::Converged
     };
+    let stopped_early = progress.cancelled() || (!met && stop == Stop::Budget);
     // From here on a candidate is judged on as many games as the search's
     // last (sharpened) candidates played.
     let sharpened = TuneRequest {
@@ -722,8 +718,7 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
         finalists,
         holdout,
         seconds: started.elapsed().as_secs_f64(),
-        // The budget may run out while scouting, before Nelder-Mead.
-        stopped_early: stopped_early || progress.cancelled() || (!met && stop == Stop::Budget),
+        stopped_early,
         stop,
         cap: req.plan.max_rounds,
         holdout_looks: (
@@ -739,50 +734,101 @@ pub fn tune(req: &TuneRequest, progress: &Progress, on_eval: impl Fn(&Evaluation
 /// numbers still), as many as would bring the noise there, at most four
 /// times as many and no more than four evaluations' worth of the budget
 /// left; the best and the runner-up are played again and the line through
-/// them walked. Until the noise is small enough or the budget ends.
-fn sharpen<F: Fn(&Evaluation)>(objective: &Objective<'_, F>, budget_left: &dyn Fn(usize) -> bool) {
+/// them walked. True when the games were raised (Nelder-Mead then goes on
+/// around the best), false when nothing was to be gained or the budget
+/// would not allow it.
+fn sharpen<F: Fn(&Evaluation)>(objective: &Objective<'_, F>) -> bool {
     let req = objective.req;
-    while objective.settled.get() && budget_left(objective.seen.borrow().len()) {
-        let n = objective.games.get();
-        let full: Vec<Evaluation> = {
-            let mut f: Vec<Evaluation> = objective
-                .seen
-                .borrow()
-                .iter()
-                .filter(|e| e.games == n)
-                .cloned()
-                .collect();
-            f.sort_by(|a, b| a.loss.total_cmp(&b.loss));
-            f
-        };
-        let Some(best) = full.first() else { return };
-        let spent = objective.started.elapsed().as_secs_f64();
-        let per_game = best.seconds / n.max(1) as f64;
-        let affordable = ((req.budget_seconds - spent) / (4.0 * per_game).max(1e-9)).min(1e7) as usize;
-        let Some(more) = tune_plan::sharper_games(&req.goals, &best.intervals, n, affordable) else {
-            return;
-        };
-        let weights = |e: &Evaluation| candidate(req, &e.x).set.weights();
-        let Some(runner) = full.iter().find(|e| weights(e) != weights(best)).cloned() else {
-            return;
-        };
-        objective.games.set(more);
-        *objective.best.borrow_mut() = None;
-        objective.settled.set(false);
-        let (Some(a), Some(b)) = (objective.evaluate(&runner.x), objective.evaluate(&best.x)) else {
-            return;
-        };
-        let (worse, better) = if a.loss < b.loss { (b, a) } else { (a, b) };
-        if !objective.done() {
-            tune_scout::walk(
-                &req.goals,
-                &worse,
-                better,
-                |x| objective.evaluate(x),
-                || objective.done(),
-            );
-        }
+    if !objective.settled.get() || objective.out_of_budget() || objective.progress.cancelled() {
+        return false;
     }
+    let n = objective.games.get();
+    let mut full: Vec<Evaluation> = objective
+        .seen
+        .borrow()
+        .iter()
+        .filter(|e| e.games == n)
+        .cloned()
+        .collect();
+    full.sort_by(|a, b| a.loss.total_cmp(&b.loss));
+    let Some(best) = full.first() else { return false };
+    let spent = objective.started.elapsed().as_secs_f64();
+    let per_game = best.seconds / n.max(1) as f64;
+    let affordable = ((req.budget_seconds - spent) / (4.0 * per_game).max(1e-9)).min(1e7) as usize;
+    let Some(more) = tune_plan::sharper_games(&req.goals, &best.intervals, n, affordable) else {
+        return false;
+    };
+    let weights = |e: &Evaluation| candidate(req, &e.x).set.weights();
+    let runner = full.iter().find(|e| weights(e) != weights(best)).cloned();
+    objective.games.set(more);
+    objective.settled.set(false);
+    // The best played again first, so a cancel keeps it; its loss on the
+    // new games becomes the best so far.
+    *objective.best.borrow_mut() = None;
+    let Some(again) = objective.evaluate(&best.x) else {
+        return false;
+    };
+    if let Some(runner) = runner
+        && !objective.done()
+        && let Some(other) = objective.evaluate(&runner.x)
+        && !objective.done()
+    {
+        let (worse, better) = if other.loss < again.loss {
+            (again, other)
+        } else {
+            (other, again)
+        };
+        tune_scout::walk(
+            &req.goals,
+            &worse,
+            better,
+            |x| objective.evaluate(x),
+            || objective.done(),
+        );
+    }
+    true
+}
+
+/// Nelder-Mead from `simplex`, restarted around the best so far with a
+/// smaller simplex until the objective is done or the steps fall under a
+/// weight; `None` only when the solver cannot be built.
+fn nelder_mead<F: Fn(&Evaluation)>(
+    objective: &Objective<'_, F>,
+    mut simplex: Vec<Vec<f64>>,
+    span: f64,
+) -> Option<()> {
+    let mut round = 0;
+    while !objective.done() {
+        let solver = NelderMead::new(simplex.clone()).with_sd_tolerance(1e-6).ok()?;
+        let run = Executor::new(objective, solver)
+            .configure(|state| state.max_iters(400))
+            .run();
+        if run.is_err() || objective.done() {
+            break;
+        }
+        round += 1;
+        let Some((_, best)) = objective.best.borrow().clone() else {
+            break;
+        };
+        let shrink = span / f64::from(2 * round + 1);
+        if shrink < 1.0 {
+            break;
+        }
+        simplex = around(&best, shrink);
+    }
+    Some(())
+}
+
+/// A simplex around `x`: `x` and each weight moved by `step`, up and down
+/// in turn.
+fn around(x: &[f64], step: f64) -> Vec<Vec<f64>> {
+    let mut simplex = vec![x.to_vec()];
+    for i in 0..x.len() {
+        let mut v = x.to_vec();
+        v[i] += if i % 2 == 0 { step } else { -step };
+        simplex.push(v);
+    }
+    simplex
 }
 
 /// `req` with its games followed only as far as its goals need

@@ -211,9 +211,16 @@ impl Target {
         match *self {
             Target::MedianRounds(_) => {
                 let (lo, hi) = km.median_ci;
+                // A lower end past the last game (more than half alive at
+                // the cap even at the band's edge) is the cap at least: the
+                // median is known to lie beyond it.
+                let past = (km.games > 0 && km.censored > 0).then(|| f64::from(km.last));
                 Measured {
                     value: km.median.map(f64::from),
-                    ci: lo.map(|lo| (f64::from(lo), hi.map_or(f64::INFINITY, f64::from))),
+                    ci: lo
+                        .map(f64::from)
+                        .or(past)
+                        .map(|lo| (lo, hi.map_or(f64::INFINITY, f64::from))),
                 }
             }
             Target::UnfairShare(_) => share(survival::share_at(s.unfair, s.games - s.censored, z)),

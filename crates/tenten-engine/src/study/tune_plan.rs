@@ -55,11 +55,11 @@ pub fn median_spread(m: Option<(&Measured, usize)>, median: f64) -> f64 {
     measured.unwrap_or(median / std::f64::consts::LN_2)
 }
 
-/// The looks a planned hold-out takes: its interval at each of three
-/// looks (`tune_verdict::level(3)`) half the tolerance wide at the middle
-/// one, so a tuned median within half a tolerance of the goal is met
-/// there; the looks at half and twice that. `spread` is `median_spread`'s.
-/// Within `least..=most` games.
+/// The looks a planned hold-out takes: its interval's half-width at each
+/// of three looks (`tune_verdict::level(3)`) half the tolerance at the
+/// middle one, so a tuned median within half a tolerance of the goal is
+/// met there; the looks at half and twice that (the first and last look
+/// returned). `spread` is `median_spread`'s. Within `least..=most` games.
 pub fn holdout_looks(goal: &Goal, spread: f64, least: usize, most: usize) -> (usize, usize) {
     let z = z_of(level(3));
     let n = (2.0 * z * spread / goal.tolerance.max(1e-9)).powi(2).ceil();
@@ -69,7 +69,8 @@ pub fn holdout_looks(goal: &Goal, spread: f64, least: usize, most: usize) -> (us
         most
     };
     let first = (n / 2).clamp(least.min(most), most);
-    (first, (2 * n).clamp(first, most))
+    // Four times the first, so the looks double exactly: three of them.
+    (first, (4 * first).clamp(first, most))
 }
 
 /// The most tuning games a sharpened candidate plays.
@@ -167,8 +168,9 @@ mod tests {
         assert_eq!(sharper_games(&[share], &[m], 200, 1_000_000), None);
     }
 
-    /// The planned looks: at the middle look the interval at 98.3 % is half
-    /// the tolerance wide, bounded by the least and most asked for.
+    /// The planned looks: at the middle look the interval at 98.3 % has a
+    /// half-width of half the tolerance; three looks, doubling; bounded by
+    /// the least and most asked for.
     #[test]
     fn the_holdout_is_planned_from_the_spread() {
         let g = median(200.0, 20.0);
@@ -177,6 +179,13 @@ mod tests {
         let half = z_of(level(3)) * 100.0 / (middle as f64).sqrt();
         assert!((half - 10.0).abs() < 0.05, "{half}");
         assert_eq!(last, 2 * middle);
+        assert_eq!(crate::study::tune_verdict::looks(first, last).len(), 3);
+        let odd = holdout_looks(&g, 101.0, 100, 100_000);
+        assert_eq!(
+            crate::study::tune_verdict::looks(odd.0, odd.1).len(),
+            3,
+            "{odd:?}"
+        );
         assert_eq!(holdout_looks(&g, 100.0, 5_000, 100_000).0, 5_000);
         assert_eq!(holdout_looks(&g, 100.0, 100, 600), (287, 600));
         assert_eq!(holdout_looks(&g, f64::INFINITY, 100, 600), (300, 600));

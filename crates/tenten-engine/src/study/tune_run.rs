@@ -214,7 +214,11 @@ pub fn final_note(req: &TuneRequest, a: &Options, report: &TuneReport) -> String
     format!(
         "{} evaluations of {} {} (seeds {}..) followed to round {}, {} finalists validated, hold-out {} to {}{}: {}.",
         report.evaluations.len(),
-        a.games,
+        if report.best.games > a.games {
+            format!("{} (sharpened to {})", a.games, report.best.games)
+        } else {
+            a.games.to_string()
+        },
         unit(req),
         a.seed,
         cap,

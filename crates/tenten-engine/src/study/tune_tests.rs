@@ -459,9 +459,10 @@ fn a_planned_hold_out_follows_the_spread() {
         value: Some(20.0),
         ci: Some((20.0 - half, 20.0 + half)),
     };
+    let unplanned = planned_holdout(&req, Some(&[m(3.0)]));
     assert_eq!(
-        (planned_holdout(&req, Some(&[m(3.0)])).holdout_games, 50),
-        (50, 50),
+        (unplanned.holdout_games, unplanned.holdout_max),
+        (50, 100_000),
         "unplanned: as asked"
     );
     req.plan_holdout = true;
@@ -489,10 +490,12 @@ fn a_planned_hold_out_follows_the_spread() {
 }
 
 /// A start already within a quarter of its standard error of the goal on
-/// the tuning games stops the search at once: nearer would fit the seeds'
-/// luck. With a penalty on the mix the search goes on.
+/// the tuning games has met it there (nearer would fit the seeds' luck);
+/// with budget left and that error wider than a quarter of the tolerance,
+/// the search sharpens: every candidate plays more games. With a penalty
+/// on the mix the search goes on.
 #[test]
-fn a_start_within_the_seeds_noise_of_its_goal_stops_the_search() {
+fn a_start_within_the_seeds_noise_of_its_goal_stops_or_sharpens() {
     let probe = tune(
         &request(Target::MedianRounds(1_000.0), 1),
         &Progress::default(),
@@ -502,13 +505,43 @@ fn a_start_within_the_seeds_noise_of_its_goal_stops_the_search() {
     let (m, (lo, hi)) = (probe.start.measures[0], probe.start.intervals[0].ci.unwrap());
     let se = (hi - lo) / 3.92;
     assert!(se > 1.0, "{se}");
-    let near = request(Target::MedianRounds(m + 0.2 * se), 40);
+    let mut near = request(Target::MedianRounds(m + 0.2 * se), 1);
+    near.goals[0].tolerance = se;
     let r = tune(&near, &Progress::default(), |_| {}).unwrap();
     assert_eq!((r.evaluations.len(), r.stop), (1, Stop::TargetsMet));
     assert!(!r.stopped_early);
+    near.max_evaluations = Some(6);
+    let r = tune(&near, &Progress::default(), |_| {}).unwrap();
+    assert_eq!(r.evaluations[1].x, r.evaluations[0].x, "the start played again");
+    assert_eq!(
+        r.evaluations[1].games,
+        4 * near.plan.games,
+        "{:?}",
+        r.evaluations[1]
+    );
+    assert_eq!(r.best.games, 4 * near.plan.games);
     let mut kept = near.clone();
     kept.keep_mix = 1.0;
     kept.max_evaluations = Some(3);
     let r = tune(&kept, &Progress::default(), |_| {}).unwrap();
     assert_eq!(r.evaluations.len(), 3);
+    assert!(r.evaluations.iter().all(|e| e.games <= near.plan.games));
+}
+
+/// A median known to lie past the games' cap (more than half the games
+/// alive there even at the band's edge) is missed, not undecided: its
+/// interval starts at the cap, above the goal's band.
+#[test]
+fn a_median_far_past_the_cap_is_missed() {
+    let base = generator_file::preset("random", &PieceSet::classic()).unwrap();
+    let req = capped(&holdout_request(
+        Goal::parse("median_rounds=4@1").unwrap(),
+        120,
+        120,
+    ));
+    assert_eq!(req.plan.max_rounds, 10);
+    let c = &check_holdout(&req, &base, &base, &Progress::default()).unwrap()[0];
+    assert_eq!(c.holdout.value, None, "{c:?}");
+    assert_eq!(c.holdout.ci, Some((10.0, f64::INFINITY)), "{c:?}");
+    assert_eq!(c.verdict, Verdict::Missed);
 }
