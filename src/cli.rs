@@ -259,11 +259,13 @@ enum Command {
         /// it the hold-out is planned from the tuned candidate's spread: for a median, games
         /// enough that its interval's half-width at the middle of three looks is half its
         /// tolerance (at least 200).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(20..=100_000))]
         holdout: Option<u32>,
         /// An undecided target grows the hold-out on fresh seeds, doubling, up to this many
-        /// games (default 4 x --holdout, or 20,000 when planned); every look's interval is at
-        /// 1 - 0.05/K for K looks, so the verdicts stay wrong at most 5 % of the time.
+        /// games (default 4 x --holdout); a planned hold-out takes three looks, from half to
+        /// twice the games its plan asks for, all within this (default 20,000). Every look's
+        /// interval is at 1 - 0.05/K for K looks, so the verdicts stay wrong at most 5 % of
+        /// the time.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=400_000))]
         holdout_max: Option<u32>,
         /// Seconds to search.

@@ -176,8 +176,8 @@ impl Tuned {
 /// bounds: (LO, HI): every free weight stays within, in tenths of a base
 ///     weight, at most 1000.
 /// games: games (or players) a candidate, all on the same seeds.
-/// holdout: hold-out games (or players) on fresh seeds for the check
-///     (None: planned from the tuned candidate's spread).
+/// holdout: hold-out games (or players) on fresh seeds for the check, at
+///     least 20 (None: planned from the tuned candidate's spread).
 /// holdout_max: an undecided target grows the hold-out, doubling, up to
 ///     this many (None: 4 x holdout, or 20,000 when planned).
 /// budget: seconds to search.
@@ -215,8 +215,13 @@ fn tune(
         .into_iter()
         .filter_map(|(name, n)| Some((name, n?)))
     {
-        if !(1..=100_000).contains(&n) {
-            return Err(input(name, format!("is {n}; use 1 to 100,000")));
+        let least = if name == "holdout" {
+            tenten_engine::study::tune::MIN_HOLDOUT
+        } else {
+            1
+        };
+        if !(least..=100_000).contains(&n) {
+            return Err(input(name, format!("is {n}; use {least} to 100,000")));
         }
     }
     if max_rounds == 0 {

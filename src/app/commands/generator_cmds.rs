@@ -244,10 +244,10 @@ impl App {
             budget_seconds: t.budget_seconds.max(1.0),
             max_evaluations: None,
             audience: None,
-            holdout_games: t.holdout.max(1),
+            holdout_games: t.holdout.max(tenten_engine::study::tune::MIN_HOLDOUT),
             holdout_max: t
                 .holdout
-                .max(1)
+                .max(tenten_engine::study::tune::MIN_HOLDOUT)
                 .saturating_mul(tenten_engine::study::tune_run::HOLDOUT_GROWTH),
             plan_holdout: false,
         };

@@ -101,6 +101,10 @@ pub struct TuneRequest {
     pub audience: Option<Population>,
 }
 
+/// The fewest hold-out games (or players) a verdict is given on: one
+/// game's median is a point, its interval no interval.
+pub const MIN_HOLDOUT: usize = 20;
+
 /// The label of an audience in the hold-out's verdicts.
 pub const AUDIENCE: &str = "audience";
 
@@ -128,14 +132,21 @@ impl TuneRequest {
             }
         }
         for g in &self.goals {
+            let top = g.band().1;
             if let Target::MedianRounds(m) = g.target
-                && m > f64::from(self.plan.max_rounds)
+                && top > f64::from(self.plan.max_rounds)
             {
                 return Err(format!(
-                    "median_rounds={m} is past the round cap of {}: a median beyond the cap cannot be measured; raise the cap",
-                    self.plan.max_rounds
+                    "median_rounds={m} within {} reaches round {top}, past the round cap of {}: a median beyond the cap cannot be measured, so the goal could never be met; raise the cap (--max-rounds)",
+                    g.tolerance, self.plan.max_rounds
                 ));
             }
+        }
+        if self.holdout_games < MIN_HOLDOUT {
+            return Err(format!(
+                "the hold-out is at least {MIN_HOLDOUT} games (or players): one game's median is a point, not an interval; got {}",
+                self.holdout_games
+            ));
         }
         let (lo, hi) = self.bounds;
         if !(lo >= 0.0 && lo < hi && hi <= f64::from(MAX_WEIGHT)) {
@@ -754,7 +765,12 @@ fn sharpen<F: Fn(&Evaluation)>(objective: &Objective<'_, F>) -> bool {
     let Some(best) = full.first() else { return false };
     let spent = objective.started.elapsed().as_secs_f64();
     let per_game = best.seconds / n.max(1) as f64;
-    let affordable = ((req.budget_seconds - spent) / (4.0 * per_game).max(1e-9)).min(1e7) as usize;
+    // A run cut by evaluations is repeatable: its games then do not
+    // depend on the clock (the budget still stops it).
+    let affordable = match req.max_evaluations {
+        Some(_) => usize::MAX,
+        None => ((req.budget_seconds - spent) / (4.0 * per_game).max(1e-9)).min(1e7) as usize,
+    };
     let Some(more) = tune_plan::sharper_games(&req.goals, &best.intervals, n, affordable) else {
         return false;
     };

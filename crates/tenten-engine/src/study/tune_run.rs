@@ -333,18 +333,34 @@ pub fn outlook(req: &TuneRequest, start: &tune::Evaluation) -> String {
     } else {
         String::new()
     };
+    let medians = req
+        .goals
+        .iter()
+        .any(|g| matches!(g.target, tune::Target::MedianRounds(_)));
+    let planned = match (req.plan_holdout, medians) {
+        (true, true) => {
+            " (planned a priori from the exponential law; planned again from the tuned candidate's spread)"
+        }
+        (true, false) => " (a share's or an audience's hold-out grows while undecided)",
+        (false, _) => "",
+    };
+    let each = if req.audience.is_some() { "" } else { " a player" };
     format!(
-        "{followed}the start took {:.1} s for {} {}; the hold-out plays {first} to {most} {} a player{}, about {:.0} to {:.0} s at that pace",
+        "{followed}the start took {:.1} s for {} {}; the hold-out plays {first} to {most} {}{each}{planned}, about {} to {} s at that pace",
         start.seconds,
         req.plan.games * players,
         unit(req),
         unit(req),
-        if req.plan_holdout {
-            " (planned a priori, planned again from the tuned candidate's spread)"
-        } else {
-            ""
-        },
-        per_game * (2 * first * players) as f64,
-        per_game * ((first + most) * players) as f64,
+        seconds(per_game * (2 * first * players) as f64),
+        seconds(per_game * ((first + most) * players) as f64),
     )
+}
+
+/// Seconds as the outlook says them: under one as "under 1".
+fn seconds(s: f64) -> String {
+    if s < 1.0 {
+        "under 1".to_owned()
+    } else {
+        format!("{s:.0}")
+    }
 }

@@ -201,8 +201,14 @@ fn a_median_past_the_cap_and_bounds_past_the_weights_are_refused() {
     let mut req = request(Target::MedianRounds(30.0), 1);
     req.plan.max_rounds = 12;
     assert!(req.check().unwrap_err().contains("past the round cap of 12"));
-    req.plan.max_rounds = 30;
+    // The band's top, 31.5 rounds, must be measurable too.
+    req.plan.max_rounds = 31;
+    assert!(req.check().unwrap_err().contains("reaches round 31.5"));
+    req.plan.max_rounds = 32;
     assert!(req.check().is_ok());
+    req.holdout_games = 19;
+    assert!(req.check().unwrap_err().contains("at least 20 games"));
+    req.holdout_games = 20;
     req.bounds = (1.0, 1_200.0);
     assert!(req.check().unwrap_err().contains("HI <= 1000"));
 }

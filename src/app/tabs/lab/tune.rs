@@ -72,7 +72,7 @@ impl LabTab {
                         .on_hover_text("Games per candidate, all on the same seeds");
                     ui.end_row();
                     let label = ui.label("Hold-out");
-                    ui.add(egui::DragValue::new(&mut s.tune.holdout).range(10..=100_000))
+                    ui.add(egui::DragValue::new(&mut s.tune.holdout).range(20..=100_000))
                         .labelled_by(label.id)
                         .on_hover_text("Fresh games on which the start and the winner are both measured");
                     ui.end_row();
