@@ -38,7 +38,9 @@ use crate::progress::Progress;
 use crate::stats::divergence;
 use crate::stats::survival;
 use crate::study::runner::{self, Plan};
-pub use crate::study::tune_goal::{Goal, Measured, Target, small_counts, small_share};
+pub use crate::study::tune_goal::{
+    Evaluation, GOOD_ENOUGH, Goal, Measured, Target, small_counts, small_share,
+};
 use crate::study::tune_plan;
 use crate::study::tune_scout;
 pub use crate::study::tune_verdict::{Checked, Verdict};
@@ -60,11 +62,6 @@ pub const VALIDATION_SEEDS: usize = 2_000_000;
 pub const HOLDOUT_SEEDS: usize = 1_000_000;
 /// How many of the best candidates are validated.
 pub const FINALISTS: usize = 3;
-
-/// A loss this small means every goal is met within a tenth of its
-/// tolerance: the search stops there (on the tuning seeds any closer is
-/// overfitting them).
-pub const GOOD_ENOUGH: f64 = 1e-2;
 
 /// What to tune.
 #[derive(Clone, Debug)]
@@ -159,27 +156,6 @@ impl TuneRequest {
         }
         Ok(())
     }
-}
-
-/// One evaluation of a candidate.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Evaluation {
-    pub n: usize,
-    pub loss: f64,
-    pub best: f64,
-    /// Per player, per goal, player by player.
-    pub measures: Vec<f64>,
-    /// The divergence of the candidate's mix from the base's (nats).
-    pub divergence: f64,
-    /// The free weights tried (see `candidate`).
-    pub x: Vec<f64>,
-    /// Per measure, its value with its 95 % interval on the tuning games.
-    pub intervals: Vec<Measured>,
-    /// The wall time this evaluation took.
-    pub seconds: f64,
-    /// The tuning games (a player's) it was measured on: fewer than the
-    /// plan's when its race's first leg already put it behind the best.
-    pub games: usize,
 }
 
 /// A finalist: a candidate among the best on the tuning seeds, and its
@@ -431,6 +407,9 @@ fn least_loss(req: &TuneRequest, s: &Scored) -> f64 {
     misses + req.keep_mix * s.kl
 }
 
+/// A candidate played: its weights and the tuning games it played.
+type Played = (Vec<u32>, usize);
+
 struct Objective<'a, F: Fn(&Evaluation)> {
     req: &'a TuneRequest,
     progress: &'a Progress,
@@ -440,7 +419,7 @@ struct Objective<'a, F: Fn(&Evaluation)> {
     /// Candidates already played, by their weights (rounding makes many
     /// points one candidate; the seeds are common, so a replay would give
     /// the same figures): the evaluation, its loss without straying.
-    played: RefCell<BTreeMap<(Vec<u32>, usize), (f64, Evaluation)>>,
+    played: RefCell<BTreeMap<Played, (f64, Evaluation)>>,
     /// The best so far sits within its games' noise of every goal.
     settled: std::cell::Cell<bool>,
     /// The tuning games a candidate plays now (`plan.games`, more once

@@ -279,6 +279,32 @@ fn short(x: f64) -> String {
     }
 }
 
+/// A loss this small means every goal is met within a tenth of its
+/// tolerance: the search stops there (on the tuning seeds any closer is
+/// overfitting them).
+pub const GOOD_ENOUGH: f64 = 1e-2;
+
+/// One evaluation of a candidate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    pub n: usize,
+    pub loss: f64,
+    pub best: f64,
+    /// Per player, per goal, player by player.
+    pub measures: Vec<f64>,
+    /// The divergence of the candidate's mix from the base's (nats).
+    pub divergence: f64,
+    /// The free weights tried (see `tune::candidate`).
+    pub x: Vec<f64>,
+    /// Per measure, its value with its 95 % interval on the tuning games.
+    pub intervals: Vec<Measured>,
+    /// The wall time this evaluation took.
+    pub seconds: f64,
+    /// The tuning games (a player's) it was measured on: fewer than the
+    /// plan's when its race's first leg already put it behind the best.
+    pub games: usize,
+}
+
 /// A target with the tolerance its miss is measured in.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Goal {

@@ -9,8 +9,7 @@
 //! under block-blast-like from 800 rounds to about 150), and the point on
 //! that line where the misses vanish is a few secant steps away.
 
-use crate::study::tune::{Evaluation, GOOD_ENOUGH};
-use crate::study::tune_goal::Goal;
+use crate::study::tune_goal::{Evaluation, GOOD_ENOUGH, Goal};
 
 /// The most secant steps along the line.
 pub const LINE_STEPS: usize = 5;
