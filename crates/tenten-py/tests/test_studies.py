@@ -128,6 +128,6 @@ def test_every_result_is_a_dataframe_and_the_package_needs_no_pandas(tmp_path, c
     log = tmp_path / "casual.ron"
     log.write_text(cli("deal", "--seed", "4", "--log", "40", "--player", str(ROOT / "presets/players/casual.ron")))
     assert len(pd.DataFrame(tenten.fit_player(log).estimates)) == 2
-    tuned = tenten.tune("random", ["median_rounds=20"], players=["novice"], games=10, holdout=10, max_evaluations=2)
+    tuned = tenten.tune("random", ["median_rounds=20"], players=["novice"], games=10, holdout=20, max_evaluations=2)
     assert len(pd.DataFrame(tuned.verdicts)) == 1
     assert len(pd.DataFrame(tuned.weights)) == len(tenten.piece_ids())
