@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use crate::danger::danger_until;
+use crate::fits::generator::closed::closed;
 use crate::model::board::Bits;
 use crate::model::pieces::{PieceIdx, PieceSet};
 use crate::model::shapes::Shapes;
@@ -26,6 +27,9 @@ pub struct BoardInfo {
     /// For each killer, the slot F picks under each policy that was asked
     /// for (in `Boards::policies` order).
     pub slots: Vec<Vec<u8>>,
+    /// For each killer, under each policy, whether the chain can never
+    /// leave the killers from it (`closed`).
+    pub closed: Vec<Vec<bool>>,
 }
 
 impl BoardInfo {
@@ -121,7 +125,7 @@ pub fn board_info(
         }
     }
     rows.sort_unstable_by_key(|r| r.0);
-    let killers = rows.iter().map(|r| r.0).collect();
+    let killers: Vec<u32> = rows.iter().map(|r| r.0).collect();
     let slots = if with_slots {
         (0..policies.len())
             .map(|p| rows.iter().map(|r| r.1[p]).collect())
@@ -129,7 +133,13 @@ pub fn board_info(
     } else {
         vec![Vec::new(); if dead { 0 } else { policies.len() }]
     };
-    Ok(Some(BoardInfo { dead, killers, slots }))
+    let closed = slots.iter().map(|sl| closed(&killers, sl, n, k)).collect();
+    Ok(Some(BoardInfo {
+        dead,
+        killers,
+        slots,
+        closed,
+    }))
 }
 
 impl Boards {

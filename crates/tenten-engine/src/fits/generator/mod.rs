@@ -12,6 +12,7 @@
 
 pub mod bag;
 pub mod boards;
+pub mod closed;
 pub mod deals;
 pub mod fit;
 pub mod likelihood;
