@@ -9,7 +9,6 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use crate::danger::danger_until;
-use crate::fits::generator::closed::closed;
 use crate::model::board::Bits;
 use crate::model::pieces::{PieceIdx, PieceSet};
 use crate::model::shapes::Shapes;
@@ -27,9 +26,6 @@ pub struct BoardInfo {
     /// For each killer, the slot F picks under each policy that was asked
     /// for (in `Boards::policies` order).
     pub slots: Vec<Vec<u8>>,
-    /// For each killer, under each policy, whether the chain can never
-    /// leave the killers from it (`closed`).
-    pub closed: Vec<Vec<bool>>,
 }
 
 impl BoardInfo {
@@ -125,7 +121,7 @@ pub fn board_info(
         }
     }
     rows.sort_unstable_by_key(|r| r.0);
-    let killers: Vec<u32> = rows.iter().map(|r| r.0).collect();
+    let killers = rows.iter().map(|r| r.0).collect();
     let slots = if with_slots {
         (0..policies.len())
             .map(|p| rows.iter().map(|r| r.1[p]).collect())
@@ -133,13 +129,7 @@ pub fn board_info(
     } else {
         vec![Vec::new(); if dead { 0 } else { policies.len() }]
     };
-    let closed = slots.iter().map(|sl| closed(&killers, sl, n, k)).collect();
-    Ok(Some(BoardInfo {
-        dead,
-        killers,
-        slots,
-        closed,
-    }))
+    Ok(Some(BoardInfo { dead, killers, slots }))
 }
 
 impl Boards {

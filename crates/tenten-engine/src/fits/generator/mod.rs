@@ -12,7 +12,6 @@
 
 pub mod bag;
 pub mod boards;
-pub mod closed;
 pub mod deals;
 pub mod fit;
 pub mod likelihood;
