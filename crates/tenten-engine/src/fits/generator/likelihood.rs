@@ -318,6 +318,22 @@ fn decode_into(mut c: u32, n: usize, h: &mut [PieceIdx]) {
     }
 }
 
+/// The key of holder h's line at slot s: the other slots as a number (those
+/// before s shifted down one place, `place` being each slot's place value
+/// in a code), plus s times `line` (n^(k-1)). Multiplications only: this
+/// runs for every killer of every deal at every EM step.
+fn line_key(h: &[PieceIdx], s: usize, place: &[u32; MAX_HOLDER], line: u32) -> u32 {
+    let mut key = s as u32 * line;
+    for (i, &p) in h.iter().enumerate() {
+        if i < s {
+            key += u32::from(p) * place[i + 1];
+        } else if i > s {
+            key += u32::from(p) * place[i];
+        }
+    }
+    key
+}
+
 /// The killers of one deal's board laid out for the chain: each killer's
 /// pieces, F's slot, and for every slot s its line key, the holder's other
 /// slots as a number (plus s times n^(k-1), so every slot has a table of
@@ -332,15 +348,21 @@ struct Lines<'a> {
     pieces: Vec<PieceIdx>,
     /// `keys[u * k + s]`: killer u's line key at slot s.
     keys: Vec<u32>,
+    /// `weights[u * k + s]`: the law's weight of killer u's piece in slot
+    /// s (read in every pass, so looked up once).
+    weights: Vec<f64>,
     /// F's slot of each killer.
     slot: &'a [u8],
+    /// The size of the line tables.
+    size: usize,
     /// The dealt holder's pieces and line keys.
     a: [PieceIdx; MAX_HOLDER],
     a_keys: [u32; MAX_HOLDER],
 }
 
 impl<'a> Lines<'a> {
-    fn new(info: &BoardInfo, slots: &'a [u8], holder: &[PieceIdx], n: usize) -> Self {
+    fn new(info: &BoardInfo, slots: &'a [u8], holder: &[PieceIdx], w: &[f64]) -> Self {
+        let n = w.len();
         let k = holder.len();
         let m = info.killers.len();
         let line = (n as u32).pow(k as u32 - 1);
@@ -350,7 +372,9 @@ impl<'a> Lines<'a> {
             m,
             pieces: Vec::with_capacity(m * k),
             keys: Vec::with_capacity(m * k),
+            weights: Vec::new(),
             slot: slots,
+            size: k * line as usize,
             a: [0; MAX_HOLDER],
             a_keys: [0; MAX_HOLDER],
         };
@@ -360,23 +384,19 @@ impl<'a> Lines<'a> {
         for s in (0..k.saturating_sub(1)).rev() {
             place[s] = place[s + 1] * n as u32;
         }
-        let key = |c: u32, s: usize| s as u32 * line + c / (place[s] * n as u32) * place[s] + c % place[s];
         for &c in &info.killers {
             decode_into(c, n, &mut h[..k]);
             lines.pieces.extend_from_slice(&h[..k]);
-            lines.keys.extend((0..k).map(|s| key(c, s)));
+            lines
+                .keys
+                .extend((0..k).map(|s| line_key(&h[..k], s, &place, line)));
         }
+        lines.weights = lines.pieces.iter().map(|&p| w[usize::from(p)]).collect();
         lines.a[..k].copy_from_slice(holder);
-        let a = code(holder, n);
         for s in 0..k {
-            lines.a_keys[s] = key(a, s);
+            lines.a_keys[s] = line_key(holder, s, &place, line);
         }
         lines
-    }
-
-    /// The size of the line tables.
-    fn table(&self, n: usize) -> usize {
-        self.k * n.pow(self.k as u32 - 1)
     }
 
     /// Each line's mass: `tab[key] += v[u]` at every killer's own slot.
@@ -397,7 +417,7 @@ impl<'a> Lines<'a> {
             if x != 0.0 {
                 for s in 0..k {
                     let i = u * k + s;
-                    tab[self.keys[i] as usize] += w[usize::from(self.pieces[i])] * x;
+                    tab[self.keys[i] as usize] += self.weights[i] * x;
                 }
             }
         }
@@ -410,6 +430,11 @@ impl<'a> Lines<'a> {
 
     /// Sets every entry a gather may have touched back to 0.
     fn clear(&self, tab: &mut [f64]) {
+        // A table written all over is cheaper to zero whole.
+        if self.keys.len() * 4 >= self.size {
+            tab[..self.size].fill(0.0);
+            return;
+        }
         for &key in &self.keys {
             tab[key as usize] = 0.0;
         }
@@ -428,7 +453,7 @@ impl<'a> Lines<'a> {
                 (0..k)
                     .map(|s| {
                         let i = x * k + s;
-                        tab[self.keys[i] as usize] * w[usize::from(self.pieces[i])]
+                        tab[self.keys[i] as usize] * self.weights[i]
                     })
                     .sum()
             })
@@ -486,11 +511,10 @@ fn chain(
     fallback: &Fallback,
     s: Option<&mut Stats>,
 ) -> f64 {
-    let n = law.w.len();
-    let lines = Lines::new(d.info, &d.info.slots[policy_index], d.holder, n);
+    let lines = Lines::new(d.info, &d.info.slots[policy_index], d.holder, law.w);
     TABLES.with(|t| {
         let mut t = t.borrow_mut();
-        let size = lines.table(n);
+        let size = lines.size;
         for tab in t.iter_mut() {
             if tab.len() < size {
                 tab.resize(size, 0.0);
@@ -598,37 +622,49 @@ fn chain_on(
     } else {
         Vec::new()
     };
+    // What reached each killer's slot (and the dealt holder's), summed over
+    // the redraws; each piece's count is then its weight times that, over
+    // p, added once.
+    let mut reached = vec![0.0; m * k];
+    let mut reached_a = [0.0; MAX_HOLDER];
     for t in 1..=steps {
         let y = &backward[steps - t];
         lines.gather_by_slot(&forward[t - 1], tab);
-        if !via_fallback.is_empty() {
+        if via_fallback.is_empty() {
+            for ((r, keys), &yx) in reached.chunks_mut(k).zip(lines.keys.chunks(k)).zip(y) {
+                if yx != 0.0 {
+                    for (r, &key) in r.iter_mut().zip(keys) {
+                        *r += tab[key as usize] * yx;
+                    }
+                }
+            }
+        } else {
             lines.gather_by_slot(&via_fallback, tab2);
-        }
-        for x in 0..m {
-            for sl in 0..k {
-                let i = x * k + sl;
-                let key = lines.keys[i] as usize;
-                let mut reach = tab[key] * y[x];
-                if !via_fallback.is_empty() {
-                    reach += tab2[key] * stay[steps - t][x];
-                }
-                if reach != 0.0 {
-                    let j = usize::from(lines.pieces[i]);
-                    s.draws[j] += w[j] * reach / p;
+            let g = &stay[steps - t];
+            for (((r, keys), &yx), &gx) in reached.chunks_mut(k).zip(lines.keys.chunks(k)).zip(y).zip(g) {
+                for (r, &key) in r.iter_mut().zip(keys) {
+                    *r += tab[key as usize] * yx + tab2[key as usize] * gx;
                 }
             }
         }
-        for sl in 0..k {
-            let j = usize::from(lines.a[sl]);
-            let reach = tab[lines.a_keys[sl] as usize];
-            if reach != 0.0 {
-                s.draws[j] += w[j] * reach / p;
-            }
+        for (sl, r) in reached_a.iter_mut().enumerate().take(k) {
+            *r += tab[lines.a_keys[sl] as usize];
         }
         lines.clear(tab);
         if !via_fallback.is_empty() {
             lines.clear(tab2);
             via_fallback = step(&via_fallback, tab).0;
+        }
+    }
+    for (i, &r) in reached.iter().enumerate() {
+        if r != 0.0 {
+            s.draws[usize::from(lines.pieces[i])] += lines.weights[i] * r / p;
+        }
+    }
+    for (sl, &r) in reached_a.iter().enumerate().take(k) {
+        if r != 0.0 {
+            let j = usize::from(lines.a[sl]);
+            s.draws[j] += w[j] * r / p;
         }
     }
     p

@@ -753,3 +753,27 @@ fn reject_matches_the_engines_dealer_by_simulation() {
         assert!(judged > 20, "{judged} holders judged");
     }
 }
+
+/// A line key from the pieces equals the key by division of the code: the
+/// slots before s shifted down one place, the slots after kept.
+#[test]
+fn line_keys_from_pieces_equal_keys_by_division() {
+    for (n, k) in [(5usize, 3usize), (41, 3), (7, 2), (4, 1), (3, 4)] {
+        let line = (n as u32).pow(k as u32 - 1);
+        let mut place = [1u32; MAX_HOLDER];
+        for s in (0..k - 1).rev() {
+            place[s] = place[s + 1] * n as u32;
+        }
+        for h in all_holders(n.min(9), k) {
+            let c = code(&h, n);
+            for s in 0..k {
+                let by_division = s as u32 * line + c / (place[s] * n as u32) * place[s] + c % place[s];
+                assert_eq!(
+                    line_key(&h, s, &place, line),
+                    by_division,
+                    "n={n} k={k} {h:?} slot {s}"
+                );
+            }
+        }
+    }
+}
