@@ -80,9 +80,10 @@ pub struct Fitted {
     /// Each context's shares of the pieces (summing to 1).
     pub weights: Vec<Vec<f64>>,
     /// Each share's 95 % interval; a piece never dealt in a context has
-    /// (0, its 95 % upper bound).
+    /// (0, its 95 % upper bound). Empty for a fold's fit (`fit_point`).
     pub intervals: Vec<Vec<(f64, f64)>>,
     pub repeat: Option<f64>,
+    /// (NaN, NaN) for a fold's fit.
     pub repeat_ci: (f64, f64),
     pub loglik: f64,
     /// Free parameters.
@@ -233,6 +234,22 @@ pub fn fit(data: &Data, rules: &Rules, progress: &Progress) -> Option<Fitted> {
 /// `fit`, EM starting from `near` (a fit of one context close to this
 /// one's answer, such as reject's for repair) where its pieces are free.
 pub fn fit_from(data: &Data, rules: &Rules, near: Option<&[f64]>, progress: &Progress) -> Option<Fitted> {
+    fit_with(data, rules, near, true, progress)
+}
+
+/// `fit` without the intervals (a pass over the deals as dear as an EM
+/// step): for the held-out folds, whose weights are all that is read.
+pub fn fit_point(data: &Data, rules: &Rules, progress: &Progress) -> Option<Fitted> {
+    fit_with(data, rules, None, false, progress)
+}
+
+fn fit_with(
+    data: &Data,
+    rules: &Rules,
+    near: Option<&[f64]>,
+    with_intervals: bool,
+    progress: &Progress,
+) -> Option<Fitted> {
     let n = data.boards.n;
     let included: Vec<Seen> = data
         .deals
@@ -335,7 +352,11 @@ pub fn fit_from(data: &Data, rules: &Rules, near: Option<&[f64]>, progress: &Pro
         .map(|f| f.iter().filter(|&&x| x).count().saturating_sub(1))
         .sum::<usize>()
         + usize::from(rules.repeat);
-    let (intervals, repeat_ci) = intervals(data, rules, &weights, repeat, &free, &included);
+    let (intervals, repeat_ci) = if with_intervals {
+        intervals(data, rules, &weights, repeat, &free, &included)
+    } else {
+        (Vec::new(), (f64::NAN, f64::NAN))
+    };
     progress.advance(crate::fits::generator::fit_unit(data.boards));
     Some(Fitted {
         rules: rules.clone(),

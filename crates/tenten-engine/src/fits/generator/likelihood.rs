@@ -372,7 +372,7 @@ impl<'a> Lines<'a> {
             m,
             pieces: Vec::with_capacity(m * k),
             keys: Vec::with_capacity(m * k),
-            weights: Vec::new(),
+            weights: Vec::with_capacity(m * k),
             slot: slots,
             size: k * line as usize,
             a: [0; MAX_HOLDER],
@@ -387,11 +387,12 @@ impl<'a> Lines<'a> {
         for &c in &info.killers {
             decode_into(c, n, &mut h[..k]);
             lines.pieces.extend_from_slice(&h[..k]);
+            lines.weights.extend(h[..k].iter().map(|&p| w[usize::from(p)]));
             lines
                 .keys
                 .extend((0..k).map(|s| line_key(&h[..k], s, &place, line)));
         }
-        lines.weights = lines.pieces.iter().map(|&p| w[usize::from(p)]).collect();
+        debug_assert!(lines.keys.iter().all(|&key| (key as usize) < lines.size));
         lines.a[..k].copy_from_slice(holder);
         for s in 0..k {
             lines.a_keys[s] = line_key(holder, s, &place, line);
@@ -430,7 +431,8 @@ impl<'a> Lines<'a> {
 
     /// Sets every entry a gather may have touched back to 0.
     fn clear(&self, tab: &mut [f64]) {
-        // A table written all over is cheaper to zero whole.
+        // With keys at least a quarter of the table, one sequential fill
+        // costs less than the scattered writes (every key is below `size`).
         if self.keys.len() * 4 >= self.size {
             tab[..self.size].fill(0.0);
             return;
@@ -642,13 +644,15 @@ fn chain_on(
             lines.gather_by_slot(&via_fallback, tab2);
             let g = &stay[steps - t];
             for (((r, keys), &yx), &gx) in reached.chunks_mut(k).zip(lines.keys.chunks(k)).zip(y).zip(g) {
-                for (r, &key) in r.iter_mut().zip(keys) {
-                    *r += tab[key as usize] * yx + tab2[key as usize] * gx;
+                if yx != 0.0 || gx != 0.0 {
+                    for (r, &key) in r.iter_mut().zip(keys) {
+                        *r += tab[key as usize] * yx + tab2[key as usize] * gx;
+                    }
                 }
             }
         }
-        for (sl, r) in reached_a.iter_mut().enumerate().take(k) {
-            *r += tab[lines.a_keys[sl] as usize];
+        for (r, &key) in reached_a[..k].iter_mut().zip(&lines.a_keys[..k]) {
+            *r += tab[key as usize];
         }
         lines.clear(tab);
         if !via_fallback.is_empty() {
@@ -661,9 +665,9 @@ fn chain_on(
             s.draws[usize::from(lines.pieces[i])] += lines.weights[i] * r / p;
         }
     }
-    for (sl, &r) in reached_a.iter().enumerate().take(k) {
+    for (&r, &piece) in reached_a[..k].iter().zip(&lines.a[..k]) {
         if r != 0.0 {
-            let j = usize::from(lines.a[sl]);
+            let j = usize::from(piece);
             s.draws[j] += w[j] * r / p;
         }
     }

@@ -764,7 +764,13 @@ fn line_keys_from_pieces_equal_keys_by_division() {
         for s in (0..k - 1).rev() {
             place[s] = place[s + 1] * n as u32;
         }
-        for h in all_holders(n.min(9), k) {
+        // Every holder of the first few pieces, and of the last few (the
+        // largest keys).
+        let low = n.min(9);
+        let high = all_holders(low, k)
+            .into_iter()
+            .map(|h| h.iter().map(|&p| (n - low) as PieceIdx + p).collect::<Vec<_>>());
+        for h in all_holders(low, k).into_iter().chain(high) {
             let c = code(&h, n);
             for s in 0..k {
                 let by_division = s as u32 * line + c / (place[s] * n as u32) * place[s] + c % place[s];

@@ -149,7 +149,7 @@ fn fold_fits(data: &Data, rules: &Rules, progress: &Progress) -> Option<[Fitted;
         if !train.iter().any(|&t| t) || train.iter().all(|&t| t) {
             return None;
         }
-        out.push(fit::fit(&on(data, &train, progress), rules, progress)?);
+        out.push(fit::fit_point(&on(data, &train, progress), rules, progress)?);
     }
     out.try_into().ok()
 }
