@@ -166,6 +166,108 @@ pub fn read_logs(paths: &[PathBuf]) -> Result<Vec<LogFile>, FormatError> {
 /// hundred bytes).
 pub const MAX_LINE: usize = 1 << 20;
 
+/// One line of a JSON Lines log as every reader of one takes it.
+pub enum LogLine {
+    /// A line to read as a record (1-based `number`; a byte-order mark
+    /// before the first is dropped).
+    Record { number: usize, text: String },
+    /// The last line cut short (no newline, the JSON ended early: a writer
+    /// killed mid-append): not a record yet, noted, never fatal.
+    CutShort { note: String },
+}
+
+/// The lines of a JSON Lines log, streamed: blank lines skipped, a line
+/// longer than `MAX_LINE` or not UTF-8 refused with its number (never read
+/// into memory whole), the last line cut short noted.
+pub struct LogLines<R> {
+    source: R,
+    file: String,
+    number: usize,
+    buf: Vec<u8>,
+    failed: bool,
+}
+
+impl<R: BufRead> LogLines<R> {
+    pub fn new(source: R, file: &str) -> Self {
+        Self {
+            source,
+            file: file.to_owned(),
+            number: 0,
+            buf: Vec::new(),
+            failed: false,
+        }
+    }
+
+    fn next_line(&mut self) -> Result<Option<LogLine>, FormatError> {
+        let file = self.file.as_str();
+        loop {
+            self.buf.clear();
+            let got = (&mut self.source)
+                .take(MAX_LINE as u64 + 1)
+                .read_until(b'\n', &mut self.buf)
+                .map_err(|e| FormatError::new(file, None, format!("cannot read: {e}")))?;
+            if got == 0 {
+                return Ok(None);
+            }
+            self.number += 1;
+            let number = self.number;
+            if self.buf.len() > MAX_LINE && self.buf.last() != Some(&b'\n') {
+                return Err(FormatError::new(
+                    file,
+                    Some((number, 1)),
+                    format!(
+                        "the line is longer than {} bytes (1 MB); a record is one deal, a line of its own",
+                        crate::text::grouped(MAX_LINE as u64)
+                    ),
+                ));
+            }
+            let line = std::str::from_utf8(&self.buf).map_err(|e| {
+                FormatError::new(
+                    file,
+                    Some((number, 1)),
+                    format!("not UTF-8 text (byte {} of the line)", e.valid_up_to()),
+                )
+            })?;
+            // Spreadsheet and Windows tools start a UTF-8 file with a mark.
+            let line = if number == 1 {
+                line.trim_start_matches('\u{feff}')
+            } else {
+                line
+            };
+            if line.trim().is_empty() {
+                continue;
+            }
+            let torn = self.buf.last() != Some(&b'\n')
+                && serde_json::from_str::<serde_json::Value>(line).is_err_and(|e| e.is_eof());
+            if torn {
+                return Ok(Some(LogLine::CutShort {
+                    note: format!(
+                        "{file}:{number}: the last line is cut short ({} bytes, no newline: a write interrupted); ignored",
+                        self.buf.len()
+                    ),
+                }));
+            }
+            return Ok(Some(LogLine::Record {
+                number,
+                text: line.to_owned(),
+            }));
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for LogLines<R> {
+    type Item = Result<LogLine, FormatError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let got = self.next_line().transpose();
+        self.failed = matches!(got, Some(Err(_)));
+        got
+    }
+}
+
 /// Where a record sits in play. Records are taken in this order, whatever
 /// order the file holds them in.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -222,7 +324,7 @@ pub struct Ordered {
 
 /// The same error at line `line` of the file (a record's text is one line,
 /// so its messages point at line 1 of it).
-fn on_line(mut e: FormatError, line: usize) -> FormatError {
+pub(crate) fn on_line(mut e: FormatError, line: usize) -> FormatError {
     e.at = Some(e.at.map_or((line, 1), |(_, col)| (line, col)));
     e
 }
@@ -263,43 +365,21 @@ impl<'a> Reader<'a> {
 
     /// Reads the records of one log, each line on its own (at most
     /// `MAX_LINE` bytes); the first bad line fails with its place.
-    pub fn read(&mut self, mut source: impl BufRead, file: &str) -> Result<(), FormatError> {
+    pub fn read(&mut self, source: impl BufRead, file: &str) -> Result<(), FormatError> {
         let index = self.files.len();
         self.files.push(file.to_owned());
-        let mut buf = Vec::new();
-        let (mut number, mut records) = (0, 0);
+        let mut records = 0;
         let mut cut_short = false;
-        loop {
-            buf.clear();
-            let got = (&mut source)
-                .take(MAX_LINE as u64 + 1)
-                .read_until(b'\n', &mut buf)
-                .map_err(|e| FormatError::new(file, None, format!("cannot read: {e}")))?;
-            if got == 0 {
-                break;
-            }
-            number += 1;
-            if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
-                return Err(FormatError::new(
-                    file,
-                    Some((number, 1)),
-                    format!(
-                        "the line is longer than {} bytes (1 MB); a record is one deal, a line of its own",
-                        crate::text::grouped(MAX_LINE as u64)
-                    ),
-                ));
-            }
-            let line = std::str::from_utf8(&buf).map_err(|e| {
-                FormatError::new(
-                    file,
-                    Some((number, 1)),
-                    format!("not UTF-8 text (byte {} of the line)", e.valid_up_to()),
-                )
-            })?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            if records == 0 && !is_jsonl(line) {
+        for line in LogLines::new(source, file) {
+            let (number, line) = match line? {
+                LogLine::Record { number, text } => (number, text),
+                LogLine::CutShort { note } => {
+                    self.notes.push(note);
+                    cut_short = true;
+                    continue;
+                }
+            };
+            if records == 0 && !is_jsonl(&line) {
                 return Err(FormatError::new(
                     file,
                     Some((number, 1)),
@@ -307,19 +387,7 @@ impl<'a> Reader<'a> {
                      and in which session (tenten cohort writes them; docs/formats.md)",
                 ));
             }
-            // A last line cut short (a writer killed mid-append, no newline,
-            // the JSON ended early) is not a record yet: noted, not fatal.
-            let torn = buf.last() != Some(&b'\n')
-                && serde_json::from_str::<serde_json::Value>(line).is_err_and(|e| e.is_eof());
-            if torn {
-                self.notes.push(format!(
-                    "{file}:{number}: the last line is cut short ({} bytes, no newline: a write interrupted); ignored",
-                    buf.len()
-                ));
-                cut_short = true;
-                continue;
-            }
-            let entry = self.entry(line, file, records).map_err(|e| on_line(e, number))?;
+            let entry = self.entry(&line, file, records).map_err(|e| on_line(e, number))?;
             self.entries.push(Entry {
                 file: index,
                 line: number,

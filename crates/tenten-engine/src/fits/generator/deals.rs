@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::io::formats::{self, FormatError};
+use crate::io::jsonl_log::{LogLine, LogLines};
 use crate::model::board::{Bits, BoardSize};
 use crate::model::pieces::{PieceIdx, PieceSet};
 use crate::model::shapes::Shapes;
@@ -88,6 +89,8 @@ struct Raw {
     /// (player, session, game), when the record says.
     game_key: Option<(String, String, u64)>,
     round: Option<u64>,
+    /// The record says its game ended in this deal.
+    ended: bool,
     file: String,
     line: usize,
 }
@@ -140,14 +143,26 @@ pub fn read(paths: &[PathBuf], set: &PieceSet) -> Result<Deals, FormatError> {
 /// Reads the deals of logs already in memory, (name, text) each.
 pub fn read_texts(texts: &[(String, String)], set: &PieceSet) -> Result<Deals, FormatError> {
     let mut raws = Vec::new();
+    let mut notes = Vec::new();
     for (name, text) in texts {
-        if crate::io::jsonl_log::is_jsonl(text) {
-            raws.extend(read_jsonl(text, name, set)?);
+        // Spreadsheet and Windows tools start a UTF-8 file with a mark.
+        let text = text.trim_start_matches('\u{feff}');
+        if text.trim().is_empty() {
+            return Err(FormatError::new(
+                name,
+                None,
+                "the log is empty: it holds no deals",
+            ));
+        }
+        if name.ends_with(".jsonl") || crate::io::jsonl_log::is_jsonl(text) {
+            raws.extend(read_jsonl(text, name, set, &mut notes)?);
         } else {
             raws.extend(read_ron(text, name, set)?);
         }
     }
-    sequence(raws, set)
+    let mut deals = sequence(raws, set)?;
+    deals.notes.extend(notes);
+    Ok(deals)
 }
 
 /// Reads one file at `path` (for the window's opened log).
@@ -178,32 +193,44 @@ fn resolve_holder(
         .collect()
 }
 
-fn read_jsonl(text: &str, file: &str, set: &PieceSet) -> Result<Vec<Raw>, FormatError> {
+fn read_jsonl(
+    text: &str,
+    file: &str,
+    set: &PieceSet,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Raw>, FormatError> {
     let mut out = Vec::new();
-    let mut offset = 0;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        let start = offset;
-        offset += line.len();
-        if line.trim().is_empty() {
-            continue;
-        }
-        let r: DealRecord = match serde_json::from_str(line) {
-            Ok(r) => r,
-            // A last line cut short (a crash mid-write) is noted by the
-            // caller's count, not fatal.
-            Err(e) if e.is_eof() && offset == text.len() && !line.ends_with('\n') => break,
-            Err(e) => return Err(crate::io::jsonl_log::line_error(&e, file, i + 1)),
+    for line in LogLines::new(text.as_bytes(), file) {
+        let (number, line) = match line? {
+            LogLine::Record { number, text } => (number, text),
+            LogLine::CutShort { note } => {
+                notes.push(note);
+                continue;
+            }
         };
+        if !crate::io::jsonl_log::is_jsonl(&line) {
+            return Err(FormatError::new(
+                file,
+                Some((number, 1)),
+                "not a JSON object: a log of deals is one object a line, with its `board` and `holder` \
+                 (docs/formats.md)",
+            ));
+        }
+        let r: DealRecord =
+            serde_json::from_str(&line).map_err(|e| crate::io::jsonl_log::line_error(&e, file, number))?;
+        let i = number - 1;
         let what = format!("deal at line {}", i + 1);
+        // The line alone: its errors point at line 1, moved to the file's.
         let raw = formats::raw_deal(
             r.board,
             r.holder.clone(),
             Vec::new(),
-            text,
-            start,
+            &line,
+            0,
             file,
             &format!("{what}: "),
-        )?;
+        )
+        .map_err(|e| crate::io::jsonl_log::on_line(e, number))?;
         let holder = resolve_holder(&r.holder, set, file, i + 1, &what)?;
         let moves = match r.moves {
             Some(m) => Some(
@@ -229,6 +256,7 @@ fn read_jsonl(text: &str, file: &str, set: &PieceSet) -> Result<Vec<Raw>, Format
             moves,
             game_key,
             round: r.round,
+            ended: r.ended.unwrap_or(false),
             file: file.to_owned(),
             line: i + 1,
         });
@@ -266,6 +294,7 @@ fn read_ron(text: &str, file: &str, set: &PieceSet) -> Result<Vec<Raw>, FormatEr
             moves,
             game_key: None,
             round: None,
+            ended: false,
             file: file.to_owned(),
             line,
         });
@@ -364,6 +393,24 @@ fn sequence(raws: Vec<Raw>, set: &PieceSet) -> Result<Deals, FormatError> {
             if keyed {
                 if p.game_key != r.game_key {
                     None
+                } else if p.round == r.round {
+                    return Err(FormatError::new(
+                        &r.file,
+                        Some((r.line, 1)),
+                        format!(
+                            "repeats the record of {}:{} (the same game and round)",
+                            p.file, p.line
+                        ),
+                    ));
+                } else if p.ended {
+                    return Err(FormatError::new(
+                        &r.file,
+                        Some((r.line, 1)),
+                        format!(
+                            "a deal after the one that ended its game ({}:{}); a game's rounds stop at its end",
+                            p.file, p.line
+                        ),
+                    ));
                 } else if p.round.map(|x| x + 1) == r.round {
                     Some(true)
                 } else {
@@ -481,6 +528,53 @@ mod tests {
         // the previous had moves; none are logged).
         assert!(d.notes.iter().any(|n| n.contains("not marked")), "{:?}", d.notes);
         assert_eq!(d.deals[1].previous, Some(set().index_of("v2").unwrap()));
+    }
+
+    /// A keyed record of game `game`, round `round`, `ended` or not.
+    fn keyed(game: u64, round: u64, ended: bool) -> String {
+        format!(
+            "{{\"player\":\"p\",\"session\":\"s\",\"game\":{game},\"round\":{round},\"board\":{EMPTY},\"holder\":[\"dot\",\"h2\",\"v2\"],\"ended\":{ended}}}\n"
+        )
+    }
+
+    /// What real telemetry holds, read as the telemetry reader reads it:
+    /// a byte-order mark, a last line cut short (noted), a line over 1 MB,
+    /// a record after its game ended or twice over (refused with both
+    /// places), an empty file and a line that is no object (refused).
+    #[test]
+    fn telemetry_defects_are_read_or_refused_with_their_place() {
+        let read = |text: String| read_texts(&[("t.jsonl".into(), text)], &set());
+        let two = keyed(0, 0, false) + &keyed(0, 1, true);
+        let d = read(format!("\u{feff}{two}")).unwrap();
+        assert_eq!(d.deals.len(), 2);
+        let cut = keyed(1, 0, false);
+        let d = read(format!("{two}{}", &cut[..cut.len() / 2])).unwrap();
+        assert_eq!(d.deals.len(), 2);
+        assert!(
+            d.notes
+                .iter()
+                .any(|n| n.starts_with("t.jsonl:3: the last line is cut short")),
+            "{:?}",
+            d.notes
+        );
+        let e = read(two.clone() + &keyed(0, 2, false)).unwrap_err();
+        assert_eq!(e.at, Some((3, 1)));
+        assert!(e.message.contains("ended its game (t.jsonl:2)"), "{}", e.message);
+        let e = read(two.clone() + &keyed(0, 1, true)).unwrap_err();
+        assert!(
+            e.message.contains("repeats the record of t.jsonl:"),
+            "{}",
+            e.message
+        );
+        let long = format!(
+            "{two}{{\"board\":\"{}\"}}\n",
+            "x".repeat(crate::io::jsonl_log::MAX_LINE)
+        );
+        assert_eq!(read(long).unwrap_err().at, Some((3, 1)));
+        assert!(read(" \n\n".into()).unwrap_err().message.contains("empty"));
+        let e = read(format!("{two}[1,2,3]\n")).unwrap_err();
+        assert_eq!(e.at, Some((3, 1)));
+        assert!(e.message.contains("not a JSON object"), "{}", e.message);
     }
 
     #[test]
