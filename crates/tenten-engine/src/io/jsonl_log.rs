@@ -51,7 +51,8 @@ pub struct Record {
 
 /// Whether `text` is JSON Lines (its first character a `{`) rather than RON.
 pub fn is_jsonl(text: &str) -> bool {
-    text.trim_start().starts_with('{')
+    // A byte-order mark first (spreadsheet and Windows tools) is no content.
+    text.trim_start_matches('\u{feff}').trim_start().starts_with('{')
 }
 
 /// A record that does not read, at line `line` of `file` (serde_json
@@ -173,7 +174,20 @@ pub enum LogLine {
     Record { number: usize, text: String },
     /// The last line cut short (no newline, the JSON ended early: a writer
     /// killed mid-append): not a record yet, noted, never fatal.
-    CutShort { note: String },
+    CutShort {
+        number: usize,
+        text: String,
+        note: String,
+    },
+}
+
+impl LogLine {
+    /// The line's number and text, a record's or a cut-short line's.
+    pub fn place(&self) -> (usize, &str) {
+        match self {
+            LogLine::Record { number, text } | LogLine::CutShort { number, text, .. } => (*number, text),
+        }
+    }
 }
 
 /// The lines of a JSON Lines log, streamed: blank lines skipped, a line
@@ -241,6 +255,8 @@ impl<R: BufRead> LogLines<R> {
                 && serde_json::from_str::<serde_json::Value>(line).is_err_and(|e| e.is_eof());
             if torn {
                 return Ok(Some(LogLine::CutShort {
+                    number,
+                    text: line.to_owned(),
                     note: format!(
                         "{file}:{number}: the last line is cut short ({} bytes, no newline: a write interrupted); ignored",
                         self.buf.len()
@@ -371,15 +387,10 @@ impl<'a> Reader<'a> {
         let mut records = 0;
         let mut cut_short = false;
         for line in LogLines::new(source, file) {
-            let (number, line) = match line? {
-                LogLine::Record { number, text } => (number, text),
-                LogLine::CutShort { note } => {
-                    self.notes.push(note);
-                    cut_short = true;
-                    continue;
-                }
-            };
-            if records == 0 && !is_jsonl(&line) {
+            let line = line?;
+            let (number, text) = line.place();
+            // The first line says what the file is, cut short or not.
+            if records == 0 && !is_jsonl(text) {
                 return Err(FormatError::new(
                     file,
                     Some((number, 1)),
@@ -387,6 +398,14 @@ impl<'a> Reader<'a> {
                      and in which session (tenten cohort writes them; docs/formats.md)",
                 ));
             }
+            let (number, line) = match line {
+                LogLine::Record { number, text } => (number, text),
+                LogLine::CutShort { note, .. } => {
+                    self.notes.push(note);
+                    cut_short = true;
+                    continue;
+                }
+            };
             let entry = self.entry(&line, file, records).map_err(|e| on_line(e, number))?;
             self.entries.push(Entry {
                 file: index,

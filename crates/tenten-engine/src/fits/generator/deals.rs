@@ -131,21 +131,71 @@ fn files_of(paths: &[PathBuf]) -> Result<Vec<PathBuf>, FormatError> {
     Ok(out)
 }
 
-/// Reads the deals of `paths` (files or folders) against `set`.
+/// Reads the deals of `paths` (files or folders) against `set`: JSON
+/// Lines logs streamed a line at a time (a line over 1 MB is refused
+/// before it is read whole), RON read whole.
 pub fn read(paths: &[PathBuf], set: &PieceSet) -> Result<Deals, FormatError> {
-    let mut texts = Vec::new();
+    let mut logs = Logs::default();
     for f in files_of(paths)? {
-        texts.push((f.display().to_string(), formats::read_text(&f)?));
+        let name = f.display().to_string();
+        if name.ends_with(".jsonl") {
+            let file = std::fs::File::open(&f)
+                .map_err(|e| FormatError::new(&name, None, format!("cannot read: {e}")))?;
+            logs.jsonl(std::io::BufReader::new(file), &name, set)?;
+        } else {
+            logs.text(&formats::read_text(&f)?, &name, set)?;
+        }
     }
-    read_texts(&texts, set)
+    logs.finish(set)
 }
 
 /// Reads the deals of logs already in memory, (name, text) each.
 pub fn read_texts(texts: &[(String, String)], set: &PieceSet) -> Result<Deals, FormatError> {
-    let mut raws = Vec::new();
-    let mut notes = Vec::new();
+    let mut logs = Logs::default();
     for (name, text) in texts {
-        // Spreadsheet and Windows tools start a UTF-8 file with a mark.
+        if name.ends_with(".jsonl") {
+            logs.jsonl(text.as_bytes(), name, set)?;
+        } else {
+            logs.text(text, name, set)?;
+        }
+    }
+    logs.finish(set)
+}
+
+/// The deals of the logs read so far, and what reading them noticed.
+#[derive(Default)]
+struct Logs {
+    raws: Vec<Raw>,
+    notes: Vec<String>,
+    /// A file held only a last line cut short (a session's first write
+    /// interrupted): passed over, as the telemetry reader does.
+    cut_only: Vec<String>,
+}
+
+impl Logs {
+    fn jsonl(
+        &mut self,
+        source: impl std::io::BufRead,
+        name: &str,
+        set: &PieceSet,
+    ) -> Result<(), FormatError> {
+        let before = (self.raws.len(), self.notes.len());
+        read_jsonl(source, name, set, &mut self.raws, &mut self.notes)?;
+        if self.raws.len() == before.0 {
+            if self.notes.len() == before.1 {
+                return Err(FormatError::new(
+                    name,
+                    None,
+                    "the log is empty: it holds no deals",
+                ));
+            }
+            self.cut_only.push(name.to_owned());
+        }
+        Ok(())
+    }
+
+    /// A file named otherwise: JSON Lines or RON by its content.
+    fn text(&mut self, text: &str, name: &str, set: &PieceSet) -> Result<(), FormatError> {
         let text = text.trim_start_matches('\u{feff}');
         if text.trim().is_empty() {
             return Err(FormatError::new(
@@ -154,15 +204,31 @@ pub fn read_texts(texts: &[(String, String)], set: &PieceSet) -> Result<Deals, F
                 "the log is empty: it holds no deals",
             ));
         }
-        if name.ends_with(".jsonl") || crate::io::jsonl_log::is_jsonl(text) {
-            raws.extend(read_jsonl(text, name, set, &mut notes)?);
+        if crate::io::jsonl_log::is_jsonl(text) {
+            self.jsonl(text.as_bytes(), name, set)
         } else {
-            raws.extend(read_ron(text, name, set)?);
+            self.raws.extend(read_ron(text, name, set)?);
+            Ok(())
         }
     }
-    let mut deals = sequence(raws, set)?;
-    deals.notes.extend(notes);
-    Ok(deals)
+
+    fn finish(self, set: &PieceSet) -> Result<Deals, FormatError> {
+        if self.raws.is_empty() {
+            let name = self
+                .cut_only
+                .first()
+                .cloned()
+                .unwrap_or_else(|| "the logs".to_owned());
+            return Err(FormatError::new(
+                &name,
+                None,
+                "no deals: the log holds only a last line cut short (a write interrupted)",
+            ));
+        }
+        let mut deals = sequence(self.raws, set)?;
+        deals.notes.extend(self.notes);
+        Ok(deals)
+    }
 }
 
 /// Reads one file at `path` (for the window's opened log).
@@ -194,21 +260,19 @@ fn resolve_holder(
 }
 
 fn read_jsonl(
-    text: &str,
+    source: impl std::io::BufRead,
     file: &str,
     set: &PieceSet,
+    out: &mut Vec<Raw>,
     notes: &mut Vec<String>,
-) -> Result<Vec<Raw>, FormatError> {
-    let mut out = Vec::new();
-    for line in LogLines::new(text.as_bytes(), file) {
-        let (number, line) = match line? {
-            LogLine::Record { number, text } => (number, text),
-            LogLine::CutShort { note } => {
-                notes.push(note);
-                continue;
-            }
-        };
-        if !crate::io::jsonl_log::is_jsonl(&line) {
+) -> Result<(), FormatError> {
+    let mut records = 0;
+    for line in LogLines::new(source, file) {
+        let line = line?;
+        let (number, text) = line.place();
+        // Every record is an object; so is the first line, cut short or not.
+        let record = matches!(line, LogLine::Record { .. });
+        if (record || records == 0) && !crate::io::jsonl_log::is_jsonl(text) {
             return Err(FormatError::new(
                 file,
                 Some((number, 1)),
@@ -216,6 +280,14 @@ fn read_jsonl(
                  (docs/formats.md)",
             ));
         }
+        let (number, line) = match line {
+            LogLine::Record { number, text } => (number, text),
+            LogLine::CutShort { note, .. } => {
+                notes.push(note);
+                continue;
+            }
+        };
+        records += 1;
         let r: DealRecord =
             serde_json::from_str(&line).map_err(|e| crate::io::jsonl_log::line_error(&e, file, number))?;
         let i = number - 1;
@@ -261,10 +333,7 @@ fn read_jsonl(
             line: i + 1,
         });
     }
-    if out.is_empty() {
-        return Err(FormatError::new(file, None, "the log holds no deals"));
-    }
-    Ok(out)
+    Ok(())
 }
 
 fn read_ron(text: &str, file: &str, set: &PieceSet) -> Result<Vec<Raw>, FormatError> {
@@ -398,8 +467,15 @@ fn sequence(raws: Vec<Raw>, set: &PieceSet) -> Result<Deals, FormatError> {
                         &r.file,
                         Some((r.line, 1)),
                         format!(
-                            "repeats the record of {}:{} (the same game and round)",
-                            p.file, p.line
+                            "repeats the record of {}:{} (the same game and round{})",
+                            p.file,
+                            p.line,
+                            match &r.game_key {
+                                Some((player, session, _)) if player.is_empty() && session.is_empty() => {
+                                    "; records without `player` and `session` are told apart by game and round alone"
+                                }
+                                _ => "",
+                            }
                         ),
                     ));
                 } else if p.ended {
@@ -561,8 +637,9 @@ mod tests {
         assert_eq!(e.at, Some((3, 1)));
         assert!(e.message.contains("ended its game (t.jsonl:2)"), "{}", e.message);
         let e = read(two.clone() + &keyed(0, 1, true)).unwrap_err();
+        assert_eq!(e.at, Some((3, 1)));
         assert!(
-            e.message.contains("repeats the record of t.jsonl:"),
+            e.message.contains("repeats the record of t.jsonl:2"),
             "{}",
             e.message
         );
@@ -570,7 +647,15 @@ mod tests {
             "{two}{{\"board\":\"{}\"}}\n",
             "x".repeat(crate::io::jsonl_log::MAX_LINE)
         );
-        assert_eq!(read(long).unwrap_err().at, Some((3, 1)));
+        let e = read(long).unwrap_err();
+        assert_eq!(e.at, Some((3, 1)));
+        assert!(e.message.contains("longer than"), "{}", e.message);
+        // Only a cut-short line: refused as having no deals, not a panic.
+        let e = read(cut[..cut.len() / 2].to_owned()).unwrap_err();
+        assert!(e.message.contains("only a last line cut short"), "{}", e.message);
+        // Blank lines and a mark still count: a bad board names its own line.
+        let bad = format!("\u{feff}\n{two}{{\"board\":[\"..x\"],\"holder\":[\"dot\"]}}\n");
+        assert_eq!(read(bad).unwrap_err().at.map(|a| a.0), Some(4));
         assert!(read(" \n\n".into()).unwrap_err().message.contains("empty"));
         let e = read(format!("{two}[1,2,3]\n")).unwrap_err();
         assert_eq!(e.at, Some((3, 1)));
