@@ -102,7 +102,17 @@ pub fn write_atomic(path: &Path, contents: &str) -> Result<(), FormatError> {
         Ok(to) => path.parent().map_or(to.clone(), |d| d.join(&to)),
         Err(_) => path.to_path_buf(),
     };
-    let permissions = std::fs::metadata(&target).ok().map(|m| m.permissions());
+    let existing = std::fs::metadata(&target).ok();
+    // A rename would put a file where a device, a pipe, a socket or a
+    // folder was (`--out /dev/null` run as root would remove the device).
+    if existing.as_ref().is_some_and(|m| !m.is_file()) {
+        return Err(FormatError::new(
+            &path.display().to_string(),
+            None,
+            "is not a regular file (a folder, a device, a pipe or a socket); it is not replaced",
+        ));
+    }
+    let permissions = existing.map(|m| m.permissions());
     through_temporary(path, &target, contents, permissions, |tmp| {
         std::fs::rename(tmp, &target)
     })
@@ -636,7 +646,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn write_atomic_keeps_permissions_writes_through_a_symlink_and_leaves_no_temporary() {
-        use std::os::unix::fs::PermissionsExt as _;
+        use std::os::unix::fs::{FileTypeExt as _, PermissionsExt as _};
         let dir = std::env::temp_dir().join(format!("tenten-atomic-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -674,6 +684,22 @@ mod tests {
         std::fs::write(&target, "edited elsewhere").unwrap();
         assert_eq!(super::unchanged_on_disk(&target, Some(h)), Some(false));
         assert_eq!(super::unchanged_on_disk(&target, None), None);
+        // What is not a regular file is never replaced: a folder, a socket.
+        let folder = dir.join("folder.ron");
+        std::fs::create_dir(&folder).unwrap();
+        let socket = dir.join("socket.ron");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        for p in [&folder, &socket] {
+            let e = super::write_atomic(p, "x").unwrap_err().to_string();
+            assert!(e.contains("not a regular file"), "{e}");
+        }
+        assert!(std::fs::metadata(&folder).unwrap().is_dir());
+        assert!(
+            std::fs::symlink_metadata(&socket)
+                .unwrap()
+                .file_type()
+                .is_socket()
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
