@@ -167,9 +167,9 @@ pub fn read_texts(texts: &[(String, String)], set: &PieceSet) -> Result<Deals, F
 struct Logs {
     raws: Vec<Raw>,
     notes: Vec<String>,
-    /// A file held only a last line cut short (a session's first write
-    /// interrupted): passed over, as the telemetry reader does.
-    cut_only: Vec<String>,
+    /// The first file that held only a last line cut short (a session's
+    /// first write interrupted): passed over, as the telemetry reader does.
+    cut_only: Option<String>,
 }
 
 impl Logs {
@@ -179,17 +179,17 @@ impl Logs {
         name: &str,
         set: &PieceSet,
     ) -> Result<(), FormatError> {
-        let before = (self.raws.len(), self.notes.len());
-        read_jsonl(source, name, set, &mut self.raws, &mut self.notes)?;
-        if self.raws.len() == before.0 {
-            if self.notes.len() == before.1 {
+        let before = self.raws.len();
+        let cut_short = read_jsonl(source, name, set, &mut self.raws, &mut self.notes)?;
+        if self.raws.len() == before {
+            if !cut_short {
                 return Err(FormatError::new(
                     name,
                     None,
                     "the log is empty: it holds no deals",
                 ));
             }
-            self.cut_only.push(name.to_owned());
+            self.cut_only.get_or_insert_with(|| name.to_owned());
         }
         Ok(())
     }
@@ -214,11 +214,7 @@ impl Logs {
 
     fn finish(self, set: &PieceSet) -> Result<Deals, FormatError> {
         if self.raws.is_empty() {
-            let name = self
-                .cut_only
-                .first()
-                .cloned()
-                .unwrap_or_else(|| "the logs".to_owned());
+            let name = self.cut_only.unwrap_or_else(|| "the logs".to_owned());
             return Err(FormatError::new(
                 &name,
                 None,
@@ -265,8 +261,9 @@ fn read_jsonl(
     set: &PieceSet,
     out: &mut Vec<Raw>,
     notes: &mut Vec<String>,
-) -> Result<(), FormatError> {
+) -> Result<bool, FormatError> {
     let mut records = 0;
+    let mut cut_short = false;
     for line in LogLines::new(source, file) {
         let line = line?;
         let (number, text) = line.place();
@@ -284,14 +281,14 @@ fn read_jsonl(
             LogLine::Record { number, text } => (number, text),
             LogLine::CutShort { note, .. } => {
                 notes.push(note);
+                cut_short = true;
                 continue;
             }
         };
         records += 1;
         let r: DealRecord =
             serde_json::from_str(&line).map_err(|e| crate::io::jsonl_log::line_error(&e, file, number))?;
-        let i = number - 1;
-        let what = format!("deal at line {}", i + 1);
+        let what = format!("deal at line {number}");
         // The line alone: its errors point at line 1, moved to the file's.
         let raw = formats::raw_deal(
             r.board,
@@ -303,12 +300,12 @@ fn read_jsonl(
             &format!("{what}: "),
         )
         .map_err(|e| crate::io::jsonl_log::on_line(e, number))?;
-        let holder = resolve_holder(&r.holder, set, file, i + 1, &what)?;
+        let holder = resolve_holder(&r.holder, set, file, number, &what)?;
         let moves = match r.moves {
             Some(m) => Some(
                 m.iter()
                     .map(|(id, x, y)| {
-                        let p = resolve_holder(std::slice::from_ref(id), set, file, i + 1, &what)?[0];
+                        let p = resolve_holder(std::slice::from_ref(id), set, file, number, &what)?[0];
                         Ok((p, *x, *y))
                     })
                     .collect::<Result<Vec<_>, FormatError>>()?,
@@ -330,10 +327,10 @@ fn read_jsonl(
             round: r.round,
             ended: r.ended.unwrap_or(false),
             file: file.to_owned(),
-            line: i + 1,
+            line: number,
         });
     }
-    Ok(())
+    Ok(cut_short)
 }
 
 fn read_ron(text: &str, file: &str, set: &PieceSet) -> Result<Vec<Raw>, FormatError> {

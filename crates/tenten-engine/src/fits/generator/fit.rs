@@ -239,7 +239,7 @@ pub fn fit_from(data: &Data, rules: &Rules, near: Option<&[f64]>, progress: &Pro
 
 /// `fit` without the intervals (a pass over the deals as dear as an EM
 /// step): for the held-out folds, whose weights are all that is read.
-pub fn fit_point(data: &Data, rules: &Rules, progress: &Progress) -> Option<Fitted> {
+pub(crate) fn fit_point(data: &Data, rules: &Rules, progress: &Progress) -> Option<Fitted> {
     fit_with(data, rules, None, false, progress)
 }
 
