@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::io::formats::FormatError;
 use crate::model::pieces::PieceSet;
+use crate::play::adaptive::History;
 use crate::play::dealers::{self, Dealer};
 use crate::play::file_dealer::FileDealer;
 use crate::play::generator_file::{self, GeneratorFile, GeneratorSpec};
@@ -59,13 +60,26 @@ impl Dealing {
         Ok(Dealing::File(spec))
     }
 
-    /// A fresh dealer for one game.
+    /// A fresh dealer for one game (a session's first, for a file's
+    /// adaptive rules).
     pub fn dealer(&self, set: &PieceSet, options: ChangeOptions) -> Box<dyn Dealer> {
+        self.dealer_for(set, options, &History::default())
+    }
+
+    /// A fresh dealer for one game of a player whose games so far are
+    /// `history` (only a file's adaptive rules read it).
+    pub fn dealer_for(&self, set: &PieceSet, options: ChangeOptions, history: &History) -> Box<dyn Dealer> {
         match self {
             Dealing::Builtin(name) => dealers::by_name(name, set, options)
                 .unwrap_or_else(|| unreachable!("{name} is one of dealers::NAMES")),
-            Dealing::File(spec) => Box::new(FileDealer::new(spec.clone())),
+            Dealing::File(spec) => Box::new(FileDealer::new(spec.clone()).with_history(history.clone())),
         }
+    }
+
+    /// Whether its deals read the player's history (a file with adaptive
+    /// rules).
+    pub fn adaptive(&self) -> bool {
+        matches!(self, Dealing::File(spec) if spec.file.adaptive.as_ref().is_some_and(|a| !a.rules.is_empty()))
     }
 
     /// A fresh dealer for one game whose deals nobody reads back (a
@@ -75,10 +89,19 @@ impl Dealing {
     /// bag) is not validated to record whether it was fair: that was a
     /// twentieth of a forecast's time. Dealers that check validate as
     /// before: their checks are what they deal.
-    pub fn unrecorded_dealer(&self, set: &PieceSet, options: ChangeOptions) -> Box<dyn Dealer> {
+    pub fn unrecorded_dealer(
+        &self,
+        set: &PieceSet,
+        options: ChangeOptions,
+        history: &History,
+    ) -> Box<dyn Dealer> {
         match self {
             Dealing::Builtin("random") => Box::new(dealers::UnrecordedRandomDealer),
-            Dealing::File(spec) => Box::new(FileDealer::new(spec.clone()).unrecorded()),
+            Dealing::File(spec) => Box::new(
+                FileDealer::new(spec.clone())
+                    .with_history(history.clone())
+                    .unrecorded(),
+            ),
             d => d.dealer(set, options),
         }
     }

@@ -9,6 +9,7 @@ use crate::model::board::{Bits, BoardSize};
 use crate::model::generator::Generator;
 use crate::model::pieces::{PieceIdx, PieceSet};
 use crate::model::shapes::{Shapes, score};
+use crate::play::adaptive::History;
 use crate::play::dealers::{Dealer, Dealt, Table};
 use crate::play::dealing::Dealing;
 use crate::play::game::{End, lost_to};
@@ -53,6 +54,10 @@ pub struct Episode {
     pub rounds: u32,
     pub score: u64,
     pub end: Option<End>,
+    /// The player's games before this one, which a generator file's
+    /// adaptive rules read: each game that ends is added to it
+    /// (`new_session` marks a session's start).
+    pub history: History,
 }
 
 impl Episode {
@@ -60,7 +65,7 @@ impl Episode {
     /// `dealing`; `reset` starts it.
     pub fn new(dealing: Dealing, set: PieceSet, size: BoardSize, k: usize, max_rounds: u32) -> Self {
         let options = ChangeOptions::default();
-        let dealer = dealing.unrecorded_dealer(&set, options);
+        let dealer = dealing.unrecorded_dealer(&set, options, &History::default());
         let mut e = Self {
             shapes: Shapes::new(&set, size),
             set,
@@ -77,6 +82,7 @@ impl Episode {
             rounds: 0,
             score: 0,
             end: None,
+            history: History::default(),
         };
         e.reset(0);
         e
@@ -86,7 +92,9 @@ impl Episode {
     /// `seed` of `play_game` (`tenten simulate`'s game seeds, `tenten deal
     /// --seed` for the first holder).
     pub fn reset(&mut self, seed: u64) {
-        self.dealer = self.dealing.unrecorded_dealer(&self.set, self.options);
+        self.dealer = self
+            .dealing
+            .unrecorded_dealer(&self.set, self.options, &self.history);
         self.deal_rng = Generator::new(seed);
         self.board = 0;
         self.rounds = 0;
@@ -108,7 +116,7 @@ impl Episode {
         if self.rounds >= self.max_rounds {
             // The cap, as `play_game` stops: no deal past it.
             self.holder.clear();
-            self.end = Some(End::Censored);
+            self.finish(End::Censored);
             return;
         }
         let table = Table {
@@ -192,14 +200,28 @@ impl Episode {
             .flatten()
             .any(|&p| self.shapes.shape(p).fits(self.board, full) != 0);
         if !any {
-            self.end = Some(lost_to(
+            let end = lost_to(
                 &self.shapes,
                 &self.set,
                 self.round_start,
                 &self.dealt.holder,
                 self.dealt.dead,
-            ));
+            );
+            self.finish(end);
         }
+    }
+
+    /// The game ends: the player's history has it, as a session's games
+    /// do (`fits::population::session`).
+    fn finish(&mut self, end: End) {
+        self.end = Some(end);
+        self.history.ended(self.rounds, end == End::Unfair);
+    }
+
+    /// The player's next game starts a new session (the next `reset` deals
+    /// it as a session's first game).
+    pub fn new_session(&mut self) {
+        self.history.new_session();
     }
 }
 

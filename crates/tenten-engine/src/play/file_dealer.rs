@@ -5,9 +5,11 @@
 //! rule but its check deals exactly as the named generator it presets (a
 //! test holds the four presets to it).
 
+use crate::danger::danger_probability;
 use crate::model::board::Bits;
 use crate::model::generator::Generator;
 use crate::model::pieces::{PieceIdx, PieceSet};
+use crate::play::adaptive::{History, Now, size_scores, tilted};
 use crate::play::dealers::{BagDealer, Dealer, Dealt, Table, rejected, repaired, unchecked, unrecorded};
 use crate::play::generator_file::{Check, GeneratorSpec, effective};
 use crate::search::changer::ChangeOptions;
@@ -21,6 +23,15 @@ pub struct FileDealer {
     /// The set to draw from: index 0 without a band, b + 1 in band b; each
     /// without and with mercy.
     sets: Vec<[PieceSet; 2]>,
+    /// The same, tilted by adaptive rule r (made when the rule is first in
+    /// force).
+    tilted: Vec<Vec<Option<[PieceSet; 2]>>>,
+    /// Each piece's size standardised, for the rules' tilts.
+    scores: Vec<f64>,
+    /// What the player did before this game (`adaptive::History`).
+    history: History,
+    /// Rounds dealt this game.
+    round: u32,
     bag: Option<BagDealer>,
     /// The last piece dealt.
     previous: Option<PieceIdx>,
@@ -82,15 +93,32 @@ impl FileDealer {
             })
             .collect();
         let bag = (spec.file.check == Check::Bag).then(|| BagDealer::new(&spec.set));
+        let rules = spec.file.adaptive.as_ref().map_or(0, |a| a.rules.len());
+        let tilted = vec![Vec::new(); rules];
+        let scores = if rules > 0 {
+            size_scores(&spec.set)
+        } else {
+            Vec::new()
+        };
         Self {
             spec,
             sets,
+            tilted,
+            scores,
+            history: History::default(),
+            round: 0,
             bag,
             previous: None,
             dry_rounds: 0,
             last: None,
             record: true,
         }
+    }
+
+    /// Deals to a player whose games so far are `history` (a fresh dealer
+    /// reads every game as a session's first).
+    pub fn with_history(self, history: History) -> Self {
+        Self { history, ..self }
     }
 
     /// The same deals, with those it does not check left unvalidated
@@ -131,15 +159,56 @@ impl FileDealer {
         }
     }
 
-    fn draw(&mut self, set_index: usize, mercy: bool, rng: &mut Generator) -> PieceIdx {
-        let repeat = self.spec.file.repeat_previous;
-        let piece = match self.previous {
-            Some(p) if repeat > 0.0 && rng.unit() < repeat => p,
-            _ => rng.draw(&self.sets[set_index][usize::from(mercy)]),
+    /// The adaptive rule in force for this deal, if any.
+    fn rule_now(&self, table: &Table, fill: f64, set_index: usize, mercy: bool) -> Option<usize> {
+        let adaptive = self.spec.file.adaptive.as_ref()?;
+        let now = Now {
+            round: self.round,
+            fill,
+            dry_rounds: self.dry_rounds,
         };
-        self.previous = Some(piece);
-        piece
+        let weights = &self.sets[set_index][usize::from(mercy)];
+        let mut danger = || danger_probability(table.shapes, weights, table.board, table.k).unwrap_or(0.0);
+        adaptive.rule_at(&self.history, &now, &mut danger)
     }
+
+    /// The weights to draw from under `rule`.
+    fn set_for(&mut self, rule: Option<usize>, set_index: usize, mercy: bool) -> &PieceSet {
+        let Some(r) = rule else {
+            return &self.sets[set_index][usize::from(mercy)];
+        };
+        let tilt = self.spec.file.adaptive.as_ref().map_or(0.0, |a| a.rules[r].tilt);
+        if tilt == 0.0 {
+            return &self.sets[set_index][usize::from(mercy)];
+        }
+        let cache = &mut self.tilted[r];
+        if cache.len() <= set_index {
+            cache.resize(self.sets.len(), None);
+        }
+        let spec = &self.spec;
+        let scores = &self.scores;
+        let pair = cache[set_index].get_or_insert_with(|| {
+            let band = set_index.checked_sub(1).map(|b| &spec.file.by_fill[b].scale);
+            let mercy_scale = spec.file.mercy.as_ref().map(|m| &m.scale);
+            let tilt_of = |w: Vec<f64>| weighted(&spec.set, &tilted(&w, scores, tilt));
+            [
+                tilt_of(effective(&spec.set, band, None)),
+                tilt_of(effective(&spec.set, band, mercy_scale)),
+            ]
+        });
+        &pair[usize::from(mercy)]
+    }
+}
+
+/// A piece: the previous one's kind again with chance `repeat`, else drawn
+/// from `set`.
+fn draw(previous: &mut Option<PieceIdx>, repeat: f64, set: &PieceSet, rng: &mut Generator) -> PieceIdx {
+    let piece = match *previous {
+        Some(p) if repeat > 0.0 && rng.unit() < repeat => p,
+        _ => rng.draw(set),
+    };
+    *previous = Some(piece);
+    piece
 }
 
 impl Dealer for FileDealer {
@@ -149,20 +218,30 @@ impl Dealer for FileDealer {
 
     fn deal(&mut self, table: &Table, rng: &mut Generator) -> Dealt {
         self.note_round(table.board);
+        self.round = self.round.saturating_add(1);
         let cells = table.shapes.size().cells().max(1) as f64;
         let fill = f64::from(table.board.count_ones()) / cells;
         let set_index = self.spec.band_at(fill).map_or(0, |b| b + 1);
         let mercy = self.mercy_now();
-        let dealt = match self.spec.file.check {
+        let rule = self.rule_now(table, fill, set_index, mercy);
+        let check = rule
+            .and_then(|r| self.spec.file.adaptive.as_ref().and_then(|a| a.rules[r].check))
+            .unwrap_or(self.spec.file.check);
+        let dealt = match check {
             Check::Bag => {
                 let bag = self.bag.get_or_insert_with(|| BagDealer::new(&self.spec.set));
                 let holder: Vec<PieceIdx> = (0..table.k).map(|_| bag.next(rng)).collect();
                 self.unchecked(table, holder)
             }
             check => {
-                let drawn: Vec<PieceIdx> = (0..table.k).map(|_| self.draw(set_index, mercy, rng)).collect();
-                let weights = &self.sets[set_index][usize::from(mercy)];
-                match check {
+                let repeat = self.spec.file.repeat_previous;
+                let mut previous = self.previous;
+                let record = self.record;
+                let weights = self.set_for(rule, set_index, mercy);
+                let drawn: Vec<PieceIdx> = (0..table.k)
+                    .map(|_| draw(&mut previous, repeat, weights, rng))
+                    .collect();
+                let dealt = match check {
                     Check::Repair { policy, redraws } => {
                         let options = ChangeOptions {
                             policy,
@@ -172,8 +251,11 @@ impl Dealer for FileDealer {
                         repaired(table, weights, drawn, rng, options)
                     }
                     Check::Reject { redraws } => rejected(table, weights, drawn, rng, redraws),
-                    _ => self.unchecked(table, drawn),
-                }
+                    _ if record => unchecked(table, drawn),
+                    _ => unrecorded(drawn),
+                };
+                self.previous = previous;
+                dealt
             }
         };
         let dealt_cells: u32 = dealt

@@ -20,6 +20,7 @@ fn plain(check: Check) -> GeneratorFile {
         repeat_previous: 0.0,
         mercy: None,
         check,
+        adaptive: None,
     }
 }
 
@@ -265,7 +266,7 @@ fn an_unrecorded_dealer_deals_what_the_recording_one_deals() {
         let options = ChangeOptions::default();
         let (mut recording, mut unrecorded) = (
             dealing.dealer(&set, options),
-            dealing.unrecorded_dealer(&set, options),
+            dealing.unrecorded_dealer(&set, options, &Default::default()),
         );
         let (mut a, mut b) = (Generator::new(1), Generator::new(1));
         let (mut recorded_unfair, mut unrecorded_unfair) = (0, 0);

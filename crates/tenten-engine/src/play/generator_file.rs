@@ -21,6 +21,8 @@
 //! )
 //! ```
 //!
+//! An `adaptive` section reads the player and the game (`play::adaptive`).
+//!
 //! A file is read whole or refused with file:line:col: a band out of order,
 //! a scale below 0, an unknown piece, every weight 0 in a band.
 
@@ -31,6 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::io::formats::{self, FormatError, line_col, parse_ron};
 use crate::model::pieces::{MAX_WEIGHT, PieceSet};
+use crate::play::adaptive::Adaptive;
 use crate::search::heuristic::Policy;
 
 /// The largest scale a band or mercy gives a weight.
@@ -129,6 +132,9 @@ pub struct GeneratorFile {
     #[serde(default)]
     pub mercy: Option<Mercy>,
     pub check: Check,
+    /// Rules that read the player and the game (`play::adaptive`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adaptive: Option<Adaptive>,
 }
 
 /// A generator file read and tied to its piece set.
@@ -372,6 +378,9 @@ fn resolve(
                 "mercy: its scale leaves every weight at 0 in some band".to_owned(),
             ));
         }
+    }
+    if let Some(a) = &file.adaptive {
+        a.check().map_err(|m| err("adaptive", "adaptive", m))?;
     }
     Ok(GeneratorSpec { file, set })
 }

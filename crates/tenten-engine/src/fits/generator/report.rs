@@ -408,6 +408,7 @@ fn file_of(set: &PieceSet, deals: &Deals, f: &Fitted, req: &Request) -> Generato
             },
             Check::Repair { policy, redraws } => FileCheck::Repair { policy, redraws },
         },
+        adaptive: None,
     }
 }
 

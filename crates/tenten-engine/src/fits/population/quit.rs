@@ -5,8 +5,23 @@
 //! after a fair loss of one round (a = logit(base)), `unfair_odds` is
 //! e^b (an unfair loss multiplies the odds of stopping), `per_log_round`
 //! is c.
+//!
+//! Four terms more say what the adaptive dealers' anchors found (Xue et al.
+//! 2017, Li et al. 2021): easy can be too easy. Each is 0 unless written,
+//! so a file without them is the model above.
+//! - `per_unfair_in_row`: log-odds per unfair loss in a row beyond the first;
+//! - `per_log_longer`: log-odds per unit of ln(rounds / the player's
+//!   typical game) when the game was longer than typical (boredom);
+//! - `per_log_shorter`: the same when it was shorter (frustration);
+//! - `per_session_game`: log-odds per game already played this session.
+//!
+//! The typical game is the geometric mean of the player's earlier games
+//! (`adaptive::History`); before a second game there is none and the two
+//! length terms are 0.
 
 use serde::{Deserialize, Serialize};
+
+use crate::play::adaptive::History;
 
 /// Games a session lasts at most: a session still going then is cut off
 /// (its last game is not a quit).
@@ -18,6 +33,37 @@ pub struct Quit {
     pub base: f64,
     pub unfair_odds: f64,
     pub per_log_round: f64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub per_unfair_in_row: f64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub per_log_longer: f64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub per_log_shorter: f64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub per_session_game: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
+/// The churn terms beyond the three: their names, as written.
+pub const CHURN_TERMS: [&str; 4] = [
+    "per_unfair_in_row",
+    "per_log_longer",
+    "per_log_shorter",
+    "per_session_game",
+];
+
+/// The covariates of the churn terms after the game `history` ends with.
+pub fn churn_covariates(history: &History) -> [f64; 4] {
+    let ratio = history.log_ratio().unwrap_or(0.0);
+    [
+        f64::from(history.unfair_in_row.saturating_sub(1)),
+        ratio.max(0.0),
+        (-ratio).max(0.0),
+        f64::from(history.session_games.saturating_sub(1)),
+    ]
 }
 
 pub fn logit(p: f64) -> f64 {
@@ -39,18 +85,68 @@ impl Quit {
         [logit(self.base), self.unfair_odds.ln(), self.per_log_round]
     }
 
+    /// The three from (a, b, c), with no churn terms.
     pub fn from_coefficients(c: [f64; 3]) -> Self {
         Self {
             base: logistic(c[0]),
             unfair_odds: c[1].exp(),
             per_log_round: c[2],
+            per_unfair_in_row: 0.0,
+            per_log_longer: 0.0,
+            per_log_shorter: 0.0,
+            per_session_game: 0.0,
         }
     }
 
-    /// The chance to stop after a game of `rounds` rounds.
+    /// The churn terms' coefficients, in `CHURN_TERMS`' order.
+    pub fn churn(&self) -> [f64; 4] {
+        [
+            self.per_unfair_in_row,
+            self.per_log_longer,
+            self.per_log_shorter,
+            self.per_session_game,
+        ]
+    }
+
+    /// The same with the churn terms `c`.
+    pub fn with_churn(self, c: [f64; 4]) -> Self {
+        Self {
+            per_unfair_in_row: c[0],
+            per_log_longer: c[1],
+            per_log_shorter: c[2],
+            per_session_game: c[3],
+            ..self
+        }
+    }
+
+    /// Whether any churn term is in the model.
+    pub fn has_churn(&self) -> bool {
+        self.churn().iter().any(|&c| c != 0.0)
+    }
+
+    /// The chance to stop after a game of `rounds` rounds, the churn terms
+    /// read as after a session's first game.
     pub fn chance(&self, unfair: bool, rounds: u32) -> f64 {
-        let x = covariates(unfair, rounds);
-        logistic(self.coefficients().iter().zip(x).map(|(a, b)| a * b).sum())
+        let mut first = History::default();
+        first.ended(rounds, unfair);
+        self.chance_after(&first)
+    }
+
+    /// The chance to stop after the game `history` ends with.
+    pub fn chance_after(&self, history: &History) -> f64 {
+        let last = history.last.unwrap_or(crate::play::adaptive::Ended {
+            rounds: 1,
+            unfair: false,
+        });
+        let x = covariates(last.unfair, last.rounds);
+        let basic: f64 = self.coefficients().iter().zip(x).map(|(a, b)| a * b).sum();
+        let churn: f64 = self
+            .churn()
+            .iter()
+            .zip(churn_covariates(history))
+            .map(|(a, b)| a * b)
+            .sum();
+        logistic(basic + churn)
     }
 
     /// Its values in range, or the key at fault and why.
@@ -69,6 +165,11 @@ impl Quit {
                     self.unfair_odds
                 ),
             ));
+        }
+        for (key, c) in CHURN_TERMS.iter().zip(self.churn()) {
+            if !(c.abs() <= 100.0) {
+                return Err((key, format!("quit {key} {c} must be between -100 and 100")));
+            }
         }
         if self.per_log_round.is_nan() || self.per_log_round.abs() > 100.0 {
             return Err((
@@ -93,6 +194,7 @@ mod tests {
             base: 0.2,
             unfair_odds: 2.5,
             per_log_round: -0.1,
+            ..Quit::from_coefficients([0.0; 3])
         };
         assert!((q.chance(false, 1) - 0.2).abs() < 1e-12);
         assert!((q.chance(false, 0) - 0.2).abs() < 1e-12);

@@ -85,6 +85,7 @@ fn drawn(seed: u64) -> Population {
         base: between(0.15, 0.3),
         unfair_odds: between(1.5, 4.0),
         per_log_round: between(-0.2, 0.0),
+        ..p.quit
     };
     p
 }

@@ -10,6 +10,7 @@ use crate::fits::population::quit::{MAX_GAMES, Quit};
 use crate::model::generator::Generator;
 use crate::model::pieces::PieceSet;
 use crate::model::shapes::Shapes;
+use crate::play::adaptive::History;
 use crate::play::dealers::nth_deal_seed;
 use crate::play::dealing::Dealing;
 use crate::play::game::{End, Round, play_game};
@@ -106,11 +107,15 @@ pub fn play_session(
         games: Vec::new(),
         quit: false,
     };
+    // What an adaptive generator and the quit model read of the player.
+    let mut history = History::default();
     for g in 0..MAX_GAMES {
         // Recorded rounds say which deals were fair; a forecast's need not.
         let mut dealer = match record {
-            Some(_) => table.dealing.dealer(table.set, table.options),
-            None => table.dealing.unrecorded_dealer(table.set, table.options),
+            Some(_) => table.dealing.dealer_for(table.set, table.options, &history),
+            None => table
+                .dealing
+                .unrecorded_dealer(table.set, table.options, &history),
         };
         let mut rounds = record.as_ref().map(|_| Vec::new());
         let game = play_game(
@@ -131,7 +136,8 @@ pub fn play_session(
             rounds: game.rounds,
             end: game.end,
         });
-        if quits.unit() < quit.chance(game.end == End::Unfair, game.rounds) {
+        history.ended(game.rounds, game.end == End::Unfair);
+        if quits.unit() < quit.chance_after(&history) {
             session.quit = true;
             break;
         }
@@ -176,6 +182,7 @@ mod tests {
             base: 1.0 - 1e-12,
             unfair_odds: 1.0,
             per_log_round: 0.0,
+            ..demo.quit
         };
         let s = play_session(&table, &player, &once, 6, None, &never).unwrap();
         assert_eq!(s.games.len(), 1);

@@ -324,6 +324,7 @@ pub fn draw(plan: &Plan, r: usize, set: &PieceSet) -> GeneratorSpec {
         repeat_previous,
         mercy,
         check,
+        adaptive: None,
     };
     generator_file::resolve_file(file, set.clone(), &format!("truth {r}"))
         .unwrap_or_else(|e| unreachable!("a drawn generator is a valid file: {e}"))

@@ -225,6 +225,7 @@ fn banded_truth() -> GeneratorSpec {
             scale: BTreeMap::from([("h2".to_owned(), 4.0)]),
         }),
         check: Check::None,
+        adaptive: None,
     };
     generator_file::resolve_file(file, set, "t").unwrap()
 }

@@ -192,6 +192,7 @@ impl Ranges {
             base: pick(self.quit_base),
             unfair_odds: pick(self.quit_unfair_odds),
             per_log_round: pick(self.quit_per_log_round),
+            ..p.quit
         };
         p
     }
