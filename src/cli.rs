@@ -42,7 +42,9 @@ struct Cli {
 fn outputs(c: &Command) -> (Vec<&Path>, bool) {
     let mut out: Vec<&Path> = Vec::new();
     let force = match c {
-        Command::Tune { out: o, force, .. } | Command::FitPopulation { out: o, force, .. } => {
+        Command::Tune { out: o, force, .. }
+        | Command::FitPopulation { out: o, force, .. }
+        | Command::Adapt { out: o, force, .. } => {
             out.push(o);
             *force
         }
@@ -504,6 +506,57 @@ enum Command {
         #[arg(long, value_name = "FILE", requires = "shard")]
         out: Option<PathBuf>,
     },
+    /// Optimise an adaptive generator against a population: rules that read the player (after an
+    /// unfair loss, after a game shorter or longer than the player's typical one, otherwise), each
+    /// tilting the weights toward small or large pieces, searched on --players simulated players
+    /// (the same for every candidate), beside the best static tilt found with the same budget. The
+    /// verdict is on --holdout other players: a line per arm, then `vs=base|static objective=..
+    /// gain=.. gain_ci=LO,HI verdict=better|worse|undecided` (the gain relative, 0.05 for 5 %),
+    /// the gain over static under each churn model the population's quit model allows, and per
+    /// skill decile. A model's forecast, not measured people.
+    Adapt {
+        /// Replace --out when it exists.
+        #[arg(long)]
+        force: bool,
+        /// A population file (fit-population writes one), or a preset's name (demo, demo-churn).
+        #[arg(long, value_name = "POP.ron")]
+        population: String,
+        /// The static generator to start from: a file or a preset's name.
+        #[arg(long, value_name = "G", default_value = "random")]
+        base: String,
+        /// games_per_session, reach=R (10, 25, 50, 100) or returning_after=N (1, 3, 10).
+        #[arg(long, default_value = "games_per_session")]
+        objective: String,
+        /// The most KL divergence (nats) any rule's tilted piece shares may have from the base's.
+        #[arg(long, value_name = "KL", default_value_t = 0.1)]
+        max_distortion: f64,
+        /// Seconds for each search (static, then adaptive).
+        #[arg(long, value_name = "S", default_value_t = 60.0)]
+        budget: f64,
+        /// Stop each search after this many candidates too: a run cut by candidates, not
+        /// seconds, is repeatable on any machine.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        max_candidates: Option<u32>,
+        /// Players every candidate plays, one session each.
+        #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
+        players: u32,
+        /// Players of the verdict, on another seed.
+        #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u32).range(2..=10_000_000))]
+        holdout: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, value_name = "SET.ron")]
+        pieces: Option<PathBuf>,
+        #[arg(long, value_name = "WxH", default_value = "10x10", value_parser = simulate::parse_size)]
+        size: BoardSize,
+        #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=MAX_HOLDER as i64))]
+        holder_size: u8,
+        #[arg(long, value_name = "R", default_value_t = 1_000, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        max_rounds: u32,
+        /// Where to write the adaptive generator file (atomically).
+        #[arg(long, value_name = "ADAPTIVE.ron")]
+        out: PathBuf,
+    },
     /// The exact chance that a fresh deal cannot be placed, per board (holders ignored):
     /// `<index> danger=<probability> killers=<unsolvable deals>`.
     Danger {
@@ -935,6 +988,43 @@ pub fn main(args: Vec<OsString>) -> i32 {
                 out: file,
             },
             pieces.as_deref(),
+            &mut out,
+        ),
+        Command::Adapt {
+            population,
+            base,
+            objective,
+            max_distortion,
+            budget,
+            max_candidates,
+            players,
+            holdout,
+            seed,
+            pieces,
+            size,
+            holder_size,
+            max_rounds,
+            out: file,
+            force: _,
+        } => adapt::cmd_adapt(
+            &adapt::AdaptArgs {
+                population,
+                base,
+                objective,
+                max_distortion,
+                budget,
+                max_candidates: max_candidates.map(|m| m as usize),
+                players: players as usize,
+                holdout: holdout as usize,
+                seed,
+            },
+            &population::Rules {
+                pieces,
+                size,
+                k: usize::from(holder_size),
+                max_rounds,
+            },
+            &file,
             &mut out,
         ),
         Command::Forecast {
@@ -1424,6 +1514,7 @@ fn cmd_sweep(
     Ok(())
 }
 
+mod adapt;
 mod calibrate;
 mod explain;
 mod generators;

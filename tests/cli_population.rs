@@ -457,3 +457,96 @@ fn a_cohorts_identity_given_among_its_logs_is_skipped_with_a_note() {
     ]);
     assert!(err.contains("a cohort's identity, not a log"), "{err}");
 }
+
+/// `tenten adapt` on a small board: the arms and verdict lines, the file it
+/// writes (which deals as a generator everywhere), and its refusals.
+#[test]
+fn adapt_compares_its_arms_and_writes_a_generator_that_reads_back() {
+    let dir = scratch("adapt");
+    let out = dir.join("adaptive.ron");
+    let args = |objective: &str, out: &std::path::Path| -> Vec<String> {
+        [
+            "adapt",
+            "--population",
+            "demo-churn",
+            "--base",
+            "random",
+            "--objective",
+            objective,
+            "--players",
+            "20",
+            "--holdout",
+            "60",
+            "--size",
+            "8x8",
+            "--max-rounds",
+            "60",
+            "--budget",
+            "100000",
+            "--max-candidates",
+            "6",
+            "--out",
+            out.to_str().unwrap(),
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    };
+    let a: Vec<String> = args("games_per_session", &out);
+    let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+    let text = run_ok(&refs);
+    let lines: Vec<&str> = text.lines().collect();
+    for arm in ["base", "static", "adaptive"] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("arm={arm} objective=games_per_session value="))),
+            "{text}"
+        );
+    }
+    for against in ["base", "static"] {
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with(&format!("vs={against} objective=games_per_session gain=")))
+            .unwrap_or_else(|| panic!("no vs={against} line: {text}"));
+        assert!(line.contains(" gain_ci=") && line.contains(" verdict="), "{line}");
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("churn_model=without_churn_terms vs=static")),
+        "{text}"
+    );
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("skill_decile=")).count(),
+        10
+    );
+    assert!(text.contains("candidates=6"), "{text}");
+    // The file is a generator: simulate deals from it.
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        written.starts_with("// Adapted by tenten adapt from random"),
+        "{written}"
+    );
+    let sim = run_ok(&[
+        "simulate",
+        "--generator",
+        out.to_str().unwrap(),
+        "--games",
+        "3",
+        "--size",
+        "8x8",
+        "--max-rounds",
+        "30",
+    ]);
+    assert!(sim.contains("generator="), "{sim}");
+    // The same run again: refused without --force, the file kept.
+    let e = run_bad(&refs);
+    assert!(e.contains("--force"), "{e}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), written);
+    // A bad objective is named with the choices.
+    let b = args("reach=11", &dir.join("other.ron"));
+    let refs: Vec<&str> = b.iter().map(String::as_str).collect();
+    let e = run_bad(&refs);
+    assert!(e.contains("reach=R") && e.contains("[10, 25, 50, 100]"), "{e}");
+    assert!(!dir.join("other.ron").exists());
+}

@@ -15,9 +15,10 @@
 //!
 //! What the player did reaches the dealer as a `History`, which the game
 //! reports (a game ended, how long, whether on an unfair deal; a session
-//! began): the simulated sessions, the playtest server, the C library and
-//! the Python package all keep one the same way, so the same seed and events
-//! deal the same holders everywhere.
+//! began). A simulated session keeps one from its first game, and the
+//! `Episode` (the Python environment) across its resets; the playtest
+//! server and the C library do not receive the events yet, and deal every
+//! game as a session's first.
 
 use serde::{Deserialize, Serialize};
 
@@ -49,6 +50,10 @@ pub enum When {
     SessionGames(u32),
     /// This game has reached round n (the first deal is round 1).
     Round(u32),
+    /// This game's round is past this times the player's typical game
+    /// (every game they finished, the last included; none before their
+    /// first).
+    RoundPastTypical(f64),
     /// The board is more than this fraction full.
     FillAbove(f64),
     /// At least n rounds in a row cleared no line.
@@ -88,8 +93,9 @@ pub struct Ended {
     pub unfair: bool,
 }
 
-/// What a policy (and the quit model) reads of the player: kept across a
-/// player's sessions by whoever deals to them.
+/// What a policy (and the quit model) reads of the player, kept by whoever
+/// deals to them (`new_session` carries the typical game into the next
+/// session; a simulated session starts from none).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct History {
     /// Games ended this session.
@@ -136,6 +142,19 @@ impl History {
         }
     }
 
+    /// The mean ln(rounds) of every game the player finished, when there is
+    /// one.
+    pub fn typical_log(&self) -> Option<f64> {
+        let (n, sum) = match self.last {
+            Some(l) => (
+                self.earlier_games + 1,
+                self.earlier_log_rounds + f64::from(l.rounds.max(1)).ln(),
+            ),
+            None => (self.earlier_games, self.earlier_log_rounds),
+        };
+        (n > 0).then(|| sum / n as f64)
+    }
+
     /// ln(last game's rounds / the player's typical game), when there is a
     /// last game and an earlier one to compare it with.
     pub fn log_ratio(&self) -> Option<f64> {
@@ -166,6 +185,9 @@ impl When {
             When::LastLonger(r) => history.session_games > 0 && ratio().is_some_and(|x| x > r.ln()),
             When::SessionGames(n) => history.session_games >= n,
             When::Round(n) => now.round >= n,
+            When::RoundPastTypical(r) => history
+                .typical_log()
+                .is_some_and(|t| f64::from(now.round.max(1)).ln() > r.ln() + t),
             When::FillAbove(f) => now.fill > f,
             When::DryRounds(n) => now.dry_rounds >= n,
             When::DangerAbove(d) => danger() > d,
@@ -187,9 +209,13 @@ impl When {
             }
         };
         match *self {
-            When::LastShorter(r) | When::LastLonger(r) if !(r > 0.0 && r <= 1000.0) => Err(format!(
-                "a length ratio of {r}; it is above 0 and at most 1000 (1: the player's typical game)"
-            )),
+            When::LastShorter(r) | When::LastLonger(r) | When::RoundPastTypical(r)
+                if !(r > 0.0 && r <= 1000.0) =>
+            {
+                Err(format!(
+                    "a length ratio of {r}; it is above 0 and at most 1000 (1: the player's typical game)"
+                ))
+            }
             When::FillAbove(f) => fraction("fill_above", f),
             When::DangerAbove(d) => fraction("danger_above", d),
             _ => Ok(()),
@@ -223,6 +249,9 @@ impl Adaptive {
                     "a rule's check is repair, reject or none; a bag deals whole bags across rounds"
                         .to_owned(),
                 ));
+            }
+            if let Some(c) = &r.check {
+                c.check().map_err(at)?;
             }
             for w in &r.when {
                 w.check().map_err(at)?;
@@ -259,10 +288,19 @@ pub fn tilted(weights: &[f64], scores: &[f64], tilt: f64) -> Vec<f64> {
     if tilt == 0.0 {
         return weights.to_vec();
     }
+    // Shifted by the largest exponent among dealt pieces: the ratios are
+    // the same, and no factor overflows on a skewed set.
+    let top = weights
+        .iter()
+        .zip(scores)
+        .filter(|(w, _)| **w > 0.0)
+        .map(|(_, z)| tilt * z)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let top = if top.is_finite() { top } else { 0.0 };
     weights
         .iter()
         .zip(scores)
-        .map(|(w, z)| w * (tilt * z).exp())
+        .map(|(w, z)| w * (tilt * z - top).exp())
         .collect()
 }
 

@@ -64,6 +64,9 @@ fn each_condition_holds_exactly_when_its_reading_says() {
         (When::SessionGames(3), false),
         (When::Round(7), true),
         (When::Round(8), false),
+        // Typical of 40 and 10: 20; round 7 is past 0.3 of it, not 0.4.
+        (When::RoundPastTypical(0.3), true),
+        (When::RoundPastTypical(0.4), false),
         (When::FillAbove(0.39), true),
         (When::FillAbove(0.4), false),
         (When::DryRounds(3), true),
@@ -80,6 +83,9 @@ fn each_condition_holds_exactly_when_its_reading_says() {
     assert!(!When::AfterUnfair.holds(&next, &now, &mut danger));
     assert!(!When::LastShorter(10.0).holds(&next, &now, &mut danger));
     assert!(When::FirstGame.holds(&next, &now, &mut danger));
+    // The typical game outlives the session's start.
+    assert!(When::RoundPastTypical(0.3).holds(&next, &now, &mut danger));
+    assert!(!When::RoundPastTypical(0.01).holds(&History::default(), &now, &mut danger));
     // The first rule whose conditions all hold is in force.
     let a = Adaptive {
         rules: vec![
@@ -116,6 +122,18 @@ fn a_policy_is_read_checked_and_written_back() {
     assert!(a.reads_danger());
     let back = generator_file::parse(&spec.to_ron(), "back.ron", &spec.set).unwrap();
     assert_eq!(back.file, spec.file);
+    // A bag deals whole bags: a tilt with no check of its own is refused.
+    let e =
+        generator_file::parse(&with_rules("bag", "(when: [], tilt: 1.0)"), "bag.ron", &spec.set).unwrap_err();
+    assert!(e.message.contains("bag") && e.message.contains("rule 0"), "{e}");
+    assert!(
+        generator_file::parse(
+            &with_rules("bag", "(when: [], tilt: 1.0, check: Some(none))"),
+            "bag.ron",
+            &spec.set
+        )
+        .is_ok()
+    );
     // A file without the section writes none.
     let plain = spec_of("(name: \"p\", check: none)");
     assert!(!plain.to_ron().contains("adaptive"));
@@ -124,8 +142,10 @@ fn a_policy_is_read_checked_and_written_back() {
         ("(when: [], tilt: 9.0)", "tilt 9"),
         ("(when: [], check: Some(bag))", "a bag"),
         ("(when: [last_shorter(0.0)])", "length ratio"),
+        ("(when: [round_past_typical(-1.0)])", "length ratio"),
         ("(when: [fill_above(1.5)])", "fill_above"),
         ("(when: [danger_above(-0.1)])", "danger_above"),
+        ("(when: [], check: Some(reject(redraws: 4000000000)))", "redraws"),
     ] {
         let e = generator_file::parse(&with_rules("none", rules), "bad.ron", &set).unwrap_err();
         assert!(

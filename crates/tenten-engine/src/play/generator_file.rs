@@ -62,6 +62,21 @@ pub enum Check {
     None,
 }
 
+impl Check {
+    /// Its redraws in range, or why not.
+    pub fn check(&self) -> Result<(), String> {
+        let redraws = match *self {
+            Check::Repair { redraws, .. } => Some(redraws),
+            Check::Reject { redraws } => Some(redraws as usize),
+            _ => None,
+        };
+        match redraws.filter(|&r| r > MAX_REDRAWS) {
+            Some(r) => Err(format!("{r} redraws; a check redraws 0 to {MAX_REDRAWS} times")),
+            None => Ok(()),
+        }
+    }
+}
+
 /// The failure policy written as in the CLI: `deepest`, `last`, `frequency`.
 mod policy_name {
     use super::Policy;
@@ -320,18 +335,9 @@ fn resolve(
             ));
         }
     }
-    let redraws = match file.check {
-        Check::Repair { redraws, .. } => Some(redraws),
-        Check::Reject { redraws } => Some(redraws as usize),
-        _ => None,
-    };
-    if let Some(r) = redraws.filter(|&r| r > MAX_REDRAWS) {
-        return Err(err(
-            "check",
-            "redraws",
-            format!("check: {r} redraws; a check redraws 0 to {MAX_REDRAWS} times"),
-        ));
-    }
+    file.check
+        .check()
+        .map_err(|m| err("check", "redraws", format!("check: {m}")))?;
     if let Some(m) = &file.mercy
         && m.after_rounds_without_clear > MAX_DRY_ROUNDS
     {
@@ -381,6 +387,17 @@ fn resolve(
     }
     if let Some(a) = &file.adaptive {
         a.check().map_err(|m| err("adaptive", "adaptive", m))?;
+        if file.check == Check::Bag
+            && let Some(i) = a.rules.iter().position(|r| r.tilt != 0.0 && r.check.is_none())
+        {
+            return Err(err(
+                "adaptive",
+                "tilt",
+                format!(
+                    "adaptive: rule {i} tilts the weights, but the file deals from a bag, which no tilt changes; give the rule a check (repair, reject or none)"
+                ),
+            ));
+        }
     }
     Ok(GeneratorSpec { file, set })
 }

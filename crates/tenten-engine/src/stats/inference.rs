@@ -68,7 +68,8 @@ pub fn paired_t(d: &[f64]) -> Option<Paired> {
 pub struct Gain {
     pub clusters: usize,
     pub gain: f64,
-    /// `None` below two clusters, or where either arm's figure is 0.
+    /// `None` below `MIN_PAIRED` clusters ("too few"), or where either
+    /// arm's figure is 0.
     pub ci: Option<(f64, f64)>,
 }
 
@@ -93,7 +94,7 @@ pub fn paired_gain(a: &[(f64, f64)], b: &[(f64, f64)]) -> Option<Gain> {
         return None;
     }
     let gain = (sa / na) / (sb / nb) - 1.0;
-    if m < 2 || sa <= 0.0 || sb <= 0.0 || !gain.is_finite() {
+    if m < MIN_PAIRED || sa <= 0.0 || sb <= 0.0 || !gain.is_finite() {
         return Some(Gain {
             clusters: m,
             gain,
@@ -124,8 +125,11 @@ mod tests {
         let one = paired_gain(&[(3.0, 1.0)], &[(2.0, 1.0)]).unwrap();
         assert!((one.gain - 0.5).abs() < 1e-12 && one.ci.is_none());
         assert_eq!(one.verdict(), "undecided");
+        // Too few clusters: a gain, no interval.
+        let few = [(3.0, 1.0), (5.0, 1.0), (4.0, 1.0)];
+        assert_eq!(paired_gain(&few, &few).unwrap().ci, None);
         // The same arm: no gain, no width.
-        let x = [(3.0, 1.0), (5.0, 1.0), (4.0, 1.0)];
+        let x: Vec<(f64, f64)> = (0..12).map(|i| (f64::from(i % 5 + 2), 1.0)).collect();
         let same = paired_gain(&x, &x).unwrap();
         assert_eq!(same.gain, 0.0);
         assert_eq!(same.ci, Some((0.0, 0.0)));
@@ -139,18 +143,26 @@ mod tests {
         assert_eq!(g.verdict(), "better");
         // Against the plain formula for means (n = 1): the log ratio's
         // variance is that of a_i/Σa − b_i/Σb.
-        let a = [(2.0, 1.0), (6.0, 1.0), (5.0, 1.0), (3.0, 1.0)];
-        let b = [(3.0, 1.0), (4.0, 1.0), (4.0, 1.0), (4.0, 1.0)];
+        let a: Vec<(f64, f64)> = [2.0, 6.0, 5.0, 3.0]
+            .repeat(3)
+            .into_iter()
+            .map(|v| (v, 1.0))
+            .collect();
+        let b: Vec<(f64, f64)> = [3.0, 4.0, 4.0, 4.0]
+            .repeat(3)
+            .into_iter()
+            .map(|v| (v, 1.0))
+            .collect();
         let g = paired_gain(&a, &b).unwrap();
         assert!((g.gain - (16.0 / 15.0 - 1.0)).abs() < 1e-12);
-        let d: Vec<f64> = (0..4).map(|i| a[i].0 / 16.0 - b[i].0 / 15.0).collect();
-        let var = 4.0 / 3.0 * d.iter().map(|x| x * x).sum::<f64>();
+        let d: Vec<f64> = (0..12).map(|i| a[i].0 / 48.0 - b[i].0 / 45.0).collect();
+        let var = 12.0 / 11.0 * d.iter().map(|x| x * x).sum::<f64>();
         let (lo, hi) = g.ci.unwrap();
         let log = (16.0f64 / 15.0).ln();
-        assert!((lo - ((log - t_975(3) * var.sqrt()).exp() - 1.0)).abs() < 1e-12);
+        assert!((lo - ((log - t_975(11) * var.sqrt()).exp() - 1.0)).abs() < 1e-12);
         assert!(hi > g.gain && lo > -1.0);
         // An arm of zeros: a gain of −100 %, no interval on the log scale.
-        let zero = paired_gain(&[(0.0, 1.0), (0.0, 1.0)], &[(1.0, 1.0), (2.0, 1.0)]).unwrap();
+        let zero = paired_gain(&[(0.0, 1.0); 12], &[(1.0, 1.0); 12]).unwrap();
         assert_eq!((zero.gain, zero.ci), (-1.0, None));
     }
 

@@ -1,8 +1,9 @@
 //! Studying play: many games per (player, generator) and their figures
-//! (`runner`), a run's result file and the exact merge of its shards
+//! (`runner`), an adaptive generator optimised against an audience (`adapt`), a run's result file and the exact merge of its shards
 //! (`results`), a generator tuned to targets (`tune`), and whether the
 //! intervals cover (`calibrate`). Fits to logs are in `fits`.
 
+pub mod adapt;
 pub mod calibrate;
 pub mod difference;
 pub mod plan;

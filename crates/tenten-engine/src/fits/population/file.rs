@@ -129,11 +129,18 @@ pub struct Drawn {
     pub z_slip: f64,
 }
 
-/// The preset populations, built in.
-pub const PRESETS: [(&str, &str); 1] = [(
-    "demo",
-    include_str!("../../../../../presets/populations/demo.ron"),
-)];
+/// The preset populations, built in: the demo audience, and the same with
+/// the churn terms (`quit`).
+pub const PRESETS: [(&str, &str); 2] = [
+    (
+        "demo",
+        include_str!("../../../../../presets/populations/demo.ron"),
+    ),
+    (
+        "demo-churn",
+        include_str!("../../../../../presets/populations/demo-churn.ron"),
+    ),
+];
 
 impl Population {
     /// Reads a population file; `file` names it in messages.
@@ -232,6 +239,12 @@ impl Population {
             ));
         }
         spread_ok("slip", self.slip.logit_sd)?;
+        if self.fitted.is_some() && self.quit.has_churn() {
+            return Err((
+                "quit",
+                "a fitted population has the quit model of three terms: the fit does not estimate churn terms, and its forecasts' intervals would not hold them".to_owned(),
+            ));
+        }
         self.quit.check()
     }
 
@@ -371,7 +384,8 @@ impl Population {
             for (a, &i) in known.iter().enumerate() {
                 drawn[i] += (0..=a).map(|b| l[a][b] * z[b]).sum::<f64>();
             }
-            let q = Quit::from_coefficients(drawn);
+            // The churn terms are not fitted: they stay as written.
+            let q = Quit::from_coefficients(drawn).with_churn(self.quit.churn());
             if q.check().is_ok() {
                 p.quit = q;
             }
@@ -436,7 +450,7 @@ pub fn load(path: &std::path::Path) -> Result<Population, FormatError> {
     Population::parse(&text, &path.display().to_string())
 }
 
-/// A preset population by name (`demo`), or a file.
+/// A preset population by name (`demo`, `demo-churn`), or a file.
 pub fn by_name(name: &str) -> Result<Population, FormatError> {
     match PRESETS.iter().find(|(n, _)| *n == name) {
         Some((n, text)) => Population::parse(text, &format!("presets/populations/{n}.ron")),
@@ -468,6 +482,17 @@ mod tests {
         );
         assert_eq!(demo.quit.unfair_odds, 2.5);
         assert_eq!(Population::parse(&demo.to_ron(), "again.ron").unwrap(), demo);
+        // Without churn terms the file writes none.
+        assert!(!demo.quit.has_churn() && !demo.to_ron().contains("per_log_longer"));
+        let churn = by_name("demo-churn").unwrap();
+        assert_eq!(churn.quit.churn(), [0.4, 0.8, 0.6, 0.05]);
+        assert_eq!(churn.quit.coefficients(), demo.quit.coefficients());
+        assert_eq!(Population::parse(&churn.to_ron(), "again.ron").unwrap(), churn);
+        let bad = churn
+            .to_ron()
+            .replace("per_log_longer: 0.8", "per_log_longer: 500.0");
+        let e = Population::parse(&bad, "bad.ron").unwrap_err();
+        assert!(e.message.contains("per_log_longer"), "{e}");
     }
 
     #[test]

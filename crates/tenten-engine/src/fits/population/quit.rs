@@ -222,4 +222,30 @@ mod tests {
             .is_err()
         );
     }
+
+    /// Each churn term against its plain formula.
+    #[test]
+    fn the_churn_terms_add_their_log_odds() {
+        let q = Quit {
+            base: 0.2,
+            unfair_odds: 2.5,
+            per_log_round: -0.1,
+            ..Quit::from_coefficients([0.0; 3])
+        }
+        .with_churn([0.4, 0.8, 0.6, 0.05]);
+        assert!(q.has_churn() && q.check().is_ok());
+        let mut h = History::default();
+        h.ended(10, true);
+        // A session's first game: the churn terms read 0.
+        assert!((q.chance_after(&h) - q.with_churn([0.0; 4]).chance(true, 10)).abs() < 1e-12);
+        h.ended(40, true);
+        // Second unfair loss in a row, 4 times the typical (10), 1 game before.
+        let x = logit(0.2) + 2.5f64.ln() - 0.1 * 40f64.ln() + 0.4 * 1.0 + 0.8 * 4f64.ln() + 0.05 * 1.0;
+        assert!((q.chance_after(&h) - logistic(x)).abs() < 1e-12);
+        h.ended(5, false);
+        // Shorter than typical (the geometric mean of 10 and 40, 20): frustration.
+        let x = logit(0.2) - 0.1 * 5f64.ln() + 0.6 * 4f64.ln() + 0.05 * 2.0;
+        assert!((q.chance_after(&h) - logistic(x)).abs() < 1e-12);
+        assert!(q.with_churn([0.0, 101.0, 0.0, 0.0]).check().is_err());
+    }
 }

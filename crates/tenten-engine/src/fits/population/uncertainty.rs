@@ -293,9 +293,12 @@ fn beta_score(
 pub fn quit_score(population: &Population, session: &Session) -> [f64; 3] {
     let mut s = [0.0; 3];
     let last = session.games.len().saturating_sub(1);
+    // The churn terms read the session so far, as the session was played.
+    let mut history = crate::play::adaptive::History::default();
     for (j, g) in session.games.iter().enumerate() {
         let unfair = g.end == crate::play::game::End::Unfair;
-        let p = population.quit.chance(unfair, g.rounds);
+        history.ended(g.rounds, unfair);
+        let p = population.quit.chance_after(&history);
         let stopped = f64::from(u8::from(session.quit && j == last));
         for (si, x) in s.iter_mut().zip(covariates(unfair, g.rounds)) {
             *si += (stopped - p) * x;
