@@ -185,6 +185,36 @@ enum TentenStatus tenten_dealer_next(struct TentenDealer *dealer,
                                      size_t cell_count,
                                      struct TentenDeal *deal);
 
+// The game this dealer dealt ended after `rounds` rounds (a game lost in
+// its first deal counts as 1), on an unfair deal (`unfair` 1: the holder
+// could not be placed and a solvable one existed) or not (0). A generator's
+// adaptive rules read the player's games from the next game on; a game
+// ends once.
+//
+// # Safety
+// `dealer` is NULL or a live handle no other thread uses during the call.
+enum TentenStatus tenten_dealer_game_ended(struct TentenDealer *dealer,
+                                           uint32_t rounds,
+                                           uint8_t unfair);
+
+// The player's next game starts a new session: the session's counts
+// (games, unfair losses in a row, the last game) start again, and the
+// player's typical game length is kept.
+//
+// # Safety
+// `dealer` is NULL or a live handle no other thread uses during the call.
+enum TentenStatus tenten_dealer_new_session(struct TentenDealer *dealer);
+
+// Starts the player's next game on `seed`: deal 0 of `seed` comes next,
+// the game's own state (mercy's dry rounds, the previous piece, a bag)
+// starts again, and the player's games reported so far stay, for the
+// generator's adaptive rules. Deal n is then the workbench's deal n of the
+// seed for a player with the same games (`FileDealer::with_history`).
+//
+// # Safety
+// `dealer` is NULL or a live handle no other thread uses during the call.
+enum TentenStatus tenten_dealer_new_game(struct TentenDealer *dealer, uint64_t seed);
+
 // Frees a dealer. NULL does nothing.
 //
 // # Safety

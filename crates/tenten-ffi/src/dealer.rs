@@ -3,13 +3,14 @@
 use std::sync::Arc;
 
 use tenten_engine::model::generator::Generator;
+use tenten_engine::play::adaptive::History;
 use tenten_engine::play::dealers::{Dealer, Table, nth_deal_seed};
 use tenten_engine::play::file_dealer::FileDealer;
 
 use crate::TENTEN_MAX_HOLDER;
 use crate::args::{board, obj, obj_mut, out, put};
 use crate::rules::{Rules, TentenRules};
-use crate::status::{TentenStatus, guard};
+use crate::status::{Failure, TentenStatus, guard};
 
 /// A generator dealing a game from a seed. Changes with every deal: use it
 /// from one thread at a time.
@@ -18,6 +19,9 @@ pub struct TentenDealer {
     dealer: FileDealer,
     seed: u64,
     next: u64,
+    /// The player's games so far, as the game reported them: a generator
+    /// with adaptive rules reads it from the next game on.
+    history: History,
 }
 
 /// One holder dealt.
@@ -64,6 +68,7 @@ pub unsafe extern "C" fn tenten_dealer_new(
             rules,
             seed,
             next: 0,
+            history: History::default(),
         };
         // SAFETY: checked by `out`.
         unsafe { put(result, Box::into_raw(Box::new(dealer))) };
@@ -113,6 +118,70 @@ pub unsafe extern "C" fn tenten_dealer_next(
         d.next += 1;
         // SAFETY: checked by `out`.
         unsafe { put(deal, result) };
+        Ok(())
+    })
+}
+
+/// The game this dealer dealt ended after `rounds` rounds (a game lost in
+/// its first deal counts as 1), on an unfair deal (`unfair` 1: the holder
+/// could not be placed and a solvable one existed) or not (0). A generator's
+/// adaptive rules read the player's games from the next game on; a game
+/// ends once.
+///
+/// # Safety
+/// `dealer` is NULL or a live handle no other thread uses during the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenten_dealer_game_ended(
+    dealer: *mut TentenDealer,
+    rounds: u32,
+    unfair: u8,
+) -> TentenStatus {
+    guard(|| {
+        // SAFETY: the caller's promise.
+        let d = unsafe { obj_mut(dealer, "dealer") }?;
+        if unfair > 1 {
+            return Err(Failure::new(
+                TentenStatus::InvalidArgument,
+                format!("unfair is {unfair}; it is 0 (a fair end) or 1 (an unfair deal)"),
+            ));
+        }
+        d.history.ended(rounds, unfair == 1);
+        Ok(())
+    })
+}
+
+/// The player's next game starts a new session: the session's counts
+/// (games, unfair losses in a row, the last game) start again, and the
+/// player's typical game length is kept.
+///
+/// # Safety
+/// `dealer` is NULL or a live handle no other thread uses during the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenten_dealer_new_session(dealer: *mut TentenDealer) -> TentenStatus {
+    guard(|| {
+        // SAFETY: the caller's promise.
+        let d = unsafe { obj_mut(dealer, "dealer") }?;
+        d.history.new_session();
+        Ok(())
+    })
+}
+
+/// Starts the player's next game on `seed`: deal 0 of `seed` comes next,
+/// the game's own state (mercy's dry rounds, the previous piece, a bag)
+/// starts again, and the player's games reported so far stay, for the
+/// generator's adaptive rules. Deal n is then the workbench's deal n of the
+/// seed for a player with the same games (`FileDealer::with_history`).
+///
+/// # Safety
+/// `dealer` is NULL or a live handle no other thread uses during the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenten_dealer_new_game(dealer: *mut TentenDealer, seed: u64) -> TentenStatus {
+    guard(|| {
+        // SAFETY: the caller's promise.
+        let d = unsafe { obj_mut(dealer, "dealer") }?;
+        d.dealer = FileDealer::new(d.rules.spec.clone()).with_history(d.history.clone());
+        d.seed = seed;
+        d.next = 0;
         Ok(())
     })
 }
@@ -206,5 +275,78 @@ mod tests {
         // Deal 0 is `tenten deal --seed S`: the weighted draw from the seed's own stream.
         let first = &deals("random", 7, &[0])[0];
         assert_eq!(first, &Generator::new(7).deal(&set, 3));
+    }
+
+    /// An adaptive generator through the library deals what the engine's
+    /// dealer deals for the same seed and the same reported games.
+    #[test]
+    fn reported_games_reach_the_adaptive_rules() {
+        let set = PieceSet::classic();
+        let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+        let text = "(name: \"a\", check: none, adaptive: Some((rules: [(when: [after_unfair], tilt: -3.0), (when: [first_game], tilt: 3.0)])))";
+        let ron = std::ffi::CString::new(text).unwrap();
+        let (mut generator, mut r, mut dealer) =
+            (std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut());
+        let boards = boards();
+        // SAFETY: live handles and writable outputs.
+        unsafe {
+            assert_eq!(
+                crate::generator::tenten_generator_parse(ron.as_ptr(), std::ptr::null(), &mut generator),
+                TentenStatus::Ok
+            );
+            assert_eq!(
+                crate::rules::tenten_rules_new(generator, 10, 10, 3, &mut r),
+                TentenStatus::Ok
+            );
+            assert_eq!(tenten_dealer_new(r, 5, &mut dealer), TentenStatus::Ok);
+            let spec = tenten_engine::play::generator_file::parse(text, "a", &set).unwrap();
+            let mut history = History::default();
+            let mut check = |dealer: *mut TentenDealer, history: &History, seed: u64| {
+                for (n, &board) in boards.iter().enumerate().take(10) {
+                    let c = cells(board, 100);
+                    let mut deal = TentenDeal::default();
+                    assert_eq!(
+                        tenten_dealer_next(dealer, c.as_ptr(), c.len(), &mut deal),
+                        TentenStatus::Ok
+                    );
+                    let table = Table {
+                        shapes: &shapes,
+                        set: &set,
+                        board,
+                        k: 3,
+                    };
+                    let mut fresh = FileDealer::new(spec.clone()).with_history(history.clone());
+                    let mut rng = Generator::new(nth_deal_seed(seed, n as u64));
+                    assert_eq!(
+                        &deal.pieces[..3],
+                        &fresh.deal(&table, &mut rng).holder[..],
+                        "deal {n}"
+                    );
+                }
+            };
+            check(dealer, &history, 5);
+            // An unfair loss reported, a new game: the other rule deals.
+            assert_eq!(tenten_dealer_game_ended(dealer, 12, 1), TentenStatus::Ok);
+            assert_eq!(tenten_dealer_new_game(dealer, 6), TentenStatus::Ok);
+            history.ended(12, true);
+            check(dealer, &history, 6);
+            // A new session: the first game's rule again.
+            assert_eq!(tenten_dealer_new_session(dealer), TentenStatus::Ok);
+            assert_eq!(tenten_dealer_new_game(dealer, 7), TentenStatus::Ok);
+            history.new_session();
+            check(dealer, &history, 7);
+            // A bad end is refused and changes nothing.
+            assert_eq!(
+                tenten_dealer_game_ended(dealer, 3, 2),
+                TentenStatus::InvalidArgument
+            );
+            assert_eq!(
+                tenten_dealer_game_ended(std::ptr::null_mut(), 3, 0),
+                TentenStatus::NullPointer
+            );
+            tenten_dealer_free(dealer);
+            tenten_rules_free(r);
+            crate::generator::tenten_generator_free(generator);
+        }
     }
 }

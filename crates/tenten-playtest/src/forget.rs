@@ -37,13 +37,19 @@ pub fn forget(dir: &Path, tester: &str) -> Result<Forgot, Error> {
         .map(|(_, n)| n)
         .collect();
     sessions.sort_unstable();
-    if let Some(&last) = sessions.last() {
-        let path = jdir.join(ids::journal_name(tester, last));
+    // Every session in order, so an adaptive generator deals the last as
+    // it was dealt; only the last may be open.
+    let mut games = tenten_engine::play::adaptive::History::default();
+    for (i, &number) in sessions.iter().enumerate() {
+        let path = jdir.join(ids::journal_name(tester, number));
         let bytes = std::fs::read(&path).map_err(|e| crate::store::io_error(&path, "read", e))?;
         let (lines, _) = crate::journal::complete_lines(&bytes);
-        if let Ok((_, r)) = replay_lines(&config, &path, &lines, tester, last)
-            && !r.ended
-        {
+        let Ok((_, r)) = replay_lines(&config, &path, &lines, tester, number, games.clone()) else {
+            continue;
+        };
+        games = r.history.clone();
+        let last = number;
+        if i + 1 == sessions.len() && !r.ended {
             return Err(Error::Bad(format!(
                 "{}: the tester's session s{last} is still open; it closes when the folder is served again \
                  and it has been idle past --idle-minutes (or the tester starts another); forget them then",

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use tenten_engine::play::adaptive::History;
 
 use tenten_engine::io::jsonl_log::Record;
 
@@ -58,7 +59,10 @@ pub fn recover(config: &Config, dir: &Path) -> Result<(HashMap<String, Tester>, 
             .or_insert_with(|| Tester::known(id.clone(), usize::MAX));
         // Numbers stay unique even past a session set aside or skipped.
         tester.sessions = tester.sessions.max(number.saturating_add(1));
-        let (g, r) = match replay(config, dir, &id, number, &mut recovery) {
+        // The games before this session: the open one's (closed below), or
+        // every session's before it.
+        let before = tester.games_so_far();
+        let (g, r) = match replay(config, dir, &id, number, before.clone(), &mut recovery) {
             Ok(x) => x,
             Err(Unreplayable::Content(why)) => {
                 recovery.set_aside.push(set_aside(dir, &id, number, &why));
@@ -77,6 +81,7 @@ pub fn recover(config: &Config, dir: &Path) -> Result<(HashMap<String, Tester>, 
         }
         // Only the newest session may stay open.
         close_now(config, tester, &mut recovery);
+        tester.history = if r.ended { r.history.clone() } else { before };
         if r.ended {
             continue;
         }
@@ -130,13 +135,15 @@ fn replay(
     dir: &Path,
     tester: &str,
     number: u32,
+    history: History,
     recovery: &mut Recovery,
 ) -> Result<(usize, Replayed), Unreplayable> {
     let path = journal_dir(dir).join(ids::journal_name(tester, number));
     let (lines, torn) = journal::read(&config.faults, &path)
         .map_err(|e| Unreplayable::Io(io_error(&path, "read the journal", e)))?;
     recovery.torn.extend(torn);
-    let (g, r) = replay_lines(config, &path, &lines, tester, number).map_err(Unreplayable::Content)?;
+    let (g, r) =
+        replay_lines(config, &path, &lines, tester, number, history).map_err(Unreplayable::Content)?;
     let log = dir.join(ids::log_name(tester, number));
     if let Err(e) = level_log(
         config,
@@ -161,6 +168,7 @@ pub fn session_from(
     r: Replayed,
     config: &Config,
 ) -> Result<Session, Error> {
+    let history = r.history.clone();
     let table = match r.table {
         Some(t) => t,
         // Journals are made with their first game; one without it was
@@ -173,7 +181,7 @@ pub fn session_from(
                 at: now(),
             };
             journal::append(&config.faults, &journal, &e).map_err(|e| io_error(&journal, "write", e))?;
-            Table::new(config, &config.generators[g].dealing, 0, seed)
+            Table::new(config, &config.generators[g].dealing, 0, seed, history)
         }
     };
     Ok(Session::resumed(number, g, journal, log, table, r.last))
@@ -201,6 +209,7 @@ fn close_now(config: &Config, t: &mut Tester, recovery: &mut Recovery) {
         .collect();
     // The journal holds it: a failure here is levelled at the next start.
     let _ = disk::append(&config.faults, &s.log, text.as_bytes(), false, true);
+    t.history = s.table.episode.history.clone();
     t.session = None;
     recovery.closed_idle += 1;
 }

@@ -2,6 +2,7 @@
 //! resumed, its log levelled), by `playtest status` (read-only) and by
 //! `playtest forget` (is the session closed?).
 
+use tenten_engine::play::adaptive::History;
 use tenten_engine::play::game::End;
 
 use crate::config::Config;
@@ -55,17 +56,23 @@ pub struct Replayed {
     pub games: u64,
     pub moves: u64,
     pub unfair: u64,
+    /// The tester's games through this session's last.
+    pub history: History,
 }
 
 /// Replays the events after a session's first line (`start` its time),
-/// dealt by generator `g`; `at(i)` names line `i` in messages.
+/// dealt by generator `g` to a tester whose games before the session are
+/// `history`; `at(i)` names line `i` in messages.
 pub fn replay_events(
     config: &Config,
     g: usize,
     start: u64,
     events: Vec<(usize, Result<Event, Error>)>,
     at: &dyn Fn(usize) -> String,
+    history: History,
 ) -> Result<Replayed, Error> {
+    let mut base = history;
+    base.new_session();
     let mut r = Replayed {
         table: None,
         closed: Vec::new(),
@@ -75,6 +82,7 @@ pub fn replay_events(
         games: 0,
         moves: 0,
         unfair: 0,
+        history: History::default(),
     };
     for (i, e) in events {
         if r.ended {
@@ -92,7 +100,13 @@ pub fn replay_events(
             }
             Event::Game { game, seed, at: when } => {
                 r.closed.extend(r.table.as_mut().and_then(Table::leave));
-                let mut t = Table::new(config, &config.generators[g].dealing, game, seed);
+                // The games so far: the session's last game's, which holds
+                // the ones before it.
+                let games = r
+                    .table
+                    .as_ref()
+                    .map_or_else(|| base.clone(), |t| t.episode.history.clone());
+                let mut t = Table::new(config, &config.generators[g].dealing, game, seed, games);
                 t.first(&mut r.closed);
                 r.table = Some(t);
                 r.games += 1;
@@ -127,6 +141,7 @@ pub fn replay_events(
             r.unfair += 1;
         }
     }
+    r.history = r.table.as_ref().map_or(base, |t| t.episode.history.clone());
     Ok(r)
 }
 
@@ -138,6 +153,7 @@ pub fn replay_lines(
     lines: &[String],
     tester: &str,
     number: u32,
+    history: History,
 ) -> Result<(usize, Replayed), Error> {
     let at = |i: usize| format!("{}:{}", path.display(), i + 1);
     let first = lines.first().and_then(|l| serde_json::from_str::<Event>(l).ok());
@@ -158,5 +174,5 @@ pub fn replay_lines(
             at(0)
         ))
     })?;
-    Ok((g, replay_events(config, g, start, events, &at)?))
+    Ok((g, replay_events(config, g, start, events, &at, history)?))
 }

@@ -128,7 +128,14 @@ pub fn status(dir: &Path) -> Result<Status, Error> {
     let mut torn = 0;
     let mut bad = Vec::new();
     let mut agreed = BTreeSet::new();
+    // Each tester's games so far, carried from session to session (names
+    // are in order): an adaptive generator deals by them.
+    let mut games: Option<(String, tenten_engine::play::adaptive::History)> = None;
     for (tester, number) in names {
+        let before = match &games {
+            Some((t, h)) if *t == tester => h.clone(),
+            _ => Default::default(),
+        };
         let path = jdir.join(ids::journal_name(&tester, number));
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
@@ -139,13 +146,14 @@ pub fn status(dir: &Path) -> Result<Status, Error> {
         };
         let (lines, cut) = crate::journal::complete_lines(&bytes);
         torn += usize::from(cut > 0);
-        let (g, r) = match replay_lines(&config, &path, &lines, &tester, number) {
+        let (g, r) = match replay_lines(&config, &path, &lines, &tester, number, before) {
             Ok(x) => x,
             Err(e) => {
                 bad.push(e.to_string());
                 continue;
             }
         };
+        games = Some((tester.clone(), r.history.clone()));
         if r.agreed.is_some() {
             agreed.insert(tester.clone());
         }

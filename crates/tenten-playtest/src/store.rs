@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use tenten_engine::play::adaptive::History;
 
 use tenten_engine::io::jsonl_log::{Place, Record};
 use tenten_engine::io::playtest_log::Logged;
@@ -103,6 +104,19 @@ pub struct Tester {
     /// Taken back by `forget_new` (its first session refused): a request
     /// that waited on its lock must look the id up again.
     pub gone: bool,
+    /// The tester's games before the open session (all of them, with none
+    /// open): a generator's adaptive rules read them, across sessions and
+    /// restarts (`recover` replays every session in order).
+    pub history: History,
+}
+
+impl Tester {
+    /// The tester's games so far, the open session's included.
+    pub fn games_so_far(&self) -> History {
+        self.session
+            .as_ref()
+            .map_or_else(|| self.history.clone(), |s| s.table.episode.history.clone())
+    }
 }
 
 pub struct Store {
@@ -301,7 +315,8 @@ impl Store {
         let number = t.sessions - 1;
         let path = journal_dir(&self.dir).join(ids::journal_name(&t.id, number));
         let (lines, _) = journal::read(&self.config.faults, &path).map_err(|e| io_error(&path, "read", e))?;
-        let (g, r) = crate::replay::replay_lines(&self.config, &path, &lines, &t.id, number)?;
+        let (g, r) =
+            crate::replay::replay_lines(&self.config, &path, &lines, &t.id, number, t.history.clone())?;
         let log = self.dir.join(ids::log_name(&t.id, number));
         let records = recover::records(&self.config, &t.id, number, g, &r);
         recover::level_log(&self.config, &self.dir, &log, &records, &mut Recovery::default())?;
@@ -359,7 +374,9 @@ impl Store {
         }
         t.generator = g;
         t.sessions += 1;
-        let mut table = Table::new(&self.config, &self.config.generators[g].dealing, 0, seed);
+        let mut games = t.games_so_far();
+        games.new_session();
+        let mut table = Table::new(&self.config, &self.config.generators[g].dealing, 0, seed, games);
         let mut closed = Vec::new();
         table.first(&mut closed);
         let mut s = Session {
@@ -399,6 +416,7 @@ impl Store {
         let left: Vec<Closed> = s.table.leave().into_iter().collect();
         let id = t.id.clone();
         self.queue(s, &id, &left);
+        t.history = s.table.episode.history.clone();
         t.session = None;
         Ok(())
     }
@@ -487,6 +505,7 @@ impl Store {
             &self.config.generators[s.generator].dealing,
             game + 1,
             seed,
+            s.table.episode.history.clone(),
         );
         table.first(&mut closed);
         s.table = table;
@@ -558,6 +577,7 @@ impl Tester {
             agreed: None,
             reload: false,
             gone: false,
+            history: History::default(),
         }
     }
 }

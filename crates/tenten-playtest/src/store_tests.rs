@@ -583,3 +583,85 @@ fn a_forgotten_tester_leaves_no_record_and_others_are_untouched() {
     assert_eq!(status.total().testers, 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A generator with adaptive rules deals each tester by their games so far:
+/// a game ended joins their history, a new session carries their typical
+/// game, and a restart rebuilds it from the journals.
+#[test]
+fn a_testers_games_reach_the_adaptive_rules_across_sessions_and_restarts() {
+    let dir = folder("adaptive");
+    let adaptive = |dir: &Path| {
+        let mut c = config(dir);
+        let text = "(name: \"adaptive\", check: none, adaptive: Some((rules: [(when: [first_game], tilt: 3.0), (when: [session_games(1)], tilt: -3.0)])))";
+        let spec = tenten_engine::play::generator_file::parse(text, "adaptive", &c.set).unwrap();
+        c.generators = vec![Generator {
+            name: "adaptive".to_owned(),
+            dealing: Dealing::file(spec, &c.set).unwrap(),
+        }];
+        c
+    };
+    let id = ids::random_hex(16);
+    // The engine's own deal for a game on `seed` to a player with `history`.
+    let engine_holder = |c: &Config, seed: u64, history: &tenten_engine::play::adaptive::History| {
+        let mut e = tenten_engine::play::episode::Episode::new(
+            c.generators[0].dealing.clone(),
+            c.set.clone(),
+            c.size,
+            c.k,
+            crate::table::MAX_ROUNDS,
+        );
+        e.history = history.clone();
+        e.reset(seed);
+        e.holder
+    };
+    let (history, holder) = {
+        let (store, _) = Store::open(adaptive(&dir)).unwrap();
+        let t = store.arrive(&id).unwrap();
+        let mut t = t.lock().unwrap();
+        while play_first(&store, &mut t) {}
+        let s = t.session.as_ref().unwrap();
+        assert_eq!(
+            s.table.episode.history.session_games, 1,
+            "the game that ended is in it"
+        );
+        let (number, game) = (s.number, s.table.game);
+        store.new_game(&mut t, number, game).unwrap();
+        let s = t.session.as_ref().unwrap();
+        let h = s.table.episode.history.clone();
+        assert_eq!(h.session_games, 1);
+        assert_eq!(
+            s.table.episode.holder,
+            engine_holder(&store.config, s.table.seed, &h),
+            "the second game is dealt as the engine deals it to this player"
+        );
+        assert!(play_first(&store, &mut t));
+        (h, t.session.as_ref().unwrap().table.episode.holder.clone())
+    };
+    // A restart: the open session's games are replayed with the history.
+    let (store, r) = Store::open(adaptive(&dir)).unwrap();
+    assert_eq!(r.resumed, 1);
+    let t = store.tester(&id).unwrap();
+    let mut t = t.lock().unwrap();
+    {
+        let s = store.session(&mut t, false).unwrap();
+        assert_eq!(s.table.episode.history, history);
+        assert_eq!(s.table.episode.holder, holder);
+    }
+    // A new session: its first game, with the player's games carried.
+    store.session(&mut t, true).unwrap();
+    let s = t.session.as_ref().unwrap();
+    let h = s.table.episode.history.clone();
+    assert_eq!((h.session_games, h.earlier_games), (0, 1));
+    assert_eq!(t.history, history, "the closed session's games are the tester's");
+    drop((t, store));
+    let (store, _) = Store::open(adaptive(&dir)).unwrap();
+    let t = store.tester(&id).unwrap();
+    let t = t.lock().unwrap();
+    assert_eq!(t.session.as_ref().unwrap().table.episode.history, h);
+    assert_eq!(t.history, history);
+    // status replays every session in order: none is bad.
+    drop((t, store));
+    let status = crate::status::status(&dir).unwrap();
+    assert!(status.bad.is_empty(), "{:?}", status.bad);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -7,6 +7,7 @@ use tenten_engine::io::jsonl_log::{Place, Record};
 use tenten_engine::io::playtest_log::{self, Logged};
 use tenten_engine::model::board::{Bits, Board, BoardSize};
 use tenten_engine::model::pieces::PieceIdx;
+use tenten_engine::play::adaptive::History;
 use tenten_engine::play::dealing::Dealing;
 use tenten_engine::play::episode::Episode;
 use tenten_engine::play::game::End;
@@ -14,7 +15,7 @@ use tenten_engine::play::game::End;
 use crate::config::Config;
 
 /// Rounds a person's game may last: never reached, but the episode wants one.
-const MAX_ROUNDS: u32 = 1_000_000;
+pub(crate) const MAX_ROUNDS: u32 = 1_000_000;
 
 /// Why a move was refused (nothing changed).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,8 +86,10 @@ pub struct Table {
 }
 
 impl Table {
-    /// Game `game` of a session, dealt by `dealing` from `seed`.
-    pub fn new(config: &Config, dealing: &Dealing, game: u64, seed: u64) -> Self {
+    /// Game `game` of a session, dealt by `dealing` from `seed` to a tester
+    /// whose games so far are `history` (a generator's adaptive rules read
+    /// it; the game joins it when it ends).
+    pub fn new(config: &Config, dealing: &Dealing, game: u64, seed: u64, history: History) -> Self {
         let mut episode = Episode::new(
             dealing.clone(),
             config.set.clone(),
@@ -94,6 +97,7 @@ impl Table {
             config.k,
             MAX_ROUNDS,
         );
+        episode.history = history;
         episode.reset(seed);
         let deal = open_deal(&episode);
         Self {

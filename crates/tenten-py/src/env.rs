@@ -214,6 +214,19 @@ impl EnvCore {
     fn score(&self) -> u64 {
         self.setup.episode.score
     }
+
+    /// Games ended this session (each game that ends joins the player's
+    /// history, which a generator's adaptive rules read).
+    #[getter]
+    fn session_games(&self) -> u32 {
+        self.setup.episode.history.session_games
+    }
+
+    /// The next game starts a new session: the session's counts start
+    /// again, the player's typical game is kept.
+    fn new_session(&mut self) {
+        self.setup.episode.new_session();
+    }
 }
 
 impl EnvCore {

@@ -136,3 +136,42 @@ def test_a_random_masked_agent_lasts_as_simulates_random_player(cli, tmp_path):
     z = d.mean() / (d.std(ddof=1) / math.sqrt(games))
     print(f"masked agent {mine:.3f} rounds, simulate {np.mean(list(theirs.values())):.3f}, z={z:.2f}")
     assert abs(z) < 3.5
+
+
+ADAPTIVE = (
+    '(name: "adaptive", check: none, adaptive: Some((rules: ['
+    "(when: [first_game], tilt: 3.0), (when: [session_games(1)], tilt: -3.0)])))"
+)
+
+
+def _play_out(env: TenTenEnv) -> None:
+    obs, info = env.reset(seed=11)
+    done = False
+    while not done:
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        obs, reward, done, truncated, info = env.step(action)
+        done = done or truncated
+
+
+def test_an_adaptive_generator_reads_the_players_games():
+    env = TenTenEnv(generator=ADAPTIVE, board=(8, 8))
+    fresh = TenTenEnv(generator=ADAPTIVE, board=(8, 8))
+    assert env.session_games == 0
+    _play_out(env)
+    assert env.session_games == 1
+
+    def cells(e: TenTenEnv, seed: int) -> int:
+        obs, info = e.reset(seed=seed)
+        return sum(int(info["shapes"][p].sum()) for p in obs["holder"] if p >= 0)
+
+    # Games left unfinished do not count: every deal below is the second
+    # game's for env (toward small pieces) and the first's for fresh.
+    small = sum(cells(env, s) for s in range(12, 24))
+    large = sum(cells(fresh, s) for s in range(12, 24))
+    assert env.session_games == 1 and fresh.session_games == 0
+    assert small < large, (small, large)
+    env.new_session()
+    assert env.session_games == 0
+    again, _ = env.reset(seed=12)
+    first, _ = fresh.reset(seed=12)
+    assert np.array_equal(again["holder"], first["holder"]), "a new session's first game deals as the first"

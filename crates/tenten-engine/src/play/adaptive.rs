@@ -241,7 +241,7 @@ impl Adaptive {
         }
         for (i, r) in self.rules.iter().enumerate() {
             let at = |m: String| format!("adaptive: rule {i}: {m}");
-            if !(r.tilt.abs() <= MAX_TILT) {
+            if r.tilt.is_nan() || r.tilt.abs() > MAX_TILT {
                 return Err(at(format!("tilt {} is -{MAX_TILT} to {MAX_TILT}", r.tilt)));
             }
             if r.check == Some(Check::Bag) {

@@ -16,6 +16,9 @@ use crate::search::changer::ChangeOptions;
 
 /// A generator, everything about it that decides its deals (with the run's
 /// piece set and repair options).
+// A run holds a handful of these, made once: the file variant's size costs
+// nothing, and boxing it would only add a pointer to every deal's lookup.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Dealing {
     /// `random`, `repair`, `reject` or `bag` on the run's set.

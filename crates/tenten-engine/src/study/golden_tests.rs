@@ -71,7 +71,16 @@ fn digest() -> String {
         let table = Table::new(&shapes, &set, 3, &dealing, 60);
         for i in 0..3 {
             let player = demo.draw("t", &mut Generator::new(player_seed(1, i))).player;
-            let session = play_session(&table, &player, &demo.quit, i, None, &never).unwrap();
+            let session = play_session(
+                &table,
+                &player,
+                &demo.quit,
+                i,
+                &mut Default::default(),
+                None,
+                &never,
+            )
+            .unwrap();
             hash.update(format!("{session:?}\n"));
         }
     }

@@ -75,6 +75,10 @@ int main(void) {
     if (tenten_dealer_new(rules, 7, &dealer) != TENTEN_STATUS_OK) return 1;
     expect("deal for a 0-cell board", tenten_dealer_next(dealer, board, 0, &deal), TENTEN_STATUS_INVALID_ARGUMENT,
            "0 cells");
+    expect("a game ended neither fair nor unfair", tenten_dealer_game_ended(dealer, 12, 2),
+           TENTEN_STATUS_INVALID_ARGUMENT, "unfair is 2");
+    expect("a game ended on a NULL dealer", tenten_dealer_game_ended(NULL, 12, 0), TENTEN_STATUS_NULL_POINTER,
+           "dealer");
     TentenRules *huge = NULL;
     expect("a 30x30 board", tenten_rules_new(generator, 30, 30, 3, &huge), TENTEN_STATUS_INVALID_ARGUMENT,
            "each side must be 4 to 16");

@@ -111,6 +111,17 @@ class TenTenEnv(gym.Env):
     def score(self) -> int:
         return self._core.score
 
+    @property
+    def session_games(self) -> int:
+        """Games ended this session: a generator's adaptive rules read the
+        player's games (every game that ends joins them)."""
+        return self._core.session_games
+
+    def new_session(self) -> None:
+        """The next game starts a new session (the player's typical game
+        length is kept)."""
+        self._core.new_session()
+
 
 class TenTenVecEnv:
     """N games stepped in Rust in one call, with TenTenEnv's rules.

@@ -44,6 +44,8 @@ pub fn play_testers(
         .map(|(i, &n)| {
             let who = player_seed(seed, i as u64);
             let drawn = population.draw(&format!("t{i}"), &mut Generator::new(who));
+            // The tester's games so far, carried from session to session.
+            let mut history = Default::default();
             let played = (0..n)
                 .map(|j| {
                     play_session(
@@ -51,6 +53,7 @@ pub fn play_testers(
                         &drawn.player,
                         &population.quit,
                         session_seed(who, j as u64),
+                        &mut history,
                         None,
                         progress,
                     )

@@ -55,6 +55,8 @@ pub fn cohort(
             let player = population.draw(&id, &mut Generator::new(who)).player;
             let mut text = String::new();
             let (mut games, mut deals) = (0, 0);
+            // The tester's games so far, carried from session to session.
+            let mut history = Default::default();
             for j in 0..sessions {
                 let mut rounds: Vec<Vec<Round>> = Vec::new();
                 play_session(
@@ -62,6 +64,7 @@ pub fn cohort(
                     &player,
                     &population.quit,
                     session_seed(who, j as u64),
+                    &mut history,
                     Some(&mut rounds),
                     progress,
                 )?;

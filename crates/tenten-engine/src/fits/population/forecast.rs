@@ -108,6 +108,7 @@ pub fn play_players(
                 &drawn.player,
                 &population.quit,
                 session_seed,
+                &mut Default::default(),
                 None,
                 progress,
             )?;

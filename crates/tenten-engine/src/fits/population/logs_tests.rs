@@ -228,8 +228,20 @@ fn a_cohort_read_back_is_the_sessions_it_played() {
     for (i, (id, read)) in testers.iter().enumerate() {
         let who = player_seed(101, i as u64);
         let player = demo.draw(id, &mut Generator::new(who)).player;
+        let mut history = Default::default();
         let played: Vec<Session> = (0..3)
-            .map(|j| play_session(&table, &player, &demo.quit, session_seed(who, j), None, &never).unwrap())
+            .map(|j| {
+                play_session(
+                    &table,
+                    &player,
+                    &demo.quit,
+                    session_seed(who, j),
+                    &mut history,
+                    None,
+                    &never,
+                )
+                .unwrap()
+            })
             .collect();
         assert_eq!(read, &played, "tester {id}");
     }

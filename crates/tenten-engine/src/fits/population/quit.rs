@@ -167,7 +167,7 @@ impl Quit {
             ));
         }
         for (key, c) in CHURN_TERMS.iter().zip(self.churn()) {
-            if !(c.abs() <= 100.0) {
+            if c.is_nan() || c.abs() > 100.0 {
                 return Err((key, format!("quit {key} {c} must be between -100 and 100")));
             }
         }

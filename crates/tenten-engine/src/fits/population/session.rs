@@ -91,13 +91,15 @@ impl<'a> Table<'a> {
     }
 }
 
-/// Plays one session of `player` on `seed`; with `record`, every game's
-/// rounds. `None` when cancelled.
+/// Plays one session of `player` on `seed`, the player's games before it
+/// in `history` (which the session's games join); with `record`, every
+/// game's rounds. `None` when cancelled.
 pub fn play_session(
     table: &Table,
     player: &Player,
     quit: &Quit,
     seed: u64,
+    history: &mut History,
     mut record: Option<&mut Vec<Vec<Round>>>,
     progress: &Progress,
 ) -> Option<Session> {
@@ -108,14 +110,12 @@ pub fn play_session(
         quit: false,
     };
     // What an adaptive generator and the quit model read of the player.
-    let mut history = History::default();
+    history.new_session();
     for g in 0..MAX_GAMES {
         // Recorded rounds say which deals were fair; a forecast's need not.
         let mut dealer = match record {
-            Some(_) => table.dealing.dealer_for(table.set, table.options, &history),
-            None => table
-                .dealing
-                .unrecorded_dealer(table.set, table.options, &history),
+            Some(_) => table.dealing.dealer_for(table.set, table.options, history),
+            None => table.dealing.unrecorded_dealer(table.set, table.options, history),
         };
         let mut rounds = record.as_ref().map(|_| Vec::new());
         let game = play_game(
@@ -137,7 +137,7 @@ pub fn play_session(
             end: game.end,
         });
         history.ended(game.rounds, game.end == End::Unfair);
-        if quits.unit() < quit.chance_after(&history) {
+        if quits.unit() < quit.chance_after(history) {
             session.quit = true;
             break;
         }
@@ -168,8 +168,26 @@ mod tests {
         let player = demo.draw("t0", &mut Generator::new(player_seed(1, 0))).player;
         let never = Progress::default();
         let mut rounds = Vec::new();
-        let a = play_session(&table, &player, &demo.quit, 5, Some(&mut rounds), &never).unwrap();
-        let b = play_session(&table, &player, &demo.quit, 5, None, &never).unwrap();
+        let a = play_session(
+            &table,
+            &player,
+            &demo.quit,
+            5,
+            &mut History::default(),
+            Some(&mut rounds),
+            &never,
+        )
+        .unwrap();
+        let b = play_session(
+            &table,
+            &player,
+            &demo.quit,
+            5,
+            &mut History::default(),
+            None,
+            &never,
+        )
+        .unwrap();
         assert_eq!(a, b);
         assert!(a.quit && !a.games.is_empty());
         assert_eq!(rounds.len(), a.games.len());
@@ -184,13 +202,21 @@ mod tests {
             per_log_round: 0.0,
             ..demo.quit
         };
-        let s = play_session(&table, &player, &once, 6, None, &never).unwrap();
+        let s = play_session(&table, &player, &once, 6, &mut History::default(), None, &never).unwrap();
         assert_eq!(s.games.len(), 1);
         // Cancelled: no session.
         let cancelled = Progress::default();
         cancelled.cancel();
         assert_eq!(
-            play_session(&table, &player, &demo.quit, 5, None, &cancelled),
+            play_session(
+                &table,
+                &player,
+                &demo.quit,
+                5,
+                &mut History::default(),
+                None,
+                &cancelled
+            ),
             None
         );
     }
