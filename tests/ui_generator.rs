@@ -461,3 +461,41 @@ fn the_learned_models_table_scrolls_sideways_at_800_by_600() {
     let save = h.get_by_label("Save learned file…").rect();
     assert!(save.min.x >= 0.0 && save.max.x <= 800.0, "{save:?}");
 }
+
+/// The Generator tab edits a generator's adaptive rules: turned on with a
+/// first rule, a rule added, undone; a tilt a bag cannot follow refused.
+#[test]
+fn the_adaptive_rules_are_edited_in_the_generator_tab() {
+    let mut h = harness_on_tab("Generator");
+    h.state_mut().push(Command::NewGenerator("random"));
+    h.run();
+    h.get_by_label("Adaptive rules");
+    h.get_by_label("read the player").click();
+    h.run();
+    let rules = |h: &egui_kittest::Harness<'static, tenten::app::App>| {
+        h.state()
+            .state
+            .doc
+            .generator
+            .as_ref()
+            .and_then(|g| g.adaptive.as_ref())
+            .map(|a| a.rules.len())
+    };
+    assert_eq!(rules(&h), Some(1));
+    h.get_by_label("Rule 1");
+    h.get_by_label("after an unfair loss");
+    h.get_by_label("Add rule").click();
+    h.run();
+    assert_eq!(rules(&h), Some(2));
+    h.get_by_label("Rule 2");
+    h.state_mut().push(Command::Undo);
+    h.run();
+    assert_eq!(rules(&h), Some(1));
+    // A bag: the first rule's tilt, with no check of its own, is refused.
+    h.state_mut().push(Command::NewGenerator("bag"));
+    h.run();
+    h.get_by_label("read the player").click();
+    h.run();
+    assert_eq!(rules(&h), None);
+    assert!(h.state().live.status.contains("bag"), "{}", h.state().live.status);
+}

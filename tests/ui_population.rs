@@ -58,6 +58,15 @@ fn a_folder_of_logs_fits_then_forecasts_and_checks() {
         names.contains(&"random") && names.last() == Some(&"block-blast-like"),
         "{names:?}"
     );
+    // Each generator against the first on games per session, paired by
+    // player: over all and per skill decile.
+    assert!(r.generators[0].gain.is_none() && r.generators[0].decile_gains.is_empty());
+    for g in &r.generators[1..] {
+        let gain = g.gain.expect("a gain against the first");
+        assert!(gain.ci.is_some(), "400 players give an interval");
+        assert_eq!(g.decile_gains.len(), 10);
+    }
+    h.get_by_label_contains("Games per session against random, the same players under both");
     let checked = r.generators.last().unwrap().check.as_ref().expect("the check");
     assert_eq!(checked.0.testers, 60);
     assert!(

@@ -301,7 +301,7 @@ mod tests {
             assert_eq!(tenten_dealer_new(r, 5, &mut dealer), TentenStatus::Ok);
             let spec = tenten_engine::play::generator_file::parse(text, "a", &set).unwrap();
             let mut history = History::default();
-            let mut check = |dealer: *mut TentenDealer, history: &History, seed: u64| {
+            let check = |dealer: *mut TentenDealer, history: &History, seed: u64| {
                 for (n, &board) in boards.iter().enumerate().take(10) {
                     let c = cells(board, 100);
                     let mut deal = TentenDeal::default();

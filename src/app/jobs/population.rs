@@ -8,7 +8,7 @@ use tenten_engine::fits::population::check::{Check, REFERENCE_COHORTS, check, re
 use tenten_engine::fits::population::file::Population;
 use tenten_engine::fits::population::fit::{Model, PopulationFit, fit_population};
 use tenten_engine::fits::population::forecast::{
-    Figure, Forecast, Outcome, observed_reach, play_players, reach_curve, summarize,
+    Figure, Forecast, Outcome, observed_reach, paired_gains, play_players, reach_curve, summarize,
 };
 use tenten_engine::fits::population::session::{Session, Table};
 use tenten_engine::fits::population::uncertainty::Uncertainty;
@@ -18,7 +18,12 @@ use tenten_engine::model::shapes::Shapes;
 use tenten_engine::play::dealing::Dealing;
 use tenten_engine::play::player::{Choice, Lookahead};
 
+use tenten_engine::stats::inference::Gain;
+
 use crate::app::jobs::job::{Background, Job};
+
+/// `forecast::NAMES`' games per session.
+const GAMES_PER_SESSION: usize = 4;
 
 /// Every `.jsonl` log of a folder, read as the CLI reads them.
 pub fn read_folder(folder: &Path) -> Result<Vec<tenten_engine::io::jsonl_log::LogFile>, String> {
@@ -109,6 +114,10 @@ pub struct GeneratorForecast {
     pub forecast: Forecast,
     pub curve: Vec<(u32, Figure)>,
     pub check: Option<(Check, Vec<(u32, f64)>)>,
+    /// Games per session against the first generator, the same players
+    /// under both: over all, and per skill decile (none for the first).
+    pub gain: Option<Gain>,
+    pub decile_gains: Vec<Option<Gain>>,
 }
 
 /// A finished forecast, with everything that decided it.
@@ -173,6 +182,7 @@ impl ForecastJob {
             let shapes = Shapes::new(&ask.set, ask.size);
             let uncertainty = Uncertainty::of(&ask.population);
             let mut out = Vec::new();
+            let mut first: Option<Vec<Outcome>> = None;
             for g in &generators {
                 let dealing = match Dealing::by_name(g, &ask.set) {
                     Ok(d) => d,
@@ -207,11 +217,20 @@ impl ForecastJob {
                         ))
                     }
                 };
+                let (gain, decile_gains) = match &first {
+                    Some(base) => paired_gains(&outcomes, base, GAMES_PER_SESSION),
+                    None => (None, Vec::new()),
+                };
                 out.push(GeneratorForecast {
                     curve: reach_curve(&all, uncertainty.as_ref(), last),
                     forecast,
                     check,
+                    gain,
+                    decile_gains,
                 });
+                if first.is_none() {
+                    first = Some(outcomes);
+                }
             }
             send(Ok(ForecastResult {
                 population: ask.population.name.clone(),

@@ -1,6 +1,6 @@
 //! The Generator tab: the active generator's rules, edited (the check, the
 //! chance to repeat the previous piece, mercy, the fill bands and their
-//! scales), with the weights in force on the board on screen; open, start
+//! scales, the adaptive rules in `generator_adaptive`), with the weights in force on the board on screen; open, start
 //! from a preset, save, close. Every edit is a command, checked as the file
 //! format checks it and undoable.
 
@@ -136,6 +136,8 @@ impl GeneratorTab {
         ui.separator();
         ui.label(RichText::new("Weights by how full the board is").strong());
         bands(ui, state, &mut edited.by_fill, &mut dragged);
+        ui.separator();
+        super::generator_adaptive::adaptive_section(ui, &mut edited.adaptive, &mut dragged);
         if edited != *rules {
             cmds.push(Command::SetGenerator {
                 rules: Box::new(edited),

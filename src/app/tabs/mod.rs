@@ -11,6 +11,7 @@ mod calibration;
 mod deal;
 mod deals;
 mod generator;
+mod generator_adaptive;
 mod generator_learn;
 pub mod heuristic;
 mod lab;

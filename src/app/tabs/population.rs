@@ -318,6 +318,7 @@ impl PopulationTab {
                 ui.end_row();
             }
         });
+        gains_table(ui, r);
         reach_plot(ui, r, job.pinned.as_ref());
         for g in &r.generators {
             if let Some((check, _)) = &g.check {
@@ -325,6 +326,63 @@ impl PopulationTab {
             }
         }
     }
+}
+
+/// Each generator against the first on games per session, the same
+/// players under both: the relative gain with its 95 % interval and
+/// verdict, over all and per skill decile (D1 the least skilled tenth).
+fn gains_table(ui: &mut Ui, r: &crate::app::jobs::population::ForecastResult) {
+    let [base, rest @ ..] = r.generators.as_slice() else {
+        return;
+    };
+    if rest.is_empty() {
+        return;
+    }
+    ui.label(
+        RichText::new(format!(
+            "Games per session against {}, the same players under both (relative gain, 95 % interval)",
+            base.forecast.generator
+        ))
+        .small()
+        .strong(),
+    );
+    let cell = |g: Option<&tenten_engine::stats::inference::Gain>| match g {
+        None => "too few".to_owned(),
+        Some(g) => match g.ci {
+            Some((lo, hi)) => format!(
+                "{:+.1} % [{:+.1}, {:+.1}] {}",
+                100.0 * g.gain,
+                100.0 * lo,
+                100.0 * hi,
+                g.verdict()
+            ),
+            None => format!("{:+.1} % (no interval: too few)", 100.0 * g.gain),
+        },
+    };
+    egui::ScrollArea::horizontal()
+        .id_salt("gains_scroll")
+        .show(ui, |ui| {
+            egui::Grid::new("gains_table").striped(true).show(ui, |ui| {
+                ui.label("");
+                ui.label(RichText::new("all players").small());
+                for d in 1..=10 {
+                    ui.label(RichText::new(format!("D{d}")).small())
+                        .on_hover_text(format!("skill decile {d} (1: the least skilled tenth)"));
+                }
+                ui.end_row();
+                for g in rest {
+                    ui.label(RichText::new(&g.forecast.generator).small().strong());
+                    ui.label(RichText::new(cell(g.gain.as_ref())).small().monospace());
+                    for d in &g.decile_gains {
+                        let text = d.map_or("-".to_owned(), |d| format!("{:+.0} %", 100.0 * d.gain));
+                        let hover = cell(d.as_ref());
+                        ui.label(RichText::new(text).small().monospace())
+                            .on_hover_text(hover);
+                    }
+                    ui.end_row();
+                }
+            });
+        });
 }
 
 /// A check against logs, in the table's units: reach as %, games per

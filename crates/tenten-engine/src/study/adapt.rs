@@ -21,7 +21,9 @@
 use std::time::{Duration, Instant};
 
 use crate::fits::population::file::Population;
-use crate::fits::population::forecast::{NAMES, Outcome, REACH, RETURNING, play_players, ratio_parts};
+use crate::fits::population::forecast::{
+    NAMES, Outcome, REACH, RETURNING, paired_gains, play_players, ratio_parts,
+};
 use crate::fits::population::quit::Quit;
 use crate::fits::population::session::{Table, mix};
 use crate::model::pieces::PieceSet;
@@ -30,7 +32,7 @@ use crate::play::adaptive::{Adaptive, MAX_TILT, Rule, When, size_scores, tilted}
 use crate::play::dealing::Dealing;
 use crate::play::generator_file::{GeneratorSpec, effective};
 use crate::progress::Progress;
-use crate::stats::inference::{Gain, paired_gain};
+use crate::stats::inference::Gain;
 
 /// The rules the search fills in, in the order they are tried: the first
 /// that holds is in force. A game already past the player's typical length
@@ -345,7 +347,7 @@ fn search(req: &AdaptRequest, start: Vec<f64>, bounds: (f64, f64), progress: &Pr
 
 /// The gain of `a` over `b` on the objective, player by player.
 fn gain(req: &AdaptRequest, a: &[Outcome], b: &[Outcome]) -> Option<Gain> {
-    paired_gain(&parts(req, a), &parts(req, b))
+    paired_gains(a, b, req.objective.index()).0
 }
 
 /// Runs `tenten adapt`; `None` when cancelled.
@@ -415,7 +417,7 @@ pub fn adapt(req: &AdaptRequest, progress: &Progress) -> Option<Adapted> {
             churn.push((name, gain(req, &a, &s)));
         }
     }
-    let deciles = decile_gains(req, &adaptive_arm.outcomes, &fixed_arm.outcomes);
+    let (_, deciles) = paired_gains(&adaptive_arm.outcomes, &fixed_arm.outcomes, req.objective.index());
     Some(Adapted {
         adaptive,
         fixed,
@@ -425,25 +427,6 @@ pub fn adapt(req: &AdaptRequest, progress: &Progress) -> Option<Adapted> {
         churn,
         deciles,
     })
-}
-
-/// The gain of `a` over `b` per skill decile (players are the same in both,
-/// in the same order).
-fn decile_gains(req: &AdaptRequest, a: &[Outcome], b: &[Outcome]) -> Vec<Option<Gain>> {
-    let mut order: Vec<usize> = (0..a.len()).collect();
-    order.sort_by(|&i, &j| a[i].skill.total_cmp(&a[j].skill).then(i.cmp(&j)));
-    let n = order.len();
-    (0..10)
-        .map(|d| {
-            let pick = |x: &[Outcome]| -> Vec<(f64, f64)> {
-                order[d * n / 10..(d + 1) * n / 10]
-                    .iter()
-                    .map(|&i| ratio_parts(&x[i].session)[req.objective.index()])
-                    .collect()
-            };
-            paired_gain(&pick(a), &pick(b))
-        })
-        .collect()
 }
 
 fn num(x: f64) -> String {

@@ -17,6 +17,7 @@ use crate::fits::population::uncertainty::Uncertainty;
 use crate::model::generator::Generator;
 use crate::play::game::End;
 use crate::progress::Progress;
+use crate::stats::inference::{Gain, paired_gain};
 
 /// The most sessions a forecast holds, players times generators: every
 /// player's session is kept until the figures are made, so the product a
@@ -316,6 +317,29 @@ pub fn observed_reach(sessions: &[Session], last: u32) -> Vec<(u32, f64)> {
 }
 
 /// The players of each skill decile, least skilled first.
+/// The gain of `a` over `b` on figure `figure` (`NAMES`' index), the same
+/// players under both (a forecast's arms are paired): over every player,
+/// and per skill decile of `a`'s players (`deciles`' order). Each a
+/// relative gain with its 95 % interval (`stats::inference::paired_gain`).
+pub fn paired_gains(a: &[Outcome], b: &[Outcome], figure: usize) -> (Option<Gain>, Vec<Option<Gain>>) {
+    let by_player: std::collections::HashMap<usize, &Outcome> = b.iter().map(|o| (o.player, o)).collect();
+    let pairs = |group: &[&Outcome]| -> Option<Gain> {
+        let (pa, pb): (Vec<(f64, f64)>, Vec<(f64, f64)>) = group
+            .iter()
+            .filter_map(|o| {
+                let other = by_player.get(&o.player)?;
+                Some((
+                    ratio_parts(&o.session)[figure],
+                    ratio_parts(&other.session)[figure],
+                ))
+            })
+            .unzip();
+        paired_gain(&pa, &pb)
+    };
+    let all: Vec<&Outcome> = a.iter().collect();
+    (pairs(&all), deciles(a).iter().map(|d| pairs(d)).collect())
+}
+
 pub fn deciles(outcomes: &[Outcome]) -> Vec<Vec<&Outcome>> {
     let mut sorted: Vec<&Outcome> = outcomes.iter().collect();
     sorted.sort_by(|a, b| a.skill.total_cmp(&b.skill).then(a.player.cmp(&b.player)));
