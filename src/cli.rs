@@ -42,10 +42,18 @@ struct Cli {
 fn outputs(c: &Command) -> (Vec<&Path>, bool) {
     let mut out: Vec<&Path> = Vec::new();
     let force = match c {
-        Command::Tune { out: o, force, .. }
-        | Command::FitPopulation { out: o, force, .. }
-        | Command::Adapt { out: o, force, .. } => {
+        Command::Tune { out: o, force, .. } | Command::FitPopulation { out: o, force, .. } => {
             out.push(o);
+            *force
+        }
+        Command::Adapt {
+            out: o,
+            static_out,
+            force,
+            ..
+        } => {
+            out.push(o);
+            out.extend(static_out.as_deref());
             *force
         }
         Command::FitGenerator {
@@ -556,6 +564,9 @@ enum Command {
         /// Where to write the adaptive generator file (atomically).
         #[arg(long, value_name = "ADAPTIVE.ron")]
         out: PathBuf,
+        /// Also write the best static generator it was compared with (an A/B's other arm).
+        #[arg(long, value_name = "STATIC.ron")]
+        static_out: Option<PathBuf>,
     },
     /// The exact chance that a fresh deal cannot be placed, per board (holders ignored):
     /// `<index> danger=<probability> killers=<unsolvable deals>`.
@@ -1005,6 +1016,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             holder_size,
             max_rounds,
             out: file,
+            static_out,
             force: _,
         } => adapt::cmd_adapt(
             &adapt::AdaptArgs {
@@ -1017,6 +1029,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
                 players: players as usize,
                 holdout: holdout as usize,
                 seed,
+                static_out,
             },
             &population::Rules {
                 pieces,

@@ -550,3 +550,61 @@ fn adapt_compares_its_arms_and_writes_a_generator_that_reads_back() {
     assert!(e.contains("reach=R") && e.contains("[10, 25, 50, 100]"), "{e}");
     assert!(!dir.join("other.ron").exists());
 }
+
+/// `tenten playtest compare` on two arms' logs: each arm's figure with an
+/// interval clustered by tester, the second against the first; a folder of
+/// one arm is refused.
+#[test]
+fn playtest_compare_reports_the_arms_gain_clustered_by_tester() {
+    let dir = scratch("compare");
+    for (generator, seed) in [("random", "3"), ("repair", "4")] {
+        run_ok(&[
+            "cohort",
+            "--population",
+            "demo",
+            "--testers",
+            "14",
+            "--sessions",
+            "2",
+            "--generator",
+            generator,
+            "--seed",
+            seed,
+            "--size",
+            "8x8",
+            "--out",
+            dir.join(generator).to_str().unwrap(),
+        ]);
+    }
+    let (a, b) = (dir.join("random"), dir.join("repair"));
+    let text = run_ok(&["playtest", "compare", a.to_str().unwrap(), b.to_str().unwrap()]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("arm=random testers=14 sessions=28 games_per_session="),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with("arm=repair testers=14 sessions=28 "),
+        "{text}"
+    );
+    let vs = lines[2];
+    assert!(
+        vs.starts_with("vs=random arm=repair objective=games_per_session gain=")
+            && vs.contains(" gain_ci=")
+            && vs.contains("interval clustered by tester"),
+        "{vs}"
+    );
+    // Another objective, by name.
+    let reach = run_ok(&[
+        "playtest",
+        "compare",
+        "--objective",
+        "reach=10",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
+    assert!(reach.contains("objective=reach_10 gain="), "{reach}");
+    // One arm only: refused, naming the generator.
+    let e = run_bad(&["playtest", "compare", a.to_str().unwrap()]);
+    assert!(e.contains("one generator (random)"), "{e}");
+}

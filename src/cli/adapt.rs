@@ -25,6 +25,8 @@ pub(super) struct AdaptArgs {
     pub players: usize,
     pub holdout: usize,
     pub seed: u64,
+    /// Where to write the best static generator too (the A/B's other arm).
+    pub static_out: Option<std::path::PathBuf>,
 }
 
 pub(super) fn cmd_adapt(
@@ -95,12 +97,16 @@ pub(super) fn cmd_adapt(
         a.holdout
     );
     let found = adapt(&req, &Progress::default()).unwrap_or_else(|| unreachable!("not cancelled"));
-    let mut adaptive = found.arms[2].spec.clone();
-    adaptive.file.name = format!("{} adaptive", base.file.name);
-    if let Some(p) = &base.file.pieces {
-        let set_file = formats::resolve_pieces_path(Path::new(&a.base), p);
-        adaptive.file.pieces = Some(formats::pieces_reference(out_file, &set_file));
-    }
+    let named = |i: usize, what: &str, file: &Path| {
+        let mut spec = found.arms[i].spec.clone();
+        spec.file.name = format!("{} {what}", base.file.name);
+        if let Some(p) = &base.file.pieces {
+            let set_file = formats::resolve_pieces_path(Path::new(&a.base), p);
+            spec.file.pieces = Some(formats::pieces_reference(file, &set_file));
+        }
+        spec
+    };
+    let adaptive = named(2, "adaptive", out_file);
     let versus = |i: usize| {
         found.versus[i]
             .gain
@@ -119,6 +125,17 @@ pub(super) fn cmd_adapt(
         adaptive.to_ron()
     );
     formats::write_atomic(out_file, &text)?;
+    if let Some(file) = &a.static_out {
+        let text = format!(
+            "// The best static tilt tenten adapt found from {} for {} of population {} (the adaptive file's baseline).\n{}",
+            a.base,
+            objective.name(),
+            req.population.name,
+            named(1, "static", file).to_ron()
+        );
+        formats::write_atomic(file, &text)?;
+        let _ = writeln!(out, "static_out={}", file.display());
+    }
     for line in found.lines(&req) {
         let _ = writeln!(out, "{line}");
     }

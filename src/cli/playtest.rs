@@ -1,5 +1,5 @@
-//! `tenten playtest serve` and `tenten playtest status`: a playtest with
-//! people (the server is the tenten-playtest crate's).
+//! `tenten playtest serve`, `status`, `compare` and `forget`: a playtest
+//! with people (the server is the tenten-playtest crate's).
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -24,6 +24,21 @@ enum Sub {
     Status {
         #[arg(value_name = "DIR")]
         dir: PathBuf,
+    },
+    /// Compare a playtest's arms: the testers' logs grouped by the generator each names, the
+    /// objective per arm with its 95 % interval clustered by tester, and each arm against the
+    /// first (by name): `vs=A arm=B objective=.. gain=.. gain_ci=LO,HI verdict=better|worse|undecided`,
+    /// the gain relative (0.05 for 5 %). Reads logs only (a server may run).
+    Compare {
+        /// Playtest folders or logs (JSON Lines).
+        #[arg(value_name = "DIR", required = true)]
+        logs: Vec<PathBuf>,
+        /// games_per_session, reach=R (10, 25, 50, 100) or returning_after=N (1, 3, 10).
+        #[arg(long, default_value = "games_per_session")]
+        objective: String,
+        /// The piece set the logs were dealt from (default classic).
+        #[arg(long, value_name = "SET.ron")]
+        pieces: Option<PathBuf>,
     },
     /// Remove every record of a tester (their journals and logs, set-aside copies too): what
     /// a tester who asks to be forgotten is owed. Refused while a server serves the folder
@@ -109,12 +124,51 @@ enum AssignArg {
 pub(super) fn cmd_playtest(a: &Args, out: &mut String) -> Result<(), FormatError> {
     match &a.command {
         Sub::Status { dir } => status(dir, out),
+        Sub::Compare {
+            logs,
+            objective,
+            pieces,
+        } => compare(logs, objective, pieces.as_deref(), out),
         Sub::Forget { dir, tester } => forget(dir, tester, out),
         Sub::Serve(args) => serve(serve_config(args)?, !args.bind.ip().is_loopback(), out),
     }
 }
 
 /// `playtest status DIR`.
+fn compare(
+    logs: &[PathBuf],
+    objective: &str,
+    pieces: Option<&std::path::Path>,
+    out: &mut String,
+) -> Result<(), FormatError> {
+    let objective = tenten_engine::study::adapt::Objective::parse(objective)
+        .map_err(|m| FormatError::new("playtest compare", None, m))?;
+    let set = piece_set(pieces)?;
+    let files = tenten_engine::io::jsonl_log::read_logs(logs)?;
+    if files.is_empty() {
+        return Err(FormatError::new(
+            &logs[0].display().to_string(),
+            None,
+            "no JSON Lines logs to compare",
+        ));
+    }
+    let arms = tenten_engine::study::arms::compare(files, &set, objective.index())?;
+    if arms.arms.len() < 2 {
+        return Err(FormatError::new(
+            &logs[0].display().to_string(),
+            None,
+            format!(
+                "the logs name one generator ({}); a comparison needs two arms",
+                arms.arms.first().map_or("none", |a| a.generator.as_str())
+            ),
+        ));
+    }
+    for line in arms.lines() {
+        let _ = writeln!(out, "{line}");
+    }
+    Ok(())
+}
+
 fn status(dir: &std::path::Path, out: &mut String) -> Result<(), FormatError> {
     let s = tenten_playtest::status(dir)
         .map_err(|e| FormatError::new(&dir.display().to_string(), None, e.to_string()))?;

@@ -114,9 +114,75 @@ pub fn paired_gain(a: &[(f64, f64)], b: &[(f64, f64)]) -> Option<Gain> {
     })
 }
 
+/// A relative gain of arm A over arm B on a ratio figure when the arms'
+/// clusters are different people (a playtest's testers each play one arm):
+/// R_A / R_B − 1, each ratio's variance by the ratio estimator over its own
+/// clusters (the sessions within a tester are not independent), the log
+/// ratio's variance their sum, Student's t on the smaller arm's clusters
+/// less one. `None` when either arm has nothing to divide by; no interval
+/// below `MIN_PAIRED` clusters in either arm.
+pub fn unpaired_gain(a: &[(f64, f64)], b: &[(f64, f64)]) -> Option<Gain> {
+    let ratio = |x: &[(f64, f64)]| {
+        let (s, n) = x.iter().fold((0.0, 0.0), |t, c| (t.0 + c.0, t.1 + c.1));
+        (n > 0.0).then(|| {
+            let r = s / n;
+            let m = x.len() as f64;
+            let var = if m > 1.0 {
+                m / (m - 1.0) * x.iter().map(|(ai, ni)| (ai - r * ni).powi(2)).sum::<f64>() / (n * n)
+            } else {
+                f64::INFINITY
+            };
+            (r, var)
+        })
+    };
+    let ((ra, va), (rb, vb)) = (ratio(a)?, ratio(b)?);
+    let gain = ra / rb - 1.0;
+    let m = a.len().min(b.len());
+    let ci = (m >= MIN_PAIRED && ra > 0.0 && rb > 0.0 && gain.is_finite()).then(|| {
+        let half = t_975(m - 1) * (va / (ra * ra) + vb / (rb * rb)).sqrt();
+        let log = (gain + 1.0).ln();
+        ((log - half).exp() - 1.0, (log + half).exp() - 1.0)
+    });
+    Some(Gain {
+        clusters: a.len() + b.len(),
+        gain,
+        ci,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unpaired_gain_is_defined_for_every_input() {
+        assert_eq!(unpaired_gain(&[], &[(1.0, 1.0)]), None);
+        assert_eq!(unpaired_gain(&[(1.0, 1.0)], &[(0.0, 0.0)]), None);
+        let few = unpaired_gain(&[(3.0, 1.0)], &[(2.0, 1.0)]).unwrap();
+        assert!((few.gain - 0.5).abs() < 1e-12 && few.ci.is_none());
+        // Clusters of several sessions: the ratio is of sums, not a mean of
+        // means, and its interval widens with the spread between testers.
+        let a: Vec<(f64, f64)> = (0..20).map(|i| (f64::from(4 + i % 3) * 2.0, 2.0)).collect();
+        let b: Vec<(f64, f64)> = (0..20).map(|i| (f64::from(3 + i % 3) * 3.0, 3.0)).collect();
+        let g = unpaired_gain(&a, &b).unwrap();
+        let r = |x: &[(f64, f64)]| x.iter().map(|c| c.0).sum::<f64>() / x.iter().map(|c| c.1).sum::<f64>();
+        let (ra, rb) = (r(&a), r(&b));
+        assert!((g.gain - (ra / rb - 1.0)).abs() < 1e-12);
+        let (lo, hi) = g.ci.unwrap();
+        assert!(lo < g.gain && g.gain < hi && lo > -1.0);
+        // Against the formula: var(ln R) = var_A/R_A² + var_B/R_B².
+        let var = |x: &[(f64, f64)], r: f64| {
+            let n: f64 = x.iter().map(|c| c.1).sum();
+            20.0 / 19.0 * x.iter().map(|(s, k)| (s - r * k).powi(2)).sum::<f64>() / (n * n)
+        };
+        let half = t_975(19) * (var(&a, ra) / (ra * ra) + var(&b, rb) / (rb * rb)).sqrt();
+        assert!((hi - ((ra / rb).ln() + half).exp() + 1.0).abs() < 1e-12);
+        assert_eq!(g.verdict(), if lo > 0.0 { "better" } else { "undecided" });
+        // No spread at all: a decided gain with no width.
+        let same = unpaired_gain(&[(2.0, 1.0); 12], &[(1.0, 1.0); 12]).unwrap();
+        assert_eq!((same.gain, same.ci), (1.0, Some((1.0, 1.0))));
+        assert_eq!(same.verdict(), "better");
+    }
 
     #[test]
     fn a_paired_gain_is_defined_for_every_input() {

@@ -4,6 +4,7 @@
 //! intervals cover (`calibrate`). Fits to logs are in `fits`.
 
 pub mod adapt;
+pub mod arms;
 pub mod calibrate;
 pub mod difference;
 pub mod plan;

@@ -324,16 +324,13 @@ pub fn observed_reach(sessions: &[Session], last: u32) -> Vec<(u32, f64)> {
 pub fn paired_gains(a: &[Outcome], b: &[Outcome], figure: usize) -> (Option<Gain>, Vec<Option<Gain>>) {
     let by_player: std::collections::HashMap<usize, &Outcome> = b.iter().map(|o| (o.player, o)).collect();
     let pairs = |group: &[&Outcome]| -> Option<Gain> {
-        let (pa, pb): (Vec<(f64, f64)>, Vec<(f64, f64)>) = group
-            .iter()
-            .filter_map(|o| {
-                let other = by_player.get(&o.player)?;
-                Some((
-                    ratio_parts(&o.session)[figure],
-                    ratio_parts(&other.session)[figure],
-                ))
-            })
-            .unzip();
+        let (mut pa, mut pb) = (Vec::new(), Vec::new());
+        for o in group {
+            if let Some(other) = by_player.get(&o.player) {
+                pa.push(ratio_parts(&o.session)[figure]);
+                pb.push(ratio_parts(&other.session)[figure]);
+            }
+        }
         paired_gain(&pa, &pb)
     };
     let all: Vec<&Outcome> = a.iter().collect();
