@@ -587,13 +587,45 @@ fn playtest_compare_reports_the_arms_gain_clustered_by_tester() {
         lines[1].starts_with("arm=repair testers=14 sessions=28 "),
         "{text}"
     );
-    let vs = lines[2];
+    // Cohorts number their testers alike: the same ids under both arms are
+    // noted, not silently taken as one person.
+    assert!(
+        text.contains("note: tester t00 is under random and repair"),
+        "{text}"
+    );
+    let vs = lines
+        .iter()
+        .find(|l| l.starts_with("vs="))
+        .unwrap_or_else(|| panic!("{text}"));
     assert!(
         vs.starts_with("vs=random arm=repair objective=games_per_session gain=")
             && vs.contains(" gain_ci=")
-            && vs.contains("interval clustered by tester"),
+            && vs.contains("testers=14,14 interval=clustered_by_tester"),
         "{vs}"
     );
+    // Another baseline.
+    let flipped = run_ok(&[
+        "playtest",
+        "compare",
+        "--baseline",
+        "repair",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
+    assert!(
+        flipped.lines().next().unwrap().starts_with("arm=repair "),
+        "{flipped}"
+    );
+    assert!(flipped.contains("vs=repair arm=random "), "{flipped}");
+    let e = run_bad(&[
+        "playtest",
+        "compare",
+        "--baseline",
+        "bag",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
+    assert!(e.contains("no generator \"bag\""), "{e}");
     // Another objective, by name.
     let reach = run_ok(&[
         "playtest",

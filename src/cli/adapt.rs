@@ -36,7 +36,28 @@ pub(super) fn cmd_adapt(
     out: &mut String,
 ) -> Result<(), FormatError> {
     let bad = |m: String| FormatError::new("adapt", None, m);
+    let same = |x: &Path, y: &Path| std::path::absolute(x).ok() == std::path::absolute(y).ok();
+    if a.static_out.as_deref().is_some_and(|s| same(s, out_file)) {
+        return Err(bad(format!(
+            "--static-out and --out are both {}; the static arm would replace the adaptive one",
+            out_file.display()
+        )));
+    }
     let objective = Objective::parse(&a.objective).map_err(bad)?;
+    // The files' folders, before a search they would lose.
+    for file in std::iter::once(out_file).chain(a.static_out.as_deref()) {
+        let folder = file
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        if !folder.is_dir() {
+            return Err(FormatError::new(
+                &file.display().to_string(),
+                None,
+                format!("its folder {} does not exist", folder.display()),
+            ));
+        }
+    }
     if !(a.max_distortion > 0.0 && a.max_distortion <= 10.0) {
         return Err(bad(format!(
             "--max-distortion {} is a KL divergence in nats, above 0 and at most 10",
@@ -100,10 +121,15 @@ pub(super) fn cmd_adapt(
     let named = |i: usize, what: &str, file: &Path| {
         let mut spec = found.arms[i].spec.clone();
         spec.file.name = format!("{} {what}", base.file.name);
-        if let Some(p) = &base.file.pieces {
-            let set_file = formats::resolve_pieces_path(Path::new(&a.base), p);
-            spec.file.pieces = Some(formats::pieces_reference(file, &set_file));
-        }
+        // A file's piece set, named from where the new file is; a preset
+        // (a name, not a file) deals the set in use, as it did.
+        spec.file.pieces = match &base.file.pieces {
+            Some(p) if a.base.ends_with(".ron") => {
+                let set_file = formats::resolve_pieces_path(Path::new(&a.base), p);
+                Some(formats::pieces_reference(file, &set_file))
+            }
+            _ => None,
+        };
         spec
     };
     let adaptive = named(2, "adaptive", out_file);
@@ -113,7 +139,7 @@ pub(super) fn cmd_adapt(
             .map_or("none".to_owned(), |g| format!("{:+.1} %", 100.0 * g.gain))
     };
     let text = format!(
-        "// Adapted by tenten adapt from {} for {} of population {}: on {} held-out players (seed {}), {} against the base and {} against the best static tilt; the distortion from the base's shares at most {} nats.\n{}",
+        "// Adapted by tenten adapt from {} for {} of population {}: on {} held-out players (--seed {}), {} against the base and {} against the best static tilt; the distortion from the base's shares at most {} nats.\n{}",
         a.base,
         objective.name(),
         req.population.name,

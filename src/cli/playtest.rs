@@ -39,6 +39,10 @@ enum Sub {
         /// The piece set the logs were dealt from (default classic).
         #[arg(long, value_name = "SET.ron")]
         pieces: Option<PathBuf>,
+        /// The arm the others are compared with (a generator the logs name; default the
+        /// first by name).
+        #[arg(long, value_name = "G")]
+        baseline: Option<String>,
     },
     /// Remove every record of a tester (their journals and logs, set-aside copies too): what
     /// a tester who asks to be forgotten is owed. Refused while a server serves the folder
@@ -128,17 +132,19 @@ pub(super) fn cmd_playtest(a: &Args, out: &mut String) -> Result<(), FormatError
             logs,
             objective,
             pieces,
-        } => compare(logs, objective, pieces.as_deref(), out),
+            baseline,
+        } => compare(logs, objective, pieces.as_deref(), baseline.as_deref(), out),
         Sub::Forget { dir, tester } => forget(dir, tester, out),
         Sub::Serve(args) => serve(serve_config(args)?, !args.bind.ip().is_loopback(), out),
     }
 }
 
-/// `playtest status DIR`.
+/// `playtest compare DIR...`.
 fn compare(
     logs: &[PathBuf],
     objective: &str,
     pieces: Option<&std::path::Path>,
+    baseline: Option<&str>,
     out: &mut String,
 ) -> Result<(), FormatError> {
     let objective = tenten_engine::study::adapt::Objective::parse(objective)
@@ -152,7 +158,7 @@ fn compare(
             "no JSON Lines logs to compare",
         ));
     }
-    let arms = tenten_engine::study::arms::compare(files, &set, objective.index())?;
+    let arms = tenten_engine::study::arms::compare(files, &set, objective.index(), baseline)?;
     if arms.arms.len() < 2 {
         return Err(FormatError::new(
             &logs[0].display().to_string(),
@@ -169,6 +175,7 @@ fn compare(
     Ok(())
 }
 
+/// `playtest status DIR`.
 fn status(dir: &std::path::Path, out: &mut String) -> Result<(), FormatError> {
     let s = tenten_playtest::status(dir)
         .map_err(|e| FormatError::new(&dir.display().to_string(), None, e.to_string()))?;

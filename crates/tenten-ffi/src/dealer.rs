@@ -22,6 +22,8 @@ pub struct TentenDealer {
     /// The player's games so far, as the game reported them: a generator
     /// with adaptive rules reads it from the next game on.
     history: History,
+    /// This game's end was reported (a game ends once).
+    ended: bool,
 }
 
 /// One holder dealt.
@@ -69,6 +71,7 @@ pub unsafe extern "C" fn tenten_dealer_new(
             seed,
             next: 0,
             history: History::default(),
+            ended: false,
         };
         // SAFETY: checked by `out`.
         unsafe { put(result, Box::into_raw(Box::new(dealer))) };
@@ -125,8 +128,8 @@ pub unsafe extern "C" fn tenten_dealer_next(
 /// The game this dealer dealt ended after `rounds` rounds (a game lost in
 /// its first deal counts as 1), on an unfair deal (`unfair` 1: the holder
 /// could not be placed and a solvable one existed) or not (0). A generator's
-/// adaptive rules read the player's games from the next game on; a game
-/// ends once.
+/// adaptive rules read the player's games from the next game on. A game
+/// ends once, after at least one deal, in no more rounds than it dealt.
 ///
 /// # Safety
 /// `dealer` is NULL or a live handle no other thread uses during the call.
@@ -145,7 +148,24 @@ pub unsafe extern "C" fn tenten_dealer_game_ended(
                 format!("unfair is {unfair}; it is 0 (a fair end) or 1 (an unfair deal)"),
             ));
         }
+        if d.next == 0 || d.ended {
+            return Err(Failure::new(
+                TentenStatus::InvalidArgument,
+                if d.ended {
+                    "this game's end was reported already; start the next with tenten_dealer_new_game"
+                } else {
+                    "no holder of this game was dealt yet; a game ends after its deals"
+                },
+            ));
+        }
+        if u64::from(rounds) > d.next {
+            return Err(Failure::new(
+                TentenStatus::InvalidArgument,
+                format!("rounds is {rounds}, but this game dealt {} holders", d.next),
+            ));
+        }
         d.history.ended(rounds, unfair == 1);
+        d.ended = true;
         Ok(())
     })
 }
@@ -182,6 +202,7 @@ pub unsafe extern "C" fn tenten_dealer_new_game(dealer: *mut TentenDealer, seed:
         d.dealer = FileDealer::new(d.rules.spec.clone()).with_history(d.history.clone());
         d.seed = seed;
         d.next = 0;
+        d.ended = false;
         Ok(())
     })
 }
@@ -302,6 +323,8 @@ mod tests {
             let spec = tenten_engine::play::generator_file::parse(text, "a", &set).unwrap();
             let mut history = History::default();
             let check = |dealer: *mut TentenDealer, history: &History, seed: u64| {
+                // One engine dealer across the game's deals, as the library's.
+                let mut engine = FileDealer::new(spec.clone()).with_history(history.clone());
                 for (n, &board) in boards.iter().enumerate().take(10) {
                     let c = cells(board, 100);
                     let mut deal = TentenDeal::default();
@@ -315,31 +338,34 @@ mod tests {
                         board,
                         k: 3,
                     };
-                    let mut fresh = FileDealer::new(spec.clone()).with_history(history.clone());
                     let mut rng = Generator::new(nth_deal_seed(seed, n as u64));
                     assert_eq!(
                         &deal.pieces[..3],
-                        &fresh.deal(&table, &mut rng).holder[..],
+                        &engine.deal(&table, &mut rng).holder[..],
                         "deal {n}"
                     );
                 }
             };
             check(dealer, &history, 5);
             // An unfair loss reported, a new game: the other rule deals.
-            assert_eq!(tenten_dealer_game_ended(dealer, 12, 1), TentenStatus::Ok);
+            assert_eq!(tenten_dealer_game_ended(dealer, 9, 1), TentenStatus::Ok);
             assert_eq!(tenten_dealer_new_game(dealer, 6), TentenStatus::Ok);
-            history.ended(12, true);
+            history.ended(9, true);
             check(dealer, &history, 6);
             // A new session: the first game's rule again.
             assert_eq!(tenten_dealer_new_session(dealer), TentenStatus::Ok);
             assert_eq!(tenten_dealer_new_game(dealer, 7), TentenStatus::Ok);
             history.new_session();
             check(dealer, &history, 7);
-            // A bad end is refused and changes nothing.
-            assert_eq!(
-                tenten_dealer_game_ended(dealer, 3, 2),
-                TentenStatus::InvalidArgument
-            );
+            // A bad end is refused and changes nothing: neither fair nor
+            // unfair, more rounds than dealt, twice, before a deal.
+            let bad = TentenStatus::InvalidArgument;
+            assert_eq!(tenten_dealer_game_ended(dealer, 3, 2), bad);
+            assert_eq!(tenten_dealer_game_ended(dealer, 11, 0), bad);
+            assert_eq!(tenten_dealer_game_ended(dealer, 10, 0), TentenStatus::Ok);
+            assert_eq!(tenten_dealer_game_ended(dealer, 10, 0), bad);
+            assert_eq!(tenten_dealer_new_game(dealer, 8), TentenStatus::Ok);
+            assert_eq!(tenten_dealer_game_ended(dealer, 0, 0), bad);
             assert_eq!(
                 tenten_dealer_game_ended(std::ptr::null_mut(), 3, 0),
                 TentenStatus::NullPointer

@@ -21,6 +21,11 @@ pub enum Event {
         session: u32,
         generator: String,
         at: u64,
+        /// The tester's games before the session, for a generator with
+        /// adaptive rules: the journal replays alone, whatever became of
+        /// the tester's other journals.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        history: Option<tenten_engine::play::adaptive::History>,
     },
     /// The tester agreed to the study whose text hashes to `study`
     /// (`Study::hash`), before their first game.

@@ -13,10 +13,11 @@ use crate::table::Table;
 /// A journal's lines read: its generator and start (its first line), and
 /// each event after with its line's index.
 #[allow(clippy::type_complexity)]
-pub fn session_events(
-    lines: &[String],
-    at: &dyn Fn(usize) -> String,
-) -> Result<(String, u64, Vec<(usize, Result<Event, Error>)>), Error> {
+/// A session's first line read: its generator, start, the tester's games
+/// before it if the journal holds them, and the events after it.
+pub type SessionEvents = (String, u64, Option<History>, Vec<(usize, Result<Event, Error>)>);
+
+pub fn session_events(lines: &[String], at: &dyn Fn(usize) -> String) -> Result<SessionEvents, Error> {
     let mut events = lines.iter().enumerate().map(|(i, l)| {
         (
             i,
@@ -28,9 +29,12 @@ pub fn session_events(
         Some((
             _,
             Ok(Event::Session {
-                generator, at: start, ..
+                generator,
+                at: start,
+                history,
+                ..
             }),
-        )) => Ok((generator, start, events.collect())),
+        )) => Ok((generator, start, history, events.collect())),
         None => Err(Error::Folder(format!(
             "{}: empty (a crash between making the journal and writing its first line)",
             at(0)
@@ -167,7 +171,9 @@ pub fn replay_lines(
             at(0)
         )));
     }
-    let (generator, start, events) = session_events(lines, &at)?;
+    let (generator, start, own, events) = session_events(lines, &at)?;
+    // The journal's own record of the games before it, where it has one.
+    let history = own.unwrap_or(history);
     let g = config.generator(&generator).ok_or_else(|| {
         Error::Folder(format!(
             "{}: the session was dealt by {generator:?}, which this playtest was not given",

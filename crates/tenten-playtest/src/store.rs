@@ -320,7 +320,10 @@ impl Store {
         let log = self.dir.join(ids::log_name(&t.id, number));
         let records = recover::records(&self.config, &t.id, number, g, &r);
         recover::level_log(&self.config, &self.dir, &log, &records, &mut Recovery::default())?;
-        if !r.ended {
+        if r.ended {
+            // Its close landed: its games are the tester's now.
+            t.history = r.history.clone();
+        } else {
             let s = recover::session_from(number, g, path, log, r, &self.config)?;
             t.session = Some(s);
             self.open.fetch_add(1, Ordering::SeqCst);
@@ -355,11 +358,17 @@ impl Store {
         let path = journal_dir(&self.dir).join(ids::journal_name(&t.id, number));
         let at = now();
         let seed = ids::random_seed();
+        let mut games = t.games_so_far();
+        games.new_session();
         let mut events = vec![Event::Session {
             tester: t.id.clone(),
             session: number,
             generator: self.config.generators[g].name.clone(),
             at,
+            history: self.config.generators[g]
+                .dealing
+                .adaptive()
+                .then(|| games.clone()),
         }];
         events.extend(agreed.map(|study| Event::Agree { study, at }));
         events.push(Event::Game { game: 0, seed, at });
@@ -374,8 +383,6 @@ impl Store {
         }
         t.generator = g;
         t.sessions += 1;
-        let mut games = t.games_so_far();
-        games.new_session();
         let mut table = Table::new(&self.config, &self.config.generators[g].dealing, 0, seed, games);
         let mut closed = Vec::new();
         table.first(&mut closed);

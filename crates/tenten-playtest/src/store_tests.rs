@@ -663,5 +663,14 @@ fn a_testers_games_reach_the_adaptive_rules_across_sessions_and_restarts() {
     drop((t, store));
     let status = crate::status::status(&dir).unwrap();
     assert!(status.bad.is_empty(), "{:?}", status.bad);
+    // The open session's journal holds the games before it: it replays
+    // alone, even with the first session's journal gone.
+    std::fs::remove_file(journal_dir(&dir).join(ids::journal_name(&id, 0))).unwrap();
+    let (store, r) = Store::open(adaptive(&dir)).unwrap();
+    assert_eq!((r.resumed, r.set_aside.len()), (1, 0));
+    let t = store.tester(&id).unwrap();
+    let t = t.lock().unwrap();
+    assert_eq!(t.session.as_ref().unwrap().table.episode.history, h);
+    drop((t, store));
     let _ = std::fs::remove_dir_all(&dir);
 }

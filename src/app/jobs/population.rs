@@ -22,9 +22,6 @@ use tenten_engine::stats::inference::Gain;
 
 use crate::app::jobs::job::{Background, Job};
 
-/// `forecast::NAMES`' games per session.
-const GAMES_PER_SESSION: usize = 4;
-
 /// Every `.jsonl` log of a folder, read as the CLI reads them.
 pub fn read_folder(folder: &Path) -> Result<Vec<tenten_engine::io::jsonl_log::LogFile>, String> {
     tenten_engine::io::jsonl_log::read_logs(&[folder.to_path_buf()]).map_err(|e| e.to_string())
@@ -218,7 +215,11 @@ impl ForecastJob {
                     }
                 };
                 let (gain, decile_gains) = match &first {
-                    Some(base) => paired_gains(&outcomes, base, GAMES_PER_SESSION),
+                    Some(base) => paired_gains(
+                        &outcomes,
+                        base,
+                        tenten_engine::study::adapt::Objective::GamesPerSession.index(),
+                    ),
                     None => (None, Vec::new()),
                 };
                 out.push(GeneratorForecast {

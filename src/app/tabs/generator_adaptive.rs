@@ -46,18 +46,22 @@ fn name(w: &When) -> &'static str {
 fn value(ui: &mut Ui, w: &mut When, dragged: &mut impl FnMut(&egui::Response)) {
     let r = match w {
         When::FirstGame | When::AfterUnfair => return,
-        When::UnfairInRow(n) | When::SessionGames(n) | When::Round(n) | When::DryRounds(n) => {
-            ui.add(egui::DragValue::new(n).range(1..=1000))
-        }
+        When::UnfairInRow(n) | When::SessionGames(n) | When::Round(n) | When::DryRounds(n) => ui.add(
+            egui::DragValue::new(n)
+                .range(1..=1000)
+                .clamp_existing_to_range(false),
+        ),
         When::LastShorter(r) | When::LastLonger(r) | When::RoundPastTypical(r) => ui.add(
             egui::DragValue::new(r)
                 .range(0.05..=100.0)
+                .clamp_existing_to_range(false)
                 .speed(0.01)
                 .fixed_decimals(2),
         ),
         When::FillAbove(f) | When::DangerAbove(f) => ui.add(
             egui::DragValue::new(f)
                 .range(0.0..=1.0)
+                .clamp_existing_to_range(false)
                 .speed(0.01)
                 .fixed_decimals(2),
         ),

@@ -15,10 +15,9 @@
 //!
 //! What the player did reaches the dealer as a `History`, which the game
 //! reports (a game ended, how long, whether on an unfair deal; a session
-//! began). A simulated session keeps one from its first game, and the
-//! `Episode` (the Python environment) across its resets; the playtest
-//! server and the C library do not receive the events yet, and deal every
-//! game as a session's first.
+//! began): simulated sessions, the `Episode` (the Python environment), the
+//! playtest server and the C library's dealer all keep one, so the same
+//! seed and the same games deal the same holders everywhere.
 
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +29,8 @@ use crate::play::generator_file::Check;
 pub const MAX_TILT: f64 = 5.0;
 /// The most rules a policy holds (each may keep its own weights per band).
 pub const MAX_RULES: usize = 32;
+/// The most conditions a rule holds.
+pub const MAX_CONDITIONS: usize = 16;
 
 /// One condition on the player or the game.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -95,7 +96,7 @@ pub struct Ended {
 
 /// What a policy (and the quit model) reads of the player, kept by whoever
 /// deals to them (`new_session` carries the typical game into the next
-/// session; a simulated session starts from none).
+/// session). Only games that end join it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct History {
     /// Games ended this session.
@@ -252,6 +253,12 @@ impl Adaptive {
             }
             if let Some(c) = &r.check {
                 c.check().map_err(at)?;
+            }
+            if r.when.len() > MAX_CONDITIONS {
+                return Err(at(format!(
+                    "{} conditions; a rule holds at most {MAX_CONDITIONS}",
+                    r.when.len()
+                )));
             }
             for w in &r.when {
                 w.check().map_err(at)?;

@@ -143,6 +143,10 @@ fn a_policy_is_read_checked_and_written_back() {
         ("(when: [], check: Some(bag))", "a bag"),
         ("(when: [last_shorter(0.0)])", "length ratio"),
         ("(when: [round_past_typical(-1.0)])", "length ratio"),
+        (
+            "(when: [round(1), round(1), round(1), round(1), round(1), round(1), round(1), round(1), round(1), round(1), round(1), round(1), round(1), round(1), round(1), round(1), round(1)])",
+            "at most 16",
+        ),
         ("(when: [fill_above(1.5)])", "fill_above"),
         ("(when: [danger_above(-0.1)])", "danger_above"),
         ("(when: [], check: Some(reject(redraws: 4000000000)))", "redraws"),

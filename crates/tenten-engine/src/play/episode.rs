@@ -85,6 +85,9 @@ impl Episode {
             history: History::default(),
         };
         e.reset(0);
+        // The game dealt to start with is nobody's: a first holder that
+        // fits nowhere ended it at once.
+        e.history = History::default();
         e
     }
 

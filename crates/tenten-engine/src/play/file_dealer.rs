@@ -168,7 +168,13 @@ impl FileDealer {
             dry_rounds: self.dry_rounds,
         };
         let weights = &self.sets[set_index][usize::from(mercy)];
-        let mut danger = || danger_probability(table.shapes, weights, table.board, table.k).unwrap_or(0.0);
+        // One search per deal, however many conditions ask for it.
+        let mut found: Option<f64> = None;
+        let mut danger = || {
+            *found.get_or_insert_with(|| {
+                danger_probability(table.shapes, weights, table.board, table.k).unwrap_or(0.0)
+            })
+        };
         adaptive.rule_at(&self.history, &now, &mut danger)
     }
 

@@ -288,8 +288,14 @@ fn value(parts: &[(f64, f64)]) -> f64 {
     if n > 0.0 { a / n } else { f64::NAN }
 }
 
-/// A pattern search over tilts from `start` within `bounds`, each
-/// candidate played on the training players; `None` when cancelled.
+/// Tilts a one-dimensional search tries first, evenly over the bounds:
+/// a pattern search alone stops at the first step that does not help,
+/// which noise makes early.
+const GRID: usize = 9;
+
+/// A pattern search over tilts from `start` within `bounds` (one tilt: from
+/// the best of a grid over the bounds), each candidate played on the
+/// training players; `None` when cancelled.
 fn search(req: &AdaptRequest, start: Vec<f64>, bounds: (f64, f64), progress: &Progress) -> Option<Searched> {
     let started = Instant::now();
     let score = |tilts: &[f64]| -> Option<f64> {
@@ -312,6 +318,20 @@ fn search(req: &AdaptRequest, start: Vec<f64>, bounds: (f64, f64), progress: &Pr
     let within = |candidates: usize| {
         started.elapsed() < req.budget && req.max_candidates.is_none_or(|m| candidates < m)
     };
+    if dims == 1 {
+        for i in 0..GRID {
+            if !within(candidates) {
+                break;
+            }
+            let t = bounds.0 + width * i as f64 / (GRID - 1) as f64;
+            let v = score(&[t])?;
+            candidates += 1;
+            if v > best {
+                (best, x) = (v, vec![t]);
+            }
+        }
+        step = width / (2.0 * (GRID - 1) as f64);
+    }
     while step >= MIN_STEP * width && within(candidates) {
         let mut moved = false;
         for d in 0..dims {
@@ -383,7 +403,7 @@ pub fn adapt(req: &AdaptRequest, progress: &Progress) -> Option<Adapted> {
             gain: gain(req, &adaptive_arm.outcomes, &fixed_arm.outcomes),
         },
     ];
-    let mut churn = vec![("fitted".to_owned(), versus[1].gain)];
+    let mut churn = vec![("population".to_owned(), versus[1].gain)];
     // The same comparison under the other churn models the file allows:
     // without the churn terms (the quit model of three), and with each
     // term alone left out.

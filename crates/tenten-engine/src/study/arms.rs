@@ -25,23 +25,31 @@ pub struct Arm {
     pub clusters: Vec<(f64, f64)>,
 }
 
-/// The arms, in their generators' names' order, and each arm after the
-/// first against it.
+/// The arms, the baseline first and the others in their generators'
+/// names' order, each against the baseline; what reading noticed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Arms {
     pub figure: usize,
     pub arms: Vec<Arm>,
     pub gains: Vec<Option<Gain>>,
+    pub notes: Vec<String>,
 }
 
-/// The arms of `logs` compared on figure `figure` (`forecast::NAMES`).
-pub fn compare(logs: Vec<LogFile>, set: &PieceSet, figure: usize) -> Result<Arms, FormatError> {
+/// The arms of `logs` compared on figure `figure` (`forecast::NAMES`),
+/// each against `baseline` (a generator the logs name; default the first
+/// by name).
+pub fn compare(
+    logs: Vec<LogFile>,
+    set: &PieceSet,
+    figure: usize,
+    baseline: Option<&str>,
+) -> Result<Arms, FormatError> {
     // Group the files by the generator each names.
     let mut groups: Vec<(String, Vec<LogFile>)> = Vec::new();
     for log in logs {
         let name = log.name();
         let (_, generator) = testers_of(std::slice::from_ref(&log), set)?;
-        let generator = generator.ok_or_else(|| {
+        let generator = generator.filter(|g| !g.trim().is_empty()).ok_or_else(|| {
             FormatError::new(
                 &name,
                 None,
@@ -54,9 +62,33 @@ pub fn compare(logs: Vec<LogFile>, set: &PieceSet, figure: usize) -> Result<Arms
         }
     }
     groups.sort_by(|a, b| a.0.cmp(&b.0));
+    if let Some(b) = baseline {
+        let i = groups.iter().position(|(g, _)| g == b).ok_or_else(|| {
+            let names: Vec<&str> = groups.iter().map(|(g, _)| g.as_str()).collect();
+            FormatError::new(
+                "--baseline",
+                None,
+                format!("the logs name no generator {b:?}; they name {}", names.join(", ")),
+            )
+        })?;
+        let first = groups.remove(i);
+        groups.insert(0, first);
+    }
     let mut arms = Vec::new();
+    let mut seen: std::collections::BTreeMap<String, String> = Default::default();
+    let mut notes = Vec::new();
     for (generator, files) in groups {
         let (testers, _) = testers_of(&files, set)?;
+        for (id, _) in &testers {
+            match seen.get(id) {
+                Some(other) => notes.push(format!(
+                    "tester {id} is under {other} and {generator}: the comparison takes each arm's testers as different people"
+                )),
+                None => {
+                    seen.insert(id.clone(), generator.clone());
+                }
+            }
+        }
         let clusters: Vec<(f64, f64)> = testers
             .iter()
             .map(|(_, sessions)| {
@@ -68,10 +100,7 @@ pub fn compare(logs: Vec<LogFile>, set: &PieceSet, figure: usize) -> Result<Arms
             .collect();
         let (value, var) = clustered_ratio(&clusters);
         let m = clusters.len();
-        let ci = (m >= 2 && var.is_finite()).then(|| {
-            let half = t_975(m - 1) * var.sqrt();
-            (value - half, value + half)
-        });
+        let ci = interval(figure, value, var, m);
         arms.push(Arm {
             generator,
             testers: m,
@@ -88,8 +117,39 @@ pub fn compare(logs: Vec<LogFile>, set: &PieceSet, figure: usize) -> Result<Arms
             .collect(),
         None => Vec::new(),
     };
-    Ok(Arms { figure, arms, gains })
+    notes.truncate(10);
+    Ok(Arms {
+        figure,
+        arms,
+        gains,
+        notes,
+    })
 }
+
+/// A figure's 95 % interval where it can lie: games per session (at least
+/// one) on the log scale, shares on the logit scale, by the delta method;
+/// `None` below two testers or at a share of 0 or 1.
+fn interval(figure: usize, value: f64, var: f64, testers: usize) -> Option<(f64, f64)> {
+    if testers < 2 || !var.is_finite() || !(value > 0.0) {
+        return None;
+    }
+    let t = t_975(testers - 1);
+    let se = var.sqrt();
+    if figure == GAMES_PER_SESSION {
+        let half = t * se / value;
+        return Some((value * (-half).exp(), value * half.exp()));
+    }
+    if value >= 1.0 {
+        return None;
+    }
+    let logit = (value / (1.0 - value)).ln();
+    let half = t * se / (value * (1.0 - value));
+    let back = |x: f64| 1.0 / (1.0 + (-x).exp());
+    Some((back(logit - half), back(logit + half)))
+}
+
+/// `forecast::NAMES`' games per session; the rest are shares.
+const GAMES_PER_SESSION: usize = 4;
 
 fn num(x: f64) -> String {
     if x.is_finite() {
@@ -117,19 +177,23 @@ impl Arms {
                 )
             })
             .collect();
+        out.extend(self.notes.iter().map(|n| format!("note: {n}")));
         if let Some(first) = self.arms.first() {
             for (a, g) in self.arms[1..].iter().zip(&self.gains) {
                 out.push(match g {
-                    None => format!("vs={} arm={} objective={name} gain=none gain_ci=none verdict=undecided", first.generator, a.generator),
+                    None => format!(
+                        "vs={} arm={} objective={name} gain=none gain_ci=none verdict=undecided testers={},{}",
+                        first.generator, a.generator, first.testers, a.testers
+                    ),
                     Some(g) => format!(
-                        "vs={} arm={} objective={name} gain={} gain_ci={} verdict={} (testers: {} and {}, interval clustered by tester)",
+                        "vs={} arm={} objective={name} gain={} gain_ci={} verdict={} testers={},{} interval=clustered_by_tester",
                         first.generator,
                         a.generator,
                         num(g.gain),
                         g.ci.map_or("none".to_owned(), |(lo, hi)| format!("{},{}", num(lo), num(hi))),
                         g.verdict(),
-                        a.testers,
-                        first.testers
+                        first.testers,
+                        a.testers
                     ),
                 });
             }

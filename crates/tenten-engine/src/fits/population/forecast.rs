@@ -316,7 +316,6 @@ pub fn observed_reach(sessions: &[Session], last: u32) -> Vec<(u32, f64)> {
         .collect()
 }
 
-/// The players of each skill decile, least skilled first.
 /// The gain of `a` over `b` on figure `figure` (`NAMES`' index), the same
 /// players under both (a forecast's arms are paired): over every player,
 /// and per skill decile of `a`'s players (`deciles`' order). Each a
@@ -337,6 +336,7 @@ pub fn paired_gains(a: &[Outcome], b: &[Outcome], figure: usize) -> (Option<Gain
     (pairs(&all), deciles(a).iter().map(|d| pairs(d)).collect())
 }
 
+/// The players of each skill decile, least skilled first.
 pub fn deciles(outcomes: &[Outcome]) -> Vec<Vec<&Outcome>> {
     let mut sorted: Vec<&Outcome> = outcomes.iter().collect();
     sorted.sort_by(|a, b| a.skill.total_cmp(&b.skill).then(a.player.cmp(&b.player)));
