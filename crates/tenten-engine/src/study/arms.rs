@@ -130,7 +130,7 @@ pub fn compare(
 /// one) on the log scale, shares on the logit scale, by the delta method;
 /// `None` below two testers or at a share of 0 or 1.
 fn interval(figure: usize, value: f64, var: f64, testers: usize) -> Option<(f64, f64)> {
-    if testers < 2 || !var.is_finite() || !(value > 0.0) {
+    if testers < 2 || !var.is_finite() || value.is_nan() || value <= 0.0 {
         return None;
     }
     let t = t_975(testers - 1);
