@@ -330,7 +330,8 @@ impl PopulationTab {
 
 /// Each generator against the first on games per session, the same
 /// players under both: the relative gain with its 95 % interval and
-/// verdict, over all and per skill decile (D1 the least skilled tenth).
+/// verdict, then per skill decile (D1 the least skilled tenth), a row per
+/// decile and a column per generator so it fits beside the board.
 fn gains_table(ui: &mut Ui, r: &crate::app::jobs::population::ForecastResult) {
     let [base, rest @ ..] = r.generators.as_slice() else {
         return;
@@ -338,51 +339,57 @@ fn gains_table(ui: &mut Ui, r: &crate::app::jobs::population::ForecastResult) {
     if rest.is_empty() {
         return;
     }
-    ui.label(
-        RichText::new(format!(
-            "Games per session against {}, the same players under both (relative gain, 95 % interval)",
-            base.forecast.generator
-        ))
-        .small()
-        .strong(),
-    );
-    let cell = |g: Option<&tenten_engine::stats::inference::Gain>| match g {
-        None => "too few".to_owned(),
-        Some(g) => match g.ci {
-            Some((lo, hi)) => format!(
-                "{:+.1} % [{:+.1}, {:+.1}] {}",
-                100.0 * g.gain,
-                100.0 * lo,
-                100.0 * hi,
-                g.verdict()
-            ),
-            None => format!("{:+.1} % (no interval: too few)", 100.0 * g.gain),
-        },
-    };
-    egui::ScrollArea::horizontal()
-        .id_salt("gains_scroll")
-        .show(ui, |ui| {
-            egui::Grid::new("gains_table").striped(true).show(ui, |ui| {
-                ui.label("");
-                ui.label(RichText::new("all players").small());
-                for d in 1..=10 {
-                    ui.label(RichText::new(format!("D{d}")).small())
-                        .on_hover_text(format!("skill decile {d} (1: the least skilled tenth)"));
-                }
-                ui.end_row();
-                for g in rest {
-                    ui.label(RichText::new(&g.forecast.generator).small().strong());
-                    ui.label(RichText::new(cell(g.gain.as_ref())).small().monospace());
-                    for d in &g.decile_gains {
-                        let text = d.map_or("-".to_owned(), |d| format!("{:+.0} %", 100.0 * d.gain));
-                        let hover = cell(d.as_ref());
-                        ui.label(RichText::new(text).small().monospace())
-                            .on_hover_text(hover);
+    // The table above may be wider than the panel: these lines wrap at
+    // what is on screen.
+    let visible = (ui.clip_rect().right() - ui.max_rect().left()).max(120.0);
+    ui.scope(|ui| {
+        ui.set_max_width(visible);
+        ui.label(
+            RichText::new(format!(
+                "Games per session against {}, the same players under both (relative gain, 95 % interval)",
+                base.forecast.generator
+            ))
+            .small()
+            .strong(),
+        );
+        let cell = |g: Option<&tenten_engine::stats::inference::Gain>| match g {
+            None => "too few players".to_owned(),
+            Some(g) => match g.ci {
+                Some((lo, hi)) => format!(
+                    "{:+.1} % [{:+.1}, {:+.1}] {}",
+                    100.0 * g.gain,
+                    100.0 * lo,
+                    100.0 * hi,
+                    g.verdict()
+                ),
+                None => format!("{:+.1} % (no interval: too few players)", 100.0 * g.gain),
+            },
+        };
+        for g in rest {
+            ui.label(RichText::new(format!("{}: {}", g.forecast.generator, cell(g.gain.as_ref()))).small());
+        }
+        egui::ScrollArea::horizontal()
+            .id_salt("gains_scroll")
+            .show(ui, |ui| {
+                egui::Grid::new("gains_table").striped(true).show(ui, |ui| {
+                    ui.label(RichText::new("skill decile").small());
+                    for g in rest {
+                        ui.label(RichText::new(&g.forecast.generator).small().strong());
                     }
                     ui.end_row();
-                }
+                    for d in 0..10 {
+                        ui.label(RichText::new(format!("D{}", d + 1)).small());
+                        for g in rest {
+                            let gain = g.decile_gains.get(d).copied().flatten();
+                            let text = gain.map_or("-".to_owned(), |x| format!("{:+.0} %", 100.0 * x.gain));
+                            ui.label(RichText::new(text).small().monospace())
+                                .on_hover_text(cell(gain.as_ref()));
+                        }
+                        ui.end_row();
+                    }
+                });
             });
-        });
+    });
 }
 
 /// A check against logs, in the table's units: reach as %, games per
