@@ -188,8 +188,8 @@ enum TentenStatus tenten_dealer_next(struct TentenDealer *dealer,
 // The game this dealer dealt ended after `rounds` rounds (a game lost in
 // its first deal counts as 1), on an unfair deal (`unfair` 1: the holder
 // could not be placed and a solvable one existed) or not (0). A generator's
-// adaptive rules read the player's games from the next game on; a game
-// ends once.
+// adaptive rules read the player's games from the next game on. A game
+// ends once, after at least one deal, in no more rounds than it dealt.
 //
 // # Safety
 // `dealer` is NULL or a live handle no other thread uses during the call.

@@ -10,13 +10,12 @@ use crate::journal::Event;
 use crate::store::{Closed, Error};
 use crate::table::Table;
 
-/// A journal's lines read: its generator and start (its first line), and
-/// each event after with its line's index.
-#[allow(clippy::type_complexity)]
 /// A session's first line read: its generator, start, the tester's games
 /// before it if the journal holds them, and the events after it.
 pub type SessionEvents = (String, u64, Option<History>, Vec<(usize, Result<Event, Error>)>);
 
+/// A journal's lines read: its first line's fields (`SessionEvents`), and
+/// each event after with its line's index.
 pub fn session_events(lines: &[String], at: &dyn Fn(usize) -> String) -> Result<SessionEvents, Error> {
     let mut events = lines.iter().enumerate().map(|(i, l)| {
         (

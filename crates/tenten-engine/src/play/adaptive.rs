@@ -22,7 +22,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::pieces::PieceSet;
-use crate::play::generator_file::Check;
+use crate::play::check::Check;
 
 /// The largest tilt: e^(5·z) already moves a piece two standard deviations
 /// from the mean size by a factor of e^10.
@@ -106,9 +106,25 @@ pub struct History {
     /// This session's last game.
     pub last: Option<Ended>,
     /// The player's games before `last`, in every session, and their
-    /// ln(rounds) summed: the typical game is e^(mean).
+    /// ln(rounds) summed: the typical game is e^(mean). Written as its bits,
+    /// so a journal read back deals exactly as before (a decimal can come
+    /// back a unit in the last place off).
     pub earlier_games: u64,
+    #[serde(with = "bits")]
     pub earlier_log_rounds: f64,
+}
+
+/// An f64 kept as its bits.
+mod bits {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(x.to_bits())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        u64::deserialize(d).map(f64::from_bits)
+    }
 }
 
 impl History {

@@ -35,6 +35,21 @@ fn history_keeps_the_session_and_the_players_typical_game() {
     assert!((h.log_ratio().unwrap() - (10f64.ln() - typical)).abs() < 1e-12);
 }
 
+/// A history written and read back is the same to the last bit.
+#[test]
+fn a_history_reads_back_exactly() {
+    let mut h = History::default();
+    for r in [3, 7, 11, 29, 1, 400] {
+        h.ended(r, r % 2 == 0);
+    }
+    h.new_session();
+    h.ended(13, true);
+    let text = serde_json::to_string(&h).unwrap();
+    let back: History = serde_json::from_str(&text).unwrap();
+    assert_eq!(back.earlier_log_rounds.to_bits(), h.earlier_log_rounds.to_bits());
+    assert_eq!(back, h);
+}
+
 /// Every condition against its plain reading.
 #[test]
 fn each_condition_holds_exactly_when_its_reading_says() {

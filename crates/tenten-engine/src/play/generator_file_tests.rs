@@ -1,4 +1,5 @@
 use super::*;
+use crate::search::heuristic::Policy;
 
 const MERCY: &str = include_str!("../../../../presets/generators/classic-with-mercy.ron");
 

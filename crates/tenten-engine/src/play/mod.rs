@@ -6,6 +6,7 @@
 //! What studies many games lives in `study`.
 
 pub mod adaptive;
+pub mod check;
 pub mod coelho;
 mod coelho_terms;
 pub mod dealers;
