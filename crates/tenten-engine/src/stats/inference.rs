@@ -114,6 +114,25 @@ pub fn paired_gain(a: &[(f64, f64)], b: &[(f64, f64)]) -> Option<Gain> {
     })
 }
 
+/// A ratio of sums over clusters (players, or testers), Σa / Σn, and its
+/// variance by the ratio estimator's formula, m/(m-1) Σ (a_i - R n_i)² /
+/// (Σn)²: the clusters are independent, the sessions within one are not.
+/// NaN with nothing to divide by; an infinite variance with one cluster.
+pub fn clustered_ratio(clusters: &[(f64, f64)]) -> (f64, f64) {
+    let (a, n) = clusters.iter().fold((0.0, 0.0), |s, c| (s.0 + c.0, s.1 + c.1));
+    if n <= 0.0 {
+        return (f64::NAN, f64::NAN);
+    }
+    let r = a / n;
+    let m = clusters.len() as f64;
+    let var = if m > 1.0 {
+        m / (m - 1.0) * clusters.iter().map(|(ai, ni)| (ai - r * ni).powi(2)).sum::<f64>() / (n * n)
+    } else {
+        f64::INFINITY
+    };
+    (r, var)
+}
+
 /// A relative gain of arm A over arm B on a ratio figure when the arms'
 /// clusters are different people (a playtest's testers each play one arm):
 /// R_A / R_B − 1, each ratio's variance by the ratio estimator over its own
@@ -123,17 +142,8 @@ pub fn paired_gain(a: &[(f64, f64)], b: &[(f64, f64)]) -> Option<Gain> {
 /// below `MIN_PAIRED` clusters in either arm.
 pub fn unpaired_gain(a: &[(f64, f64)], b: &[(f64, f64)]) -> Option<Gain> {
     let ratio = |x: &[(f64, f64)]| {
-        let (s, n) = x.iter().fold((0.0, 0.0), |t, c| (t.0 + c.0, t.1 + c.1));
-        (n > 0.0).then(|| {
-            let r = s / n;
-            let m = x.len() as f64;
-            let var = if m > 1.0 {
-                m / (m - 1.0) * x.iter().map(|(ai, ni)| (ai - r * ni).powi(2)).sum::<f64>() / (n * n)
-            } else {
-                f64::INFINITY
-            };
-            (r, var)
-        })
+        let (r, var) = clustered_ratio(x);
+        r.is_finite().then_some((r, var))
     };
     let ((ra, va), (rb, vb)) = (ratio(a)?, ratio(b)?);
     let gain = ra / rb - 1.0;

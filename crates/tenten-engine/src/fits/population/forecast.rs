@@ -181,24 +181,7 @@ pub fn figures<'a>(sessions: impl Iterator<Item = &'a Session>) -> [f64; 10] {
     sums.map(|(a, b)| if b > 0.0 { a / b } else { f64::NAN })
 }
 
-/// A ratio of sums over clusters (players, or testers), Σa / Σn, and its
-/// variance by the ratio estimator's formula, m/(m-1) Σ (a_i - R n_i)² /
-/// (Σn)²: the clusters are independent, the sessions within one are not.
-/// NaN with nothing to divide by; an infinite variance with one cluster.
-pub fn clustered_ratio(clusters: &[(f64, f64)]) -> (f64, f64) {
-    let (a, n) = clusters.iter().fold((0.0, 0.0), |s, c| (s.0 + c.0, s.1 + c.1));
-    if n <= 0.0 {
-        return (f64::NAN, f64::NAN);
-    }
-    let r = a / n;
-    let m = clusters.len() as f64;
-    let var = if m > 1.0 {
-        m / (m - 1.0) * clusters.iter().map(|(ai, ni)| (ai - r * ni).powi(2)).sum::<f64>() / (n * n)
-    } else {
-        f64::INFINITY
-    };
-    (r, var)
-}
+pub use crate::stats::inference::clustered_ratio;
 
 /// A figure and its 95 % interval (`None`: too few replicates for one).
 #[derive(Clone, Copy, Debug, PartialEq)]
