@@ -1,8 +1,11 @@
-// Plays 200 rounds of seed 7 with the repair generator (the paper's
-// validator and changer) and a greedy placement, through the tenten C
-// library, printing one line per round and the danger of each board a game
-// ends on. The C# and Python examples are the same program; a test holds
-// all three to the workbench's engine, line for line.
+// Plays 200 rounds with the repair generator (the paper's validator and
+// changer; or the generator file named as the first argument) and a greedy
+// placement, through the tenten C library, printing one line per round and
+// the danger of each board a game ends on. Game g is dealt from seed 7 + g - 1;
+// when it ends, the game reports how (its rounds, and whether the deal that
+// ended it was unfair) so that a generator's adaptive rules read the player.
+// The C# and Python examples are the same program; a test holds all three to
+// the workbench's engine, line for line.
 //
 // Build and run from the repository's root (README, "Use the engine in
 // your game"):
@@ -86,12 +89,15 @@ int main(int argc, char **argv) {
     check(tenten_rules_new(generator, WIDTH, HEIGHT, HOLDER, &rules), "tenten_rules_new");
     check(tenten_dealer_new(rules, SEED, &dealer), "tenten_dealer_new");
 
-    uint8_t cells[CELLS] = {0};
+    uint8_t cells[CELLS] = {0}, dealt_on[CELLS];
     uint64_t score = 0;
     int game = 1;
+    uint32_t game_rounds = 0;
     for (int round = 1; round <= ROUNDS; round++) {
         TentenDeal deal;
         check(tenten_dealer_next(dealer, cells, CELLS, &deal), "tenten_dealer_next");
+        memcpy(dealt_on, cells, CELLS);
+        game_rounds++;
         TentenValidation verdict;
         check(tenten_validate(rules, cells, CELLS, deal.pieces, deal.count, &verdict), "tenten_validate");
 
@@ -121,10 +127,22 @@ int main(int argc, char **argv) {
         if (over) {
             TentenDanger danger;
             check(tenten_danger(rules, cells, CELLS, &danger), "tenten_danger");
-            printf("game %d over: score=%llu danger=%.6f killers=%llu of %llu\n", game, (unsigned long long)score,
-                   danger.probability, (unsigned long long)danger.killers, (unsigned long long)danger.multisets);
+            /* Unfair: the holder could not be placed, yet some holder could (the board it was dealt on was not dead). */
+            int unfair = 0;
+            if (!verdict.solvable && !deal.dead) {
+                TentenDanger before;
+                check(tenten_danger(rules, dealt_on, CELLS, &before), "tenten_danger");
+                unfair = before.killers < before.multisets;
+            }
+            printf("game %d over: score=%llu danger=%.6f killers=%llu of %llu rounds=%u unfair=%d\n", game,
+                   (unsigned long long)score, danger.probability, (unsigned long long)danger.killers,
+                   (unsigned long long)danger.multisets, game_rounds, unfair);
+            /* The events an adaptive generator reads; the next game starts on its own seed. */
+            check(tenten_dealer_game_ended(dealer, game_rounds, (uint8_t)unfair), "tenten_dealer_game_ended");
+            check(tenten_dealer_new_game(dealer, SEED + (uint64_t)game), "tenten_dealer_new_game");
             memset(cells, 0, CELLS);
             score = 0;
+            game_rounds = 0;
             game++;
         }
     }

@@ -1,7 +1,9 @@
-// Plays 200 rounds of seed 7 with the repair generator and a greedy
-// placement through the tenten library, printing one line per round: the
-// same program as examples/c/greedy.c and examples/python/greedy.py.
-// Run from the repository's root: examples/csharp/run.sh
+// Plays 200 rounds with the repair generator (or the generator file named as
+// the first argument) and a greedy placement through the tenten library,
+// printing one line per round; game g is dealt from seed 7 + g - 1 and reports
+// how it ended, for a generator's adaptive rules: the same program as
+// examples/c/greedy.c and examples/python/greedy.py.
+// Run from the repository's root: examples/csharp/run.sh [GENERATOR.ron]
 using System;
 using System.Globalization;
 using System.Text;
@@ -78,6 +80,7 @@ static class Greedy
             var cells = new byte[Cells];
             ulong score = 0;
             int game = 1;
+            uint gameRounds = 0;
             var inv = CultureInfo.InvariantCulture;
             var stdout = Console.Out;
             for (int round = 1; round <= Rounds; round++)
@@ -86,6 +89,8 @@ static class Greedy
                 Native.Check(Native.tenten_dealer_next(dealer, cells, CellCount, out deal), "tenten_dealer_next");
                 var holder = new byte[deal.Count];
                 Array.Copy(deal.Pieces, holder, (int)deal.Count);
+                var dealtOn = (byte[])cells.Clone();
+                gameRounds++;
                 Validation verdict;
                 Native.Check(Native.tenten_validate(rules, cells, CellCount, holder, new UIntPtr(deal.Count), out verdict), "tenten_validate");
 
@@ -117,10 +122,23 @@ static class Greedy
                 {
                     Danger danger;
                     Native.Check(Native.tenten_danger(rules, cells, CellCount, out danger), "tenten_danger");
-                    stdout.Write(string.Format(inv, "game {0} over: score={1} danger={2} killers={3} of {4}\n",
-                        game, score, danger.Probability.ToString("F6", inv), danger.Killers, danger.Multisets));
+                    // Unfair: the holder could not be placed, yet some holder could (the board was not dead).
+                    bool unfair = false;
+                    if (verdict.Solvable == 0 && deal.Dead == 0)
+                    {
+                        Danger before;
+                        Native.Check(Native.tenten_danger(rules, dealtOn, CellCount, out before), "tenten_danger");
+                        unfair = before.Killers < before.Multisets;
+                    }
+                    stdout.Write(string.Format(inv, "game {0} over: score={1} danger={2} killers={3} of {4} rounds={5} unfair={6}\n",
+                        game, score, danger.Probability.ToString("F6", inv), danger.Killers, danger.Multisets,
+                        gameRounds, unfair ? 1 : 0));
+                    // The events an adaptive generator reads; the next game starts on its own seed.
+                    Native.Check(Native.tenten_dealer_game_ended(dealer, gameRounds, (byte)(unfair ? 1 : 0)), "tenten_dealer_game_ended");
+                    Native.Check(Native.tenten_dealer_new_game(dealer, Seed + (ulong)game), "tenten_dealer_new_game");
                     Array.Clear(cells, 0, Cells);
                     score = 0;
+                    gameRounds = 0;
                     game++;
                 }
             }

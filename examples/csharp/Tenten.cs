@@ -100,6 +100,9 @@ namespace Tenten
 
         [DllImport(Lib)] public static extern Status tenten_dealer_new(IntPtr rules, ulong seed, out IntPtr result);
         [DllImport(Lib)] public static extern Status tenten_dealer_next(IntPtr dealer, byte[] cells, UIntPtr cellCount, out Deal deal);
+        [DllImport(Lib)] public static extern Status tenten_dealer_game_ended(IntPtr dealer, uint rounds, byte unfair);
+        [DllImport(Lib)] public static extern Status tenten_dealer_new_session(IntPtr dealer);
+        [DllImport(Lib)] public static extern Status tenten_dealer_new_game(IntPtr dealer, ulong seed);
         [DllImport(Lib)] public static extern void tenten_dealer_free(IntPtr dealer);
 
         [DllImport(Lib)] public static extern Status tenten_validate(IntPtr rules, byte[] cells, UIntPtr cellCount, byte[] holder, UIntPtr holderCount, out Validation result);

@@ -1,8 +1,10 @@
-"""Plays 200 rounds of seed 7 with the repair generator and a greedy
-placement through the tenten library (ctypes), printing one line per round:
-the same program as examples/c/greedy.c and examples/csharp/Greedy.cs.
+"""Plays 200 rounds with the repair generator (or the generator file named as
+the first argument) and a greedy placement through the tenten library
+(ctypes), printing one line per round; game g is dealt from seed 7 + g - 1 and
+reports how it ended, for a generator's adaptive rules: the same program as
+examples/c/greedy.c and examples/csharp/Greedy.cs.
 
-Run from the repository's root: python3 examples/python/greedy.py
+Run from the repository's root: python3 examples/python/greedy.py [GENERATOR.ron]
 The library is TENTEN_LIB, else target/release/libtenten_ffi.so.
 """
 
@@ -57,6 +59,8 @@ def load_library():
         "tenten_rules_piece_id": ([HANDLE, C.c_uint8, C.POINTER(C.c_char_p)], C.c_int),
         "tenten_dealer_new": ([HANDLE, C.c_uint64, C.POINTER(HANDLE)], C.c_int),
         "tenten_dealer_next": ([HANDLE, C.POINTER(C.c_uint8), C.c_size_t, C.POINTER(Deal)], C.c_int),
+        "tenten_dealer_game_ended": ([HANDLE, C.c_uint32, C.c_uint8], C.c_int),
+        "tenten_dealer_new_game": ([HANDLE, C.c_uint64], C.c_int),
         "tenten_dealer_free": ([HANDLE], None),
         "tenten_validate": ([HANDLE, C.POINTER(C.c_uint8), C.c_size_t, C.POINTER(C.c_uint8), C.c_size_t,
                              C.POINTER(Validation)], C.c_int),
@@ -124,12 +128,14 @@ def main():
     check(LIB.tenten_dealer_new(rules, SEED, C.byref(dealer)), "tenten_dealer_new")
     try:
         cells = Board()
-        score, game = 0, 1
+        score, game, game_rounds = 0, 1, 0
         out = []
         for round_ in range(1, ROUNDS + 1):
             deal = Deal()
             check(LIB.tenten_dealer_next(dealer, cells, CELLS, C.byref(deal)), "tenten_dealer_next")
             holder = list(deal.pieces[:deal.count])
+            dealt_on = Board(*cells)
+            game_rounds += 1
             verdict = Validation()
             check(LIB.tenten_validate(rules, cells, CELLS, (C.c_uint8 * len(holder))(*holder), len(holder),
                                       C.byref(verdict)), "tenten_validate")
@@ -150,10 +156,19 @@ def main():
             if over:
                 danger = Danger()
                 check(LIB.tenten_danger(rules, cells, CELLS, C.byref(danger)), "tenten_danger")
+                # Unfair: the holder could not be placed, yet some holder could (the board was not dead).
+                unfair = 0
+                if not verdict.solvable and not deal.dead:
+                    before = Danger()
+                    check(LIB.tenten_danger(rules, dealt_on, CELLS, C.byref(before)), "tenten_danger")
+                    unfair = int(before.killers < before.multisets)
                 out.append(f"game {game} over: score={score} danger={danger.probability:.6f} "
-                           f"killers={danger.killers} of {danger.multisets}")
+                           f"killers={danger.killers} of {danger.multisets} rounds={game_rounds} unfair={unfair}")
+                # The events an adaptive generator reads; the next game starts on its own seed.
+                check(LIB.tenten_dealer_game_ended(dealer, game_rounds, unfair), "tenten_dealer_game_ended")
+                check(LIB.tenten_dealer_new_game(dealer, SEED + game), "tenten_dealer_new_game")
                 C.memset(cells, 0, CELLS)
-                score, game = 0, game + 1
+                score, game, game_rounds = 0, game + 1, 0
         out.append(f"games={game} score={score} filled={filled(cells)}")
         print("\n".join(out))
     finally:

@@ -1,6 +1,7 @@
 //! The three examples (C, C# through Mono, Python through ctypes) and the
 //! workbench's own engine play the same 200 rounds of seed 7 with the
-//! repair generator and print the same lines, byte for byte.
+//! repair generator, and with an adaptive generator that reads the games
+//! the examples report, and print the same lines, byte for byte.
 //!
 //! The examples need a C compiler, Mono (`mono-mcs`, `mono-runtime`) and
 //! Python 3; `.ci/run` installs them from Debian. A missing tool fails the
@@ -18,8 +19,9 @@ use tenten_engine::model::generator::Generator;
 use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::model::shapes::{Shapes, score};
 use tenten_engine::play::dealers::{Dealer, Table, nth_deal_seed};
+use tenten_engine::play::adaptive::History;
 use tenten_engine::play::file_dealer::FileDealer;
-use tenten_engine::play::game::{GreedyStrategy, Strategy};
+use tenten_engine::play::game::{End, GreedyStrategy, Strategy, lost_to};
 use tenten_engine::play::generator_file;
 use tenten_engine::progress::Progress;
 use tenten_engine::search::validator::validate;
@@ -28,27 +30,35 @@ const SEED: u64 = 7;
 const ROUNDS: u64 = 200;
 const K: usize = 3;
 
+const REPAIR: &str = "presets/generators/repair.ron";
+const ADAPTIVE: &str = "docs/examples/adaptive.ron";
+
 /// The examples' program written against the engine itself: the dealer,
 /// the validator, the workbench's greedy strategy (most empty cells, then
 /// most lines, then the lowest anchor) and the danger of each lost board.
-fn engine_lines() -> String {
-    let file = root().join("presets/generators/repair.ron");
-    let spec = generator_file::load(&file, &PieceSet::classic()).expect("the repair preset loads");
+/// Game g is dealt from seed 7 + g - 1 by a dealer that knows the games
+/// before it (`report`), as the examples report them through the library.
+fn engine_lines(file: &str, report: bool) -> String {
+    let spec = generator_file::load(&root().join(file), &PieceSet::classic()).expect("the generator loads");
     let set = spec.set.clone();
     let shapes = Shapes::new(&set, BoardSize::CLASSIC);
     let cells = BoardSize::CLASSIC.cells() as u32;
-    let mut dealer = FileDealer::new(spec);
+    let mut history = History::default();
+    let mut dealer = FileDealer::new(spec.clone());
     let (mut board, mut total, mut game): (Bits, u64, u32) = (0, 0, 1);
+    let mut n = 0;
     let mut out = String::new();
-    for n in 0..ROUNDS {
+    for round in 0..ROUNDS {
         let table = Table {
             shapes: &shapes,
             set: &set,
             board,
             k: K,
         };
-        let mut rng = Generator::new(nth_deal_seed(SEED, n));
-        let holder = dealer.deal(&table, &mut rng).holder;
+        let mut rng = Generator::new(nth_deal_seed(SEED + u64::from(game) - 1, n));
+        n += 1;
+        let dealt = dealer.deal(&table, &mut rng);
+        let (holder, dealt_on) = (dealt.holder, board);
         let verdict = validate(&shapes, board, &holder);
         let mut moves = Vec::new();
         let placed = GreedyStrategy.play(
@@ -79,7 +89,7 @@ fn engine_lines() -> String {
         let _ = writeln!(
             out,
             "round {} game {game} holder={} solvable={} placements={} moves={moves} points={points} score={total} filled={}{}",
-            n + 1,
+            round + 1,
             ids.join(","),
             u8::from(verdict.solvable),
             verdict.nodes,
@@ -88,14 +98,30 @@ fn engine_lines() -> String {
         );
         if over {
             let d = danger(&shapes, &set, board, K).expect("k = 3 is judged");
+            // The examples' reading of an unfair end (an unplaceable holder
+            // on a board some holder fits) is the engine's own.
+            let unfair = !verdict.solvable && !dealt.dead && {
+                let before = danger(&shapes, &set, dealt_on, K).expect("k = 3 is judged");
+                (before.killers.len() as u64) < before.multisets
+            };
+            assert_eq!(
+                unfair,
+                lost_to(&shapes, &set, dealt_on, &holder, dealt.dead) == End::Unfair,
+                "game {game}"
+            );
             let _ = writeln!(
                 out,
-                "game {game} over: score={total} danger={:.6} killers={} of {}",
+                "game {game} over: score={total} danger={:.6} killers={} of {} rounds={n} unfair={}",
                 d.probability,
                 d.killers.len(),
-                d.multisets
+                d.multisets,
+                u8::from(unfair)
             );
-            (board, total, game) = (0, 0, game + 1);
+            if report {
+                history.ended(n as u32, unfair);
+            }
+            dealer = FileDealer::new(spec.clone()).with_history(history.clone());
+            (board, total, game, n) = (0, 0, game + 1, 0);
         }
     }
     let _ = writeln!(out, "games={game} score={total} filled={}", board.count_ones());
@@ -111,7 +137,7 @@ fn assert_same(language: &str, got: &str, want: &str) {
 
 #[test]
 fn c_csharp_and_python_play_exactly_as_the_engine() {
-    let want = engine_lines();
+    let want = engine_lines(REPAIR, true);
     assert_eq!(
         want.lines().count(),
         ROUNDS as usize + want.matches(" over:").count() + 1
@@ -128,41 +154,72 @@ fn c_csharp_and_python_play_exactly_as_the_engine() {
         want.starts_with(&format!("round 1 game 1 holder={} ", ids.join(","))),
         "{want:.80}"
     );
+    // The adaptive generator reads the games the examples report: the same
+    // program without the reports deals otherwise, and some game ends unfair.
+    let adaptive = engine_lines(ADAPTIVE, true);
+    assert_ne!(adaptive, engine_lines(ADAPTIVE, false));
+    assert!(adaptive.contains(" unfair=1\n"), "{adaptive}");
 
-    let lib_dir = library_dir();
-    let lib = lib_dir.join("libtenten_ffi.so");
-    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("examples");
-    std::fs::create_dir_all(&tmp).expect("a scratch folder");
+    let examples = Examples::build();
+    for (file, want) in [(REPAIR, &want), (ADAPTIVE, &adaptive)] {
+        for (language, got) in examples.run(file) {
+            assert_same(&format!("{language} on {file}"), &got, want);
+        }
+    }
+}
 
-    // C: the guide's command (docs/engine.md), with the library's folder for -L.
-    let mut sources: Vec<String> = std::fs::read_dir(root().join("examples/c"))
-        .expect("examples/c")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .map(|p| p.display().to_string())
-        .collect();
-    sources.sort();
-    let exe = tmp.join("greedy-c");
-    let mut cc = vec!["-Iinclude".to_owned()];
-    cc.extend(sources);
-    cc.extend([
-        format!("-L{}", lib_dir.display()),
-        "-ltenten_ffi".to_owned(),
-        "-o".to_owned(),
-        exe.display().to_string(),
-    ]);
-    run("cc", &cc, &[]);
-    let ld = [("LD_LIBRARY_PATH", lib_dir.display().to_string())];
-    assert_same("C", &run(&exe.display().to_string(), &[], &ld), &want);
+/// The three examples, built once.
+struct Examples {
+    c: String,
+    ld: [(&'static str, String); 1],
+    env: [(&'static str, String); 2],
+}
 
-    let env = [
-        ("TENTEN_LIB", lib.display().to_string()),
-        ("TENTEN_OUT", tmp.join("csharp").display().to_string()),
-    ];
-    assert_same("C#", &run("examples/csharp/run.sh", &[], &env), &want);
-    assert_same(
-        "Python",
-        &run("python3", &["examples/python/greedy.py".to_owned()], &env[..1]),
-        &want,
-    );
+impl Examples {
+    fn build() -> Self {
+        let lib_dir = library_dir();
+        let lib = lib_dir.join("libtenten_ffi.so");
+        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("examples");
+        std::fs::create_dir_all(&tmp).expect("a scratch folder");
+
+        // C: the guide's command (docs/engine.md), with the library's folder for -L.
+        let mut sources: Vec<String> = std::fs::read_dir(root().join("examples/c"))
+            .expect("examples/c")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "c"))
+            .map(|p| p.display().to_string())
+            .collect();
+        sources.sort();
+        let exe = tmp.join("greedy-c");
+        let mut cc = vec!["-Iinclude".to_owned()];
+        cc.extend(sources);
+        cc.extend([
+            format!("-L{}", lib_dir.display()),
+            "-ltenten_ffi".to_owned(),
+            "-o".to_owned(),
+            exe.display().to_string(),
+        ]);
+        run("cc", &cc, &[]);
+        Self {
+            c: exe.display().to_string(),
+            ld: [("LD_LIBRARY_PATH", lib_dir.display().to_string())],
+            env: [
+                ("TENTEN_LIB", lib.display().to_string()),
+                ("TENTEN_OUT", tmp.join("csharp").display().to_string()),
+            ],
+        }
+    }
+
+    /// Each example's lines for the generator `file`, by language.
+    fn run(&self, file: &str) -> [(&'static str, String); 3] {
+        let arg = [file.to_owned()];
+        [
+            ("C", run(&self.c, &arg, &self.ld)),
+            ("C#", run("examples/csharp/run.sh", &arg, &self.env)),
+            (
+                "Python",
+                run("python3", &["examples/python/greedy.py".to_owned(), file.to_owned()], &self.env[..1]),
+            ),
+        ]
+    }
 }
