@@ -94,7 +94,14 @@ fn a_fitted_population_forecasts_and_checks_against_the_demo_cohort() {
         "{line}"
     );
     assert!(line.starts_with("testers=60 "), "{line}");
+    // The demo cohort was drawn without churn terms: the held-out testers
+    // keep the three-term quit model, and the file has none.
+    assert!(line.contains(" churn=not_chosen "), "{line}");
     let text = std::fs::read_to_string(&pop).unwrap();
+    assert!(
+        text.contains("chosen: false") && !text.contains("per_log_longer:"),
+        "{text}"
+    );
     assert!(text.contains("fitted:") && text.contains("per_tester:"), "{text}");
     let out = run_ok(&[
         "forecast",
@@ -639,4 +646,69 @@ fn playtest_compare_reports_the_arms_gain_clustered_by_tester() {
     // One arm only: refused, naming the generator.
     let e = run_bad(&["playtest", "compare", a.to_str().unwrap()]);
     assert!(e.contains("one generator (random)"), "{e}");
+}
+
+/// A cohort drawn with churn terms fits them back: the held-out testers
+/// choose them, each term's interval holds its true size, the population
+/// file holds them, and a forecast from it carries their uncertainty.
+#[test]
+fn churn_terms_are_fitted_where_the_logs_hold_them() {
+    let dir = scratch("churn");
+    let cohort = dir.join("cohort");
+    let pop = dir.join("fitted.ron");
+    run_ok(&[
+        "cohort",
+        "--population",
+        "demo-churn",
+        "--testers",
+        "60",
+        "--sessions",
+        "3",
+        "--generator",
+        "random",
+        "--out",
+        cohort.to_str().unwrap(),
+    ]);
+    let line = run_ok(&[
+        "fit-population",
+        cohort.to_str().unwrap(),
+        "--out",
+        pop.to_str().unwrap(),
+    ]);
+    assert!(line.contains(" churn=chosen "), "{line}");
+    let field = |key: &str| -> Vec<f64> {
+        let v = line
+            .split_whitespace()
+            .find_map(|kv| kv.strip_prefix(&format!("{key}=")))
+            .unwrap_or_else(|| panic!("{key} in {line}"));
+        v.split(',').map(|x| x.parse().unwrap()).collect()
+    };
+    let (gain, se) = (field("churn_heldout_gain")[0], field("churn_heldout_se")[0]);
+    assert!(gain > 1.96 * se, "{line}");
+    // demo-churn's sizes.
+    for (term, truth) in [
+        ("per_log_longer", 0.8),
+        ("per_log_shorter", 0.6),
+        ("per_session_game", 0.05),
+    ] {
+        let ci = field(&format!("churn_{term}_ci"));
+        assert!(ci[0] < truth && truth < ci[1], "{term}: {ci:?} against {truth}");
+    }
+    let text = std::fs::read_to_string(&pop).unwrap();
+    assert!(
+        text.contains("chosen: true") && text.contains("per_log_longer:"),
+        "{text}"
+    );
+    let out = run_ok(&[
+        "forecast",
+        "--population",
+        pop.to_str().unwrap(),
+        "--generator",
+        "random",
+        "--players",
+        "500",
+        "--seed",
+        "3",
+    ]);
+    assert!(out.contains(" games_per_session_ci="), "{out}");
 }

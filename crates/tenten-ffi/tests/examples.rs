@@ -18,8 +18,8 @@ use tenten_engine::model::board::{Bits, BoardSize};
 use tenten_engine::model::generator::Generator;
 use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::model::shapes::{Shapes, score};
-use tenten_engine::play::dealers::{Dealer, Table, nth_deal_seed};
 use tenten_engine::play::adaptive::History;
+use tenten_engine::play::dealers::{Dealer, Table, nth_deal_seed};
 use tenten_engine::play::file_dealer::FileDealer;
 use tenten_engine::play::game::{End, GreedyStrategy, Strategy, lost_to};
 use tenten_engine::play::generator_file;
@@ -218,7 +218,11 @@ impl Examples {
             ("C#", run("examples/csharp/run.sh", &arg, &self.env)),
             (
                 "Python",
-                run("python3", &["examples/python/greedy.py".to_owned(), file.to_owned()], &self.env[..1]),
+                run(
+                    "python3",
+                    &["examples/python/greedy.py".to_owned(), file.to_owned()],
+                    &self.env[..1],
+                ),
             ),
         ]
     }

@@ -196,6 +196,13 @@ impl PopulationTab {
             n(fit.ends),
             n(fit.unfair_ends)
         ));
+        if let Some(churn) = p.fitted.as_ref().and_then(|f| f.churn.as_ref()) {
+            ui.label(churn.words()).on_hover_text(
+                "The quit model with churn terms (unfair losses in a row, a game longer or shorter than the \
+                 player's typical one, games already played this session) against the three-term model, \
+                 scored on testers each was not fitted to; the population holds the terms only when chosen",
+            );
+        }
         // As `tenten fit-population` prints them: the coverage measured at
         // the nearest calibrated design, and a word when this fit's design
         // is smaller than every one of them.

@@ -58,6 +58,7 @@ mod tests {
             sessions: testers * sessions,
             se: Default::default(),
             quit_cov: [[0.0; 3]; 3],
+            churn: None,
             per_tester: Vec::new(),
         });
         p

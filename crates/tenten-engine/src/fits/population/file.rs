@@ -20,6 +20,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::fits::population::churn::ChurnFit;
 use crate::fits::population::quit::{Quit, logistic, logit};
 use crate::io::formats::{FormatError, line_col, parse_ron};
 use crate::model::generator::Generator;
@@ -92,6 +93,11 @@ pub struct Fitted {
     pub quit_cov: [[f64; 3]; 3],
     #[serde(default)]
     pub per_tester: Vec<Tester>,
+    /// The quit model with churn terms fitted to the same decisions, and
+    /// the held-out comparison that chose it or not (absent in files
+    /// written before churn terms were fitted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub churn: Option<ChurnFit>,
 }
 
 /// A population of players.
@@ -239,11 +245,17 @@ impl Population {
             ));
         }
         spread_ok("slip", self.slip.logit_sd)?;
-        if self.fitted.is_some() && self.quit.has_churn() {
-            return Err((
-                "quit",
-                "a fitted population has the quit model of three terms: the fit does not estimate churn terms, and its forecasts' intervals would not hold them".to_owned(),
-            ));
+        if let Some(fitted) = &self.fitted {
+            if let Some(churn) = &fitted.churn {
+                churn.check().map_err(|e| ("churn", e))?;
+            }
+            let chosen = fitted.churn.as_ref().is_some_and(|c| c.chosen);
+            if self.quit.has_churn() && !chosen {
+                return Err((
+                    "quit",
+                    "a fitted population has churn terms only where its fit chose them (fitted.churn.chosen): its forecasts' intervals would not hold them otherwise".to_owned(),
+                ));
+            }
         }
         self.quit.check()
     }

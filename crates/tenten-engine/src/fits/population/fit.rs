@@ -21,6 +21,7 @@ use rayon::prelude::*;
 
 use crate::fits::player::{Ranked, decisions, fit_point};
 use crate::fits::player_value::{CRITERIA, fit_value_working};
+use crate::fits::population::churn;
 use crate::fits::population::file::{BetaNormal, Fitted, LogNormal, LogitNormal, Population, Tester};
 use crate::fits::population::quit::{MAX_GAMES, Quit, covariates, logistic as sigmoid, logit};
 use crate::fits::population::session::{Played, Session};
@@ -458,11 +459,30 @@ pub fn fit_population(
         rows: 0,
         loglik: 0.0,
     });
+    let churn = churn::fit(
+        &fits
+            .iter()
+            .map(|(_, s)| churn::tester_rows(s))
+            .collect::<Vec<_>>(),
+    );
+    // The population's quit model: the seven terms where the held-out
+    // testers chose them, else the three.
+    let quit = match &churn {
+        Some(c) if c.chosen => logistic::Logistic {
+            coefficients: c.coefficients.clone(),
+            covariance: c.cov.clone(),
+            ..quit
+        },
+        _ => quit,
+    };
     let ends = rows.len();
     let unfair_ends = rows.iter().filter(|r| r.0[1] > 0.0).count();
     let games = sessions.iter().map(|s| s.games.len()).sum();
     let moves = fits.iter().map(|(f, _)| f.moves).sum();
-    let population = population_of(name, model, &parameters, &quit, &fits, &testers, moves, games);
+    let mut population = population_of(name, model, &parameters, &quit, &fits, &testers, moves, games);
+    if let Some(f) = population.fitted.as_mut() {
+        f.churn = churn;
+    }
     Ok(Some(PopulationFit {
         population,
         testers: testers
@@ -579,7 +599,11 @@ fn population_of(
             median: sigmoid(slip.mean),
             logit_sd: slip.sd,
         },
-        quit: Quit::from_coefficients([c[0], c[1], c[2]]),
+        quit: if c.len() == churn::COLUMNS {
+            Quit::from_coefficients([c[0], c[1], c[2]]).with_churn([c[3], c[4], c[5], c[6]])
+        } else {
+            Quit::from_coefficients([c[0], c[1], c[2]])
+        },
         fitted: Some(Fitted {
             testers: testers.len(),
             moves,
@@ -587,6 +611,7 @@ fn population_of(
             sessions: fits.iter().map(|f| f.1.len()).sum(),
             se,
             quit_cov,
+            churn: None,
             per_tester,
         }),
     }
@@ -594,7 +619,7 @@ fn population_of(
 
 fn num(x: f64) -> String {
     if x.is_infinite() {
-        "inf".to_owned()
+        if x > 0.0 { "inf" } else { "-inf" }.to_owned()
     } else {
         format!("{:.4}", x + 0.0)
     }
@@ -685,6 +710,33 @@ impl PopulationFit {
             self.ends,
             self.unfair_ends
         ));
+        out.push_str(&self.churn_fields());
+        out
+    }
+
+    /// The churn terms' part of the line: whether the held-out testers
+    /// chose them, by how much, and the seven-term fit's terms with their
+    /// 95 % intervals (Wald), chosen or not.
+    fn churn_fields(&self) -> String {
+        let Some(c) = self.population.fitted.as_ref().and_then(|f| f.churn.as_ref()) else {
+            return String::new();
+        };
+        let mut out = format!(
+            " churn={} churn_heldout_gain={} churn_heldout_se={} churn_folds={}",
+            if c.chosen { "chosen" } else { "not_chosen" },
+            num(c.heldout_gain()),
+            num(c.heldout_se),
+            c.folds
+        );
+        for (j, term) in crate::fits::population::quit::CHURN_TERMS.iter().enumerate() {
+            let (x, lo, hi) = c.term(j);
+            out.push_str(&format!(
+                " churn_{term}={} churn_{term}_ci={},{}",
+                num(x),
+                num(lo),
+                num(hi)
+            ));
+        }
         out
     }
 

@@ -14,7 +14,7 @@
 //! location's score z/s' defined where a fitted spread is 0.
 
 use crate::fits::population::file::{Drawn, Population, cholesky};
-use crate::fits::population::quit::{covariates, logit};
+use crate::fits::population::quit::{churn_covariates, covariates, logit};
 use crate::fits::population::session::Session;
 use crate::play::player::Choice;
 
@@ -87,7 +87,25 @@ fn correlation(pairs: &[(f64, f64)]) -> f64 {
     if r.is_finite() { r.clamp(-1.0, 1.0) } else { 0.0 }
 }
 
-const QUIT_KEYS: [&str; 3] = ["quit_a", "quit_b", "quit_c"];
+/// The quit model's coefficients: a, b, c, then the churn terms.
+const QUIT_KEYS: [&str; 7] = [
+    "quit_a",
+    "quit_b",
+    "quit_c",
+    "quit_per_unfair_in_row",
+    "quit_per_log_longer",
+    "quit_per_log_shorter",
+    "quit_per_session_game",
+];
+
+/// The covariance of the quit model the population holds: the seven
+/// terms' where its fit chose the churn terms, else the three's.
+fn quit_cov(fitted: &crate::fits::population::file::Fitted) -> Vec<Vec<f64>> {
+    match &fitted.churn {
+        Some(c) if c.chosen => c.cov.clone(),
+        _ => fitted.quit_cov.iter().map(|r| r.to_vec()).collect(),
+    }
+}
 
 impl Uncertainty {
     /// The fit's uncertainty; `None` for a population that was not fitted.
@@ -102,8 +120,9 @@ impl Uncertainty {
             .filter(|(_, se)| se.is_finite() && **se > 0.0)
             .map(|(k, _)| k.clone())
             .collect();
-        let quit: Vec<usize> = (0..3)
-            .filter(|&i| fitted.quit_cov[i][i].is_finite() && fitted.quit_cov[i][i] > 0.0)
+        let quit_cov = quit_cov(fitted);
+        let quit: Vec<usize> = (0..quit_cov.len().min(QUIT_KEYS.len()))
+            .filter(|&i| quit_cov[i][i].is_finite() && quit_cov[i][i] > 0.0)
             .collect();
         keys.extend(quit.iter().map(|&i| QUIT_KEYS[i].to_owned()));
         let n = keys.len();
@@ -114,7 +133,7 @@ impl Uncertainty {
             if let Some(q) = QUIT_KEYS.iter().position(|x| x == k) {
                 for (j, l) in keys.iter().enumerate() {
                     if let Some(r) = QUIT_KEYS.iter().position(|x| x == l) {
-                        cov[i][j] = fitted.quit_cov[q][r];
+                        cov[i][j] = quit_cov[q][r];
                     }
                 }
             } else {
@@ -198,10 +217,10 @@ impl Uncertainty {
                     "slip_logit_sd" if slip_free => {
                         spread(drawn.z_slip, predictive.slip.logit_sd, fitted.slip.logit_sd)
                     }
-                    "quit_a" => quit[0],
-                    "quit_b" => quit[1],
-                    "quit_c" => quit[2],
-                    other => beta_score(other, fitted, predictive, drawn, beta_means.as_deref(), spread),
+                    other => match QUIT_KEYS.iter().position(|q| *q == other) {
+                        Some(q) => quit[q],
+                        None => beta_score(other, fitted, predictive, drawn, beta_means.as_deref(), spread),
+                    },
                 }
             })
             .collect()
@@ -287,11 +306,11 @@ fn beta_score(
 }
 
 /// The score of a session's quit decisions in the quit model's
-/// coefficients (a, b, c): Σ (stopped − chance) · covariates, one
-/// decision after every game (a session cut off at its last game decided
-/// to go on).
-pub fn quit_score(population: &Population, session: &Session) -> [f64; 3] {
-    let mut s = [0.0; 3];
+/// coefficients (a, b, c, then the churn terms): Σ (stopped − chance) ·
+/// covariates, one decision after every game (a session cut off at its
+/// last game decided to go on).
+pub fn quit_score(population: &Population, session: &Session) -> [f64; 7] {
+    let mut s = [0.0; 7];
     let last = session.games.len().saturating_sub(1);
     // The churn terms read the session so far, as the session was played.
     let mut history = crate::play::adaptive::History::default();
@@ -300,7 +319,10 @@ pub fn quit_score(population: &Population, session: &Session) -> [f64; 3] {
         history.ended(g.rounds, unfair);
         let p = population.quit.chance_after(&history);
         let stopped = f64::from(u8::from(session.quit && j == last));
-        for (si, x) in s.iter_mut().zip(covariates(unfair, g.rounds)) {
+        let x = covariates(unfair, g.rounds)
+            .into_iter()
+            .chain(churn_covariates(&history));
+        for (si, x) in s.iter_mut().zip(x) {
             *si += (stopped - p) * x;
         }
     }

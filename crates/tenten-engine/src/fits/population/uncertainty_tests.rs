@@ -28,6 +28,7 @@ fn fitted(se_loc: f64, se_sd: f64, per_tester: Vec<Tester>) -> Population {
         sessions: 0,
         se,
         quit_cov,
+        churn: None,
         per_tester,
     });
     p
@@ -190,4 +191,91 @@ fn the_locations_correlate_as_their_testers_do() {
     assert_eq!(u.cov[t][s], u.cov[s][t]);
     assert!(u.keys.iter().any(|k| k == "quit_b"));
     assert!(Uncertainty::of(&by_name("demo").unwrap()).is_none());
+}
+
+/// With churn terms the quit's score is the gradient in all seven
+/// coefficients, each churn term read off the session so far; a fit that
+/// chose them carries their covariance into the forecast's uncertainty.
+#[test]
+fn the_churn_terms_score_and_carry_their_uncertainty() {
+    let mut p = by_name("demo-churn").unwrap();
+    let games = [
+        (12, End::Unfair),
+        (40, End::Unfair),
+        (3, End::Stuck),
+        (9, End::Stuck),
+    ];
+    let session = Session {
+        games: games
+            .iter()
+            .map(|&(rounds, end)| Played { rounds, end })
+            .collect(),
+        quit: true,
+    };
+    let loglik = |c: &[f64]| {
+        let q = Quit::from_coefficients([c[0], c[1], c[2]]).with_churn([c[3], c[4], c[5], c[6]]);
+        let mut h = crate::play::adaptive::History::default();
+        session
+            .games
+            .iter()
+            .enumerate()
+            .map(|(j, g)| {
+                h.ended(g.rounds, g.end == End::Unfair);
+                let pr = q.chance_after(&h);
+                if j + 1 == session.games.len() {
+                    pr.ln()
+                } else {
+                    (1.0 - pr).ln()
+                }
+            })
+            .sum::<f64>()
+    };
+    let s = quit_score(&p, &session);
+    let c: Vec<f64> = p.quit.coefficients().into_iter().chain(p.quit.churn()).collect();
+    for k in 0..7 {
+        let h = 1e-6;
+        let (mut up, mut down) = (c.clone(), c.clone());
+        up[k] += h;
+        down[k] -= h;
+        let numeric = (loglik(&up) - loglik(&down)) / (2.0 * h);
+        assert!(
+            (numeric - s[k]).abs() < 1e-5,
+            "coefficient {k}: {numeric} vs {}",
+            s[k]
+        );
+    }
+    // The churn terms' own covariates are not all 0 in this session.
+    assert!(s[3..].iter().all(|x| *x != 0.0), "{s:?}");
+
+    let mut cov = vec![vec![0.0; 7]; 7];
+    for (i, row) in cov.iter_mut().enumerate() {
+        row[i] = 0.01;
+    }
+    let mut f = fitted(0.1, 0.05, Vec::new());
+    let mut churn = crate::fits::population::churn::ChurnFit {
+        coefficients: c.clone(),
+        cov,
+        folds: 5,
+        heldout_basic: -100.0,
+        heldout_churn: -80.0,
+        heldout_se: 3.0,
+        chosen: true,
+    };
+    let mut fitted_churn = f.fitted.take().unwrap();
+    fitted_churn.churn = Some(churn.clone());
+    p.fitted = Some(fitted_churn.clone());
+    assert!(p.check().is_ok());
+    let u = Uncertainty::of(&p).unwrap();
+    assert!(u.keys.iter().any(|k| k == "quit_per_log_longer"), "{:?}", u.keys);
+    assert_eq!(u.keys.iter().filter(|k| k.starts_with("quit_")).count(), 7);
+    // Not chosen: the population may not hold the terms, and the forecast
+    // carries the three.
+    churn.chosen = false;
+    fitted_churn.churn = Some(churn);
+    p.fitted = Some(fitted_churn);
+    assert!(p.check().is_err());
+    p.quit = p.quit.with_churn([0.0; 4]);
+    assert!(p.check().is_ok());
+    let u = Uncertainty::of(&p).unwrap();
+    assert_eq!(u.keys.iter().filter(|k| k.starts_with("quit_")).count(), 3);
 }

@@ -11,7 +11,7 @@ use crate::fits::population::cohort::cohort;
 use crate::fits::population::file::Population;
 use crate::fits::population::fit::{self as population_fit, PopulationFit, fit_population};
 use crate::fits::population::forecast::{NAMES, Outcome, play_players, summarize};
-use crate::fits::population::quit::logistic;
+use crate::fits::population::quit::{CHURN_TERMS, logistic};
 use crate::fits::population::session::{Table, mix};
 use crate::fits::population::uncertainty::Uncertainty;
 use crate::io::jsonl_log::LogFile;
@@ -208,6 +208,25 @@ fn population(
             none,
         ),
     ];
+    let mut estimates = estimates;
+    if plan.ranges.has_churn() {
+        // The seven-term fit's churn terms, whether the held-out testers
+        // chose them or not: its intervals are what a designer reads.
+        let Some(churn) = fit.population.fitted.as_ref().and_then(|f| f.churn.as_ref()) else {
+            return Some(Err(
+                "the fit made no quit decision to fit churn terms to".to_owned()
+            ));
+        };
+        for (j, term) in CHURN_TERMS.iter().enumerate() {
+            let (x, lo, hi) = churn.term(j);
+            estimates.push(Estimate::new(
+                &format!("quit_{term}"),
+                truth.quit.churn()[j],
+                x,
+                (lo, hi),
+            ));
+        }
+    }
     Some(Ok((estimates, (truth, fit))))
 }
 

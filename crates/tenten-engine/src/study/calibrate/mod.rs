@@ -102,6 +102,20 @@ pub struct Ranges {
     pub quit_base: Range,
     pub quit_unfair_odds: Range,
     pub quit_per_log_round: Range,
+    /// The churn terms (`quit::CHURN_TERMS`), 0 unless given: a plan
+    /// without them draws, plays and writes what it did before they were.
+    #[serde(skip_serializing_if = "is_zero_range")]
+    pub quit_per_unfair_in_row: Range,
+    #[serde(skip_serializing_if = "is_zero_range")]
+    pub quit_per_log_longer: Range,
+    #[serde(skip_serializing_if = "is_zero_range")]
+    pub quit_per_log_shorter: Range,
+    #[serde(skip_serializing_if = "is_zero_range")]
+    pub quit_per_session_game: Range,
+}
+
+fn is_zero_range(r: &Range) -> bool {
+    *r == (0.0, 0.0)
 }
 
 impl Default for Ranges {
@@ -114,6 +128,10 @@ impl Default for Ranges {
             quit_base: (0.2, 0.35),
             quit_unfair_odds: (2.0, 5.0),
             quit_per_log_round: (-0.3, -0.1),
+            quit_per_unfair_in_row: (0.0, 0.0),
+            quit_per_log_longer: (0.0, 0.0),
+            quit_per_log_shorter: (0.0, 0.0),
+            quit_per_session_game: (0.0, 0.0),
         }
     }
 }
@@ -133,7 +151,27 @@ impl Ranges {
             quit_base: one(p.quit.base),
             quit_unfair_odds: one(p.quit.unfair_odds),
             quit_per_log_round: one(p.quit.per_log_round),
+            quit_per_unfair_in_row: one(p.quit.per_unfair_in_row),
+            quit_per_log_longer: one(p.quit.per_log_longer),
+            quit_per_log_shorter: one(p.quit.per_log_shorter),
+            quit_per_session_game: one(p.quit.per_session_game),
         })
+    }
+
+    /// The churn terms' ranges, in `quit::CHURN_TERMS`' order.
+    pub fn churn(&self) -> [Range; 4] {
+        [
+            self.quit_per_unfair_in_row,
+            self.quit_per_log_longer,
+            self.quit_per_log_shorter,
+            self.quit_per_session_game,
+        ]
+    }
+
+    /// Whether the truth may hold churn terms: then the fit's are
+    /// calibrated too.
+    pub fn has_churn(&self) -> bool {
+        self.churn().iter().any(|r| !is_zero_range(r))
     }
 
     /// Reads a ranges file (RON: any of the fields, each `(LO, HI)`).
@@ -144,7 +182,7 @@ impl Ranges {
         Ok(r)
     }
 
-    fn all(&self) -> [(&'static str, Range, f64, f64); 7] {
+    fn all(&self) -> [(&'static str, Range, f64, f64); 11] {
         use crate::fits::population::file::MAX_SPREAD;
         [
             ("temperature_median", self.temperature_median, 1e-3, 100.0),
@@ -154,6 +192,10 @@ impl Ranges {
             ("quit_base", self.quit_base, 1e-6, 0.999),
             ("quit_unfair_odds", self.quit_unfair_odds, 1e-3, 1e3),
             ("quit_per_log_round", self.quit_per_log_round, -10.0, 10.0),
+            ("quit_per_unfair_in_row", self.quit_per_unfair_in_row, -10.0, 10.0),
+            ("quit_per_log_longer", self.quit_per_log_longer, -10.0, 10.0),
+            ("quit_per_log_shorter", self.quit_per_log_shorter, -10.0, 10.0),
+            ("quit_per_session_game", self.quit_per_session_game, -10.0, 10.0),
         ]
     }
 
@@ -194,6 +236,12 @@ impl Ranges {
             per_log_round: pick(self.quit_per_log_round),
             ..p.quit
         };
+        // Drawn after the rest, and only when given, so a plan without
+        // churn terms draws the truths it always drew.
+        if self.has_churn() {
+            let c = self.churn().map(&mut pick);
+            p.quit = p.quit.with_churn(c);
+        }
         p
     }
 }
