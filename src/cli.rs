@@ -210,10 +210,17 @@ enum Command {
         /// per deal, as a game's telemetry sends them; docs/formats.md).
         #[arg(long, value_enum, default_value = "ron", requires = "player")]
         format: players::LogFormat,
-        /// With --log and --player: the generator that deals (a built-in, a preset generator
-        /// file's name or a generator file; default random): a log to learn a generator from.
-        #[arg(long, value_name = "G", requires = "player")]
+        /// The generator that deals (a built-in, a preset generator file's name or a generator
+        /// file): without --log, deal 0 of the seed's game for the board, as a game dealing
+        /// from that file would (its check included; not with --repair); with --log and
+        /// --player (default random), a log to learn a generator from.
+        #[arg(long, value_name = "G", conflicts_with = "repair")]
         generator: Option<String>,
+        /// With --generator: the player's games before this one, for a file's adaptive rules:
+        /// each game's rounds in order, `u` after an unfair one, `|` where a new session began
+        /// (`12u,40,3|20`).
+        #[arg(long, value_name = "GAMES", requires = "generator", conflicts_with = "log")]
+        after: Option<String>,
         /// With --log: the board its games are played on (empty at each game's start).
         #[arg(long, value_name = "WxH", default_value = "10x10", requires = "log", value_parser = simulate::parse_size)]
         size: BoardSize,
@@ -815,6 +822,16 @@ pub fn main(args: Vec<OsString>) -> i32 {
             &mut out,
         ),
         Command::Deal {
+            log: Some(_),
+            player: None,
+            generator: Some(_),
+            ..
+        } => Err(FormatError::new(
+            "--generator",
+            None,
+            "with --log, --generator names who deals the log of a --player: give --player too".to_owned(),
+        )),
+        Command::Deal {
             seed,
             pieces,
             holder_size,
@@ -1070,6 +1087,23 @@ pub fn main(args: Vec<OsString>) -> i32 {
                 k: usize::from(holder_size),
                 max_rounds,
             },
+            &mut out,
+        ),
+        Command::Deal {
+            seed,
+            pieces,
+            holder_size,
+            board,
+            log: None,
+            generator: Some(generator),
+            after,
+            ..
+        } => generators::cmd_deal_from(
+            seed,
+            pieces.as_deref(),
+            usize::from(holder_size),
+            board.as_deref(),
+            (&generator, after.as_deref()),
             &mut out,
         ),
         Command::Deal {

@@ -1357,3 +1357,61 @@ fn a_closed_stdout_ends_a_printing_command_quietly() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
     }
 }
+
+/// `tenten deal --generator G --after GAMES` deals what the engine's dealer
+/// deals to a player with those games (the C library's dealer after the
+/// same reports is held to the same engine in crates/tenten-ffi's
+/// examples test), and the adaptive rules read the games: an unfair loss
+/// before changes the deal for some seed.
+#[test]
+fn deal_from_a_generator_reads_the_players_games() {
+    use tenten_engine::model::board::BoardSize;
+    use tenten_engine::model::generator::Generator;
+    use tenten_engine::model::pieces::PieceSet;
+    use tenten_engine::model::shapes::Shapes;
+    use tenten_engine::play::adaptive::History;
+    use tenten_engine::play::dealers::{Dealer, Table, nth_deal_seed};
+    use tenten_engine::play::file_dealer::FileDealer;
+    use tenten_engine::play::generator_file;
+
+    let file = "docs/examples/adaptive.ron";
+    let set = PieceSet::classic();
+    let spec = generator_file::load(std::path::Path::new(file), &set).unwrap();
+    let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+    let engine = |seed: u64, after: &str| {
+        let mut dealer = FileDealer::new(spec.clone()).with_history(History::parse(after).unwrap());
+        let table = Table {
+            shapes: &shapes,
+            set: &set,
+            board: 0,
+            k: 3,
+        };
+        let dealt = dealer.deal(&table, &mut Generator::new(nth_deal_seed(seed, 0)));
+        set.ids(&dealt.holder)
+    };
+    let mut changed = 0;
+    for seed in 1..=12u64 {
+        for after in ["", "32,17", "32,17,22,13u", "40u,3u|9"] {
+            let mut args = vec!["deal", "--seed"];
+            let s = seed.to_string();
+            args.extend([s.as_str(), "--generator", file]);
+            if !after.is_empty() {
+                args.extend(["--after", after]);
+            }
+            let out = run_ok(&args);
+            let want = format!("holder={} ", engine(seed, after));
+            assert!(
+                out.starts_with(&want),
+                "seed {seed} after {after:?}: {out} against {want}"
+            );
+        }
+        changed += usize::from(engine(seed, "32") != engine(seed, "32u"));
+    }
+    assert!(changed > 0, "an unfair loss before never changed deal 0");
+    let e = run_bad(&["deal", "--seed", "1", "--generator", file, "--after", "12,0"]);
+    assert!(e.contains("--after") && e.contains("game 2"), "{e}");
+    let e = run_bad(&["deal", "--seed", "1", "--after", "12"]);
+    assert!(e.contains("--generator"), "{e}");
+    let e = run_bad(&["deal", "--seed", "1", "--generator", "random", "--repair"]);
+    assert!(e.contains("--repair"), "{e}");
+}

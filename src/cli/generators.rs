@@ -88,3 +88,65 @@ pub(super) fn table(l: &Learned, path: &Path) -> String {
     let csv = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
     generator::report_table(l, csv)
 }
+
+/// `tenten deal --generator G [--after GAMES]`: deal 0 of the seed's game
+/// for the board, as a game dealing from `G` deals it to a player with
+/// those games before (the C library's `tenten_dealer_new_game` after the
+/// same reports deals the same holder).
+pub(super) fn cmd_deal_from(
+    seed: u64,
+    pieces: Option<&Path>,
+    k: usize,
+    board: Option<&Path>,
+    (generator, after): (&str, Option<&str>),
+    out: &mut String,
+) -> Result<(), FormatError> {
+    use tenten_engine::model::board::Board;
+    use tenten_engine::model::generator::Generator;
+    use tenten_engine::model::shapes::Shapes;
+    use tenten_engine::play::adaptive::History;
+    use tenten_engine::play::dealers::{Table, nth_deal_seed};
+    use tenten_engine::play::dealing::Dealing;
+    use tenten_engine::search::changer::ChangeOptions;
+
+    let (set, board) = match board {
+        Some(file) => {
+            let (set, deals) = super::load_deals(file, pieces, false)?;
+            (set, deals[0].board.clone())
+        }
+        None => (piece_set(pieces)?, Board::empty(BoardSize::CLASSIC)),
+    };
+    let history = History::parse(after.unwrap_or("")).map_err(|m| FormatError::new("--after", None, m))?;
+    let dealing = Dealing::by_name(generator, &set)?;
+    let shapes = Shapes::new(&set, board.size());
+    let table = Table {
+        shapes: &shapes,
+        set: &set,
+        board: board.bits(),
+        k,
+    };
+    let mut dealer = dealing.dealer_for(&set, ChangeOptions::default(), &history);
+    let dealt = dealer.deal(&table, &mut Generator::new(nth_deal_seed(seed, 0)));
+    let _ = writeln!(
+        out,
+        "holder={} drawn={} drawn_unsolvable={} repairs={} dead={}",
+        set.ids(&dealt.holder),
+        set.ids(&dealt.drawn),
+        u8::from(dealt.drawn_unsolvable),
+        dealt.repairs,
+        u8::from(dealt.dead)
+    );
+    if after.is_some() || dealing.adaptive() {
+        let typical = history
+            .typical_log()
+            .map_or("none".to_owned(), |l| format!("{:.2}", l.exp()));
+        let _ = writeln!(
+            out,
+            "after games={} session_games={} unfair_in_row={} typical_rounds={typical}",
+            history.earlier_games + u64::from(history.last.is_some()),
+            history.session_games,
+            history.unfair_in_row
+        );
+    }
+    Ok(())
+}

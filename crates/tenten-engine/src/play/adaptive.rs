@@ -127,7 +127,42 @@ mod bits {
     }
 }
 
+/// The most games `History::parse` reads: a player's history is a few
+/// numbers however long it is, but a typed list should not run forever.
+pub const MAX_PARSED_GAMES: usize = 100_000;
+
 impl History {
+    /// The history of the games written as `12u,40,3|20`: each game's
+    /// rounds in order, `u` after an unfair one, `|` where a new session
+    /// began (the games after it are that session's). Empty text: no game.
+    pub fn parse(text: &str) -> Result<History, String> {
+        let mut h = History::default();
+        let mut games = 0usize;
+        for (s, session) in text.trim().split('|').enumerate() {
+            if s > 0 {
+                h.new_session();
+            }
+            for game in session.split(',').map(str::trim).filter(|g| !g.is_empty()) {
+                games += 1;
+                if games > MAX_PARSED_GAMES {
+                    return Err(format!("more than {MAX_PARSED_GAMES} games"));
+                }
+                let (digits, unfair) = match game.strip_suffix(['u', 'U']) {
+                    Some(d) => (d, true),
+                    None => (game, false),
+                };
+                let rounds: u32 = digits.parse().ok().filter(|&r| r >= 1).ok_or_else(|| {
+                    format!(
+                        "game {games} is {game:?}: a game is its rounds (1 to {}), with u after an unfair one",
+                        u32::MAX
+                    )
+                })?;
+                h.ended(rounds, unfair);
+            }
+        }
+        Ok(h)
+    }
+
     /// A game ended after `rounds` rounds (a game lost in its first deal
     /// counts as 1), on an unfair deal or not.
     pub fn ended(&mut self, rounds: u32, unfair: bool) {

@@ -281,3 +281,23 @@ fn levers_act_only_where_their_rule_holds() {
     }
     assert!(repaired_boards > 0, "no board of the sample was in danger");
 }
+
+/// A typed history reads as the same games reported one by one; bad
+/// games are refused with their place.
+#[test]
+fn a_written_history_is_the_games_reported_in_turn() {
+    let mut h = History::default();
+    h.ended(12, true);
+    h.ended(40, false);
+    h.new_session();
+    h.ended(3, true);
+    assert_eq!(History::parse("12u, 40 | 3U").unwrap(), h);
+    assert_eq!(History::parse("").unwrap(), History::default());
+    assert_eq!(History::parse(" ").unwrap(), History::default());
+    for bad in ["0", "12x", "u", "-3", "4294967296", "1,,x"] {
+        let e = History::parse(bad).unwrap_err();
+        assert!(e.contains("game "), "{bad}: {e}");
+    }
+    let long = vec!["1"; MAX_PARSED_GAMES + 1].join(",");
+    assert!(History::parse(&long).unwrap_err().contains("more than"));
+}

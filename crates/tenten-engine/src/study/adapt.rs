@@ -406,10 +406,12 @@ pub fn adapt(req: &AdaptRequest, progress: &Progress) -> Option<Adapted> {
     let mut churn = vec![("population".to_owned(), versus[1].gain)];
     // The same comparison under the other churn models the file allows:
     // without the churn terms (the quit model of three), and with each
-    // term alone left out.
+    // term alone left out; for a fit that did not choose its churn terms,
+    // with them as fitted.
     let quit = req.population.quit;
+    let mut variants = Vec::new();
     if quit.has_churn() {
-        let mut variants = vec![("without_churn_terms".to_owned(), quit.with_churn([0.0; 4]))];
+        variants.push(("without_churn_terms".to_owned(), quit.with_churn([0.0; 4])));
         for (i, name) in crate::fits::population::quit::CHURN_TERMS.iter().enumerate() {
             let mut c = quit.churn();
             if c[i] != 0.0 {
@@ -417,25 +419,29 @@ pub fn adapt(req: &AdaptRequest, progress: &Progress) -> Option<Adapted> {
                 variants.push((format!("without_{name}"), quit.with_churn(c)));
             }
         }
-        for (name, q) in variants {
-            let a = play(
-                req,
-                &adaptive_arm.spec,
-                Some(&q),
-                req.holdout,
-                holdout_seed,
-                progress,
-            )?;
-            let s = play(
-                req,
-                &fixed_arm.spec,
-                Some(&q),
-                req.holdout,
-                holdout_seed,
-                progress,
-            )?;
-            churn.push((name, gain(req, &a, &s)));
-        }
+    }
+    let fitted_churn = req.population.fitted.as_ref().and_then(|f| f.churn.as_ref());
+    if let Some(c) = fitted_churn.filter(|c| !c.chosen && c.check().is_ok()) {
+        variants.push(("with_fitted_churn_terms".to_owned(), c.quit()));
+    }
+    for (name, q) in variants {
+        let a = play(
+            req,
+            &adaptive_arm.spec,
+            Some(&q),
+            req.holdout,
+            holdout_seed,
+            progress,
+        )?;
+        let s = play(
+            req,
+            &fixed_arm.spec,
+            Some(&q),
+            req.holdout,
+            holdout_seed,
+            progress,
+        )?;
+        churn.push((name, gain(req, &a, &s)));
     }
     let (_, deciles) = paired_gains(&adaptive_arm.outcomes, &fixed_arm.outcomes, req.objective.index());
     Some(Adapted {

@@ -21,7 +21,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::fits::population::quit::{churn_covariates, covariates};
+use crate::fits::population::quit::{Quit, churn_covariates, covariates};
 use crate::fits::population::session::Session;
 use crate::play::adaptive::History;
 use crate::play::game::End;
@@ -59,6 +59,12 @@ impl ChurnFit {
     /// The seven-term model's gain in held-out log-likelihood.
     pub fn heldout_gain(&self) -> f64 {
         self.heldout_churn - self.heldout_basic
+    }
+
+    /// The seven-term quit model as fitted.
+    pub fn quit(&self) -> Quit {
+        let c = &self.coefficients;
+        Quit::from_coefficients([c[0], c[1], c[2]]).with_churn([c[3], c[4], c[5], c[6]])
     }
 
     /// A churn term's estimate and 95 % interval (Wald), by its index in
@@ -212,7 +218,7 @@ pub fn fit(testers: &[Vec<(Vec<f64>, bool)>]) -> Option<ChurnFit> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fits::population::quit::{Quit, logistic as sigmoid};
+    use crate::fits::population::quit::logistic as sigmoid;
     use crate::fits::population::session::Played;
     use crate::model::generator::Generator;
 
