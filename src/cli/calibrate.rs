@@ -18,7 +18,9 @@ pub(super) struct Args {
     /// of testers x sessions), forecast (that fit's forecast against the true population's
     /// players), tune (the verdict on a median target, confirmed on 2,000 fresh games) or
     /// fit-generator (a generator drawn at random, a machine player's log of it, learned back:
-    /// the shares' coverage, the rules kept and the check's verdict).
+    /// the shares' coverage, the rules kept and the check's verdict) or gain (the paired gain
+    /// of one generator over another on --forecast-players held-out players, as `adapt`
+    /// reports it, against the true gain on --truth-players).
     #[arg(long, value_parser = Estimator::parse)]
     estimator: Estimator,
     #[arg(long, value_name = "R", default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
@@ -52,6 +54,13 @@ pub(super) struct Args {
     /// The generator a forecast is for (forecast).
     #[arg(long, value_name = "G", default_value = "repair")]
     forecast_generator: String,
+    /// gain: the two generator files compared, BASE,ARM (the gain is ARM's over BASE's),
+    /// kept by value in the study; default --generator and --forecast-generator.
+    #[arg(long, value_name = "BASE.ron,ARM.ron", value_delimiter = ',', num_args = 2)]
+    arms: Option<Vec<PathBuf>>,
+    /// gain: the figure compared: games_per_session, reach=R or returning_after=N.
+    #[arg(long, value_name = "OBJECTIVE", requires = "arms")]
+    objective: Option<String>,
     /// Players a forecast plays, and the true population's players its truth is measured on.
     #[arg(long, value_name = "N", default_value_t = 2_000)]
     forecast_players: u32,
@@ -114,6 +123,28 @@ fn plan(a: &Args) -> Result<Plan, FormatError> {
     plan.truth_players = a.truth_players as usize;
     plan.board = (a.size.w() as u8, a.size.h() as u8);
     plan.max_rounds = a.max_rounds;
+    if let Some(files) = &a.arms {
+        if a.estimator != Estimator::Gain {
+            return Err(bad(
+                "--arms is the gain estimator's (the two generators it compares)",
+            ));
+        }
+        let arm = |path: &PathBuf| -> Result<calibrate::gain::Arm, FormatError> {
+            let spec = tenten_engine::play::generator_file::load(path, &PieceSet::classic())?;
+            Ok(calibrate::gain::Arm {
+                name: path.display().to_string(),
+                file: spec.file,
+            })
+        };
+        plan.arms = Some(calibrate::gain::Arms {
+            objective: a
+                .objective
+                .clone()
+                .unwrap_or_else(|| "games_per_session".to_owned()),
+            base: arm(&files[0])?,
+            arm: arm(&files[1])?,
+        });
+    }
     plan.check().map_err(bad)?;
     Ok(plan)
 }

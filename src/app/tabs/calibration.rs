@@ -57,7 +57,11 @@ impl CalibrationTab {
             (_, true, _) => Design::SMALL,
             (_, false, _) => Design::DEFAULT,
         };
-        Plan::new(self.estimator, design, self.replications, self.seed)
+        let mut plan = Plan::new(self.estimator, design, self.replications, self.seed);
+        if self.estimator == Estimator::Gain && self.small {
+            plan.forecast_players = 500;
+        }
+        plan
     }
 }
 
@@ -271,6 +275,13 @@ impl Tab for CalibrationTab {
                             .on_hover_text("each replication's log length drawn log-uniformly: a minute or two a replication");
                         ui.radio_value(&mut self.generator_full, true, "2,000-50,000 deals (the documented design)")
                             .on_hover_text("as `tenten calibrate --estimator fit-generator`: up to a quarter of an hour a replication");
+                    } else if self.estimator == Estimator::Gain {
+                        let hover = "repair's gain over random in games per session, each replication's players \
+                                     under both (as `tenten adapt` reports a gain), against the truth on 10,000 \
+                                     players; `tenten calibrate --estimator gain --arms A.ron,B.ron` compares files";
+                        ui.radio_value(&mut self.small, false, "2,000 held-out players")
+                            .on_hover_text(hover);
+                        ui.radio_value(&mut self.small, true, "500 players").on_hover_text(hover);
                     } else {
                         ui.radio_value(
                             &mut self.small,

@@ -40,6 +40,7 @@ pub fn replicate(plan: &Plan, r: usize, stages: [&Progress; 2]) -> Option<Replic
         Estimator::Forecast => (forecast(plan, r, progress)?, None),
         Estimator::Tune => (tuned(plan, r, progress)?, None),
         Estimator::Playtest => (playtest(plan, r, progress)?, None),
+        Estimator::Gain => (super::gain::replicate(plan, r, progress)?, None),
         Estimator::FitGenerator => match super::generator::replicate(plan, r, stages)? {
             Ok((estimates, outcome)) => (Ok(estimates), Some(outcome)),
             Err(e) => (Err(e), None),

@@ -14,6 +14,7 @@
 
 pub mod estimators;
 pub mod file;
+pub mod gain;
 pub mod generator;
 pub mod measured;
 pub mod plan_playtest;
@@ -47,16 +48,21 @@ pub enum Estimator {
     /// `fit-generator` on a log dealt by a generator drawn at random: its
     /// shares' intervals, its rules and its check's verdict.
     FitGenerator,
+    /// `adapt`'s paired gain of one generator over another on held-out
+    /// players (`forecast_players`), against the true gain on
+    /// `truth_players` players of the same population.
+    Gain,
 }
 
 impl Estimator {
-    pub const NAMES: [&'static str; 6] = [
+    pub const NAMES: [&'static str; 7] = [
         "fit-player",
         "fit-population",
         "forecast",
         "tune",
         "playtest",
         "fit-generator",
+        "gain",
     ];
 
     pub fn name(self) -> &'static str {
@@ -67,6 +73,7 @@ impl Estimator {
             Estimator::Tune => "tune",
             Estimator::Playtest => "playtest",
             Estimator::FitGenerator => "fit-generator",
+            Estimator::Gain => "gain",
         }
     }
 
@@ -78,6 +85,7 @@ impl Estimator {
             "tune" => Ok(Estimator::Tune),
             "playtest" => Ok(Estimator::Playtest),
             "fit-generator" => Ok(Estimator::FitGenerator),
+            "gain" => Ok(Estimator::Gain),
             other => Err(format!(
                 "unknown estimator {other:?}; choose {}",
                 Estimator::NAMES.join(", ")
@@ -333,6 +341,11 @@ pub struct Plan {
     /// Where the true generators come from (fit-generator only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generators: Option<generator::GeneratorRanges>,
+    /// The two generators a gain compares, by value, and its objective
+    /// (gain only; without them, `forecast_generator` over `generator`
+    /// on games per session).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arms: Option<gain::Arms>,
 }
 
 /// The most replications a study holds.
@@ -354,6 +367,7 @@ impl Plan {
             replications,
             seed,
             generators: (estimator == Estimator::FitGenerator).then(generator::GeneratorRanges::default),
+            arms: None,
         }
     }
 
@@ -411,6 +425,11 @@ impl Plan {
                 crate::fits::population::cohort::check_size(d.testers, d.sessions)?;
             }
             Estimator::Tune => {}
+            Estimator::Gain => {
+                if let Some(arms) = &self.arms {
+                    arms.check()?;
+                }
+            }
             Estimator::FitGenerator => {
                 let (lo, hi) = d.deals_range();
                 if !(100..=200_000).contains(&lo) || hi > 200_000 {
@@ -428,7 +447,10 @@ impl Plan {
                 self.generators.clone().unwrap_or_default().check()?;
             }
         }
-        if matches!(self.estimator, Estimator::Forecast | Estimator::Playtest) {
+        if matches!(
+            self.estimator,
+            Estimator::Forecast | Estimator::Playtest | Estimator::Gain
+        ) {
             for (n, what) in [
                 (self.forecast_players, "forecast-players"),
                 (self.truth_players, "truth-players"),

@@ -187,6 +187,7 @@ pub fn design(plan: &Plan) -> String {
                 format!("{lo}_deals")
             }
         }
+        super::Estimator::Gain => format!("{}_players", plan.forecast_players),
         _ => format!("{}x{}", plan.design.testers, plan.design.sessions),
     }
 }
