@@ -200,6 +200,51 @@ fn plan_playtest_answers_with_its_check() {
     assert!(e.contains("--width"), "{e}");
 }
 
+/// An A/B of generator files (an adaptive one too) is sized as one of
+/// built-ins, and a file that is not there is named.
+#[test]
+fn plan_playtest_compares_generator_files() {
+    let args = |pair: &str| -> Vec<String> {
+        [
+            "plan-playtest",
+            "--population",
+            "demo-churn",
+            "--compare",
+            pair,
+            "--figure",
+            "games_per_session",
+            "--difference",
+            "1.0",
+            "--pilots",
+            "2",
+            "--checks",
+            "4",
+            "--truth-players",
+            "200",
+            "--size",
+            "8x8",
+            "--max-rounds",
+            "40",
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    };
+    let ok = args("random,docs/examples/adaptive.ron");
+    let out = run_ok(&ok.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        out.starts_with("plan figure=games_per_session difference=1 "),
+        "{out}"
+    );
+    let check = out.lines().last().unwrap();
+    assert!(
+        check.starts_with("check testers_per_generator=") && check.contains(" ab_tests=4 "),
+        "{out}"
+    );
+    let bad = args("random,no-such-file.ron");
+    let e = run_bad(&bad.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(e.contains("no-such-file.ron"), "{e}");
+}
+
 /// A number of a `key=value` line, `none` read as NaN.
 fn field(line: &str, key: &str) -> f64 {
     let v = line

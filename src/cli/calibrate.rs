@@ -311,7 +311,8 @@ pub(super) struct PlanArgs {
     /// The 95 % interval's full width to reach (hi - lo).
     #[arg(long, value_name = "W", conflicts_with = "compare")]
     width: Option<f64>,
-    /// Two generators to compare (an A/B test, testers split between them).
+    /// Two generators to compare (an A/B test, testers split between them): built-ins, presets
+    /// or generator files (adaptive ones too).
     #[arg(long, value_name = "G1,G2", requires = "difference")]
     compare: Option<String>,
     /// The difference in the figure to detect (two-sided 5 % test).

@@ -385,8 +385,24 @@ impl Plan {
             .map_err(|e| format!("board: {e}"))
     }
 
-    /// What cannot be simulated, refused with the field at fault.
+    /// What cannot be simulated, refused with the field at fault; a
+    /// study's generators are built-ins, so the plan holds them by value.
     pub fn check(&self) -> Result<(), String> {
+        self.check_values()?;
+        for g in [&self.generator, &self.forecast_generator] {
+            if !crate::play::dealers::NAMES.contains(&g.as_str()) {
+                return Err(format!(
+                    "unknown generator {g:?}; a study plays a built-in: {}",
+                    crate::play::dealers::NAMES.join(", ")
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The same but for the generators' names: a plan that is never
+    /// written (plan-playtest's) may deal from files and presets.
+    pub fn check_values(&self) -> Result<(), String> {
         if self.replications == 0 || self.replications > MAX_REPLICATIONS {
             return Err(format!(
                 "replications: 1 to {MAX_REPLICATIONS}; got {}",
@@ -458,14 +474,6 @@ impl Plan {
                 if !(20..=1_000_000).contains(&n) {
                     return Err(format!("{what}: 20 to 1,000,000; got {n}"));
                 }
-            }
-        }
-        for g in [&self.generator, &self.forecast_generator] {
-            if !crate::play::dealers::NAMES.contains(&g.as_str()) {
-                return Err(format!(
-                    "unknown generator {g:?}; a study plays a built-in: {}",
-                    crate::play::dealers::NAMES.join(", ")
-                ));
             }
         }
         Ok(())

@@ -62,7 +62,11 @@ impl Ask {
         p.board = self.board;
         p.max_rounds = self.max_rounds;
         p.truth_players = self.truth_players;
-        p.check()?;
+        p.check_values()?;
+        // A built-in, a preset or a generator file (an adaptive one too):
+        // this plan is never written, so a file need not be by value.
+        crate::play::dealing::Dealing::by_name(generator, &crate::model::pieces::PieceSet::classic())
+            .map_err(|e| e.to_string())?;
         Ok(p)
     }
 
