@@ -2,8 +2,8 @@
 // changer; or the generator file named as the first argument) and a greedy
 // placement, through the tenten C library, printing one line per round and
 // the danger of each board a game ends on. Game g is dealt from seed 7 + g - 1;
-// when it ends, the game reports how (its rounds, and whether the deal that
-// ended it was unfair) so that a generator's adaptive rules read the player.
+// when it ends, the game reports how (the rounds it completed, and whether
+// the deal that ended it was unfair) so that a generator's adaptive rules read the player.
 // The C# and Python examples are the same program; a test holds all three to
 // the workbench's engine, line for line.
 //
@@ -97,7 +97,6 @@ int main(int argc, char **argv) {
         TentenDeal deal;
         check(tenten_dealer_next(dealer, cells, CELLS, &deal), "tenten_dealer_next");
         memcpy(dealt_on, cells, CELLS);
-        game_rounds++;
         TentenValidation verdict;
         check(tenten_validate(rules, cells, CELLS, deal.pieces, deal.count, &verdict), "tenten_validate");
 
@@ -120,6 +119,7 @@ int main(int argc, char **argv) {
             }
         }
         score += points;
+        if (!over) game_rounds++; /* a round counts once its holder is placed */
         printf("round %d game %d holder=%s solvable=%u placements=%llu moves=%s points=%llu score=%llu filled=%d%s\n",
                round, game, holder, (unsigned)verdict.solvable, (unsigned long long)verdict.placements,
                moves[0] ? moves : "-", (unsigned long long)points, (unsigned long long)score, filled(cells),

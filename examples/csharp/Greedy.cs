@@ -90,7 +90,6 @@ static class Greedy
                 var holder = new byte[deal.Count];
                 Array.Copy(deal.Pieces, holder, (int)deal.Count);
                 var dealtOn = (byte[])cells.Clone();
-                gameRounds++;
                 Validation verdict;
                 Native.Check(Native.tenten_validate(rules, cells, CellCount, holder, new UIntPtr(deal.Count), out verdict), "tenten_validate");
 
@@ -114,6 +113,7 @@ static class Greedy
                     }
                 }
                 score += points;
+                if (!over) gameRounds++; // a round counts once its holder is placed
                 stdout.Write(string.Format(inv,
                     "round {0} game {1} holder={2} solvable={3} placements={4} moves={5} points={6} score={7} filled={8}{9}\n",
                     round, game, string.Join(",", ids), verdict.Solvable, verdict.Placements,

@@ -135,7 +135,6 @@ def main():
             check(LIB.tenten_dealer_next(dealer, cells, CELLS, C.byref(deal)), "tenten_dealer_next")
             holder = list(deal.pieces[:deal.count])
             dealt_on = Board(*cells)
-            game_rounds += 1
             verdict = Validation()
             check(LIB.tenten_validate(rules, cells, CELLS, (C.c_uint8 * len(holder))(*holder), len(holder),
                                       C.byref(verdict)), "tenten_validate")
@@ -150,6 +149,8 @@ def main():
                 moves.append(f"{ident}@{x},{y}")
                 points += gained
             score += points
+            if not over:
+                game_rounds += 1  # a round counts once its holder is placed
             out.append(f"round {round_} game {game} holder={','.join(ids)} solvable={verdict.solvable} "
                        f"placements={verdict.placements} moves={';'.join(moves) or '-'} points={points} "
                        f"score={score} filled={filled(cells)}{' over' if over else ''}")

@@ -61,11 +61,12 @@ pub(super) struct Args {
     /// gain: the figure compared: games_per_session, reach=R or returning_after=N.
     #[arg(long, value_name = "OBJECTIVE", requires = "arms")]
     objective: Option<String>,
-    /// Players a forecast plays, and the true population's players its truth is measured on.
+    /// Players a forecast plays, and the true population's players its truth is measured on
+    /// (default 10,000; a gain's 20,000: its truth's own error counts against the interval).
     #[arg(long, value_name = "N", default_value_t = 2_000)]
     forecast_players: u32,
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
-    truth_players: u32,
+    #[arg(long, value_name = "N")]
+    truth_players: Option<u32>,
     #[arg(long, value_name = "WxH", default_value = "10x10", value_parser = simulate::parse_size)]
     size: BoardSize,
     #[arg(long, value_name = "R", default_value_t = 1_000, value_parser = clap::value_parser!(u32).range(1..))]
@@ -120,7 +121,9 @@ fn plan(a: &Args) -> Result<Plan, FormatError> {
     plan.generator = a.generator.clone();
     plan.forecast_generator = a.forecast_generator.clone();
     plan.forecast_players = a.forecast_players as usize;
-    plan.truth_players = a.truth_players as usize;
+    if let Some(n) = a.truth_players {
+        plan.truth_players = n as usize;
+    }
     plan.board = (a.size.w() as u8, a.size.h() as u8);
     plan.max_rounds = a.max_rounds;
     if let Some(files) = &a.arms {
@@ -131,8 +134,13 @@ fn plan(a: &Args) -> Result<Plan, FormatError> {
         }
         let arm = |path: &PathBuf| -> Result<calibrate::gain::Arm, FormatError> {
             let spec = tenten_engine::play::generator_file::load(path, &PieceSet::classic())?;
+            // The file's name, not the path as typed: shards started from
+            // other folders still merge.
             Ok(calibrate::gain::Arm {
-                name: path.display().to_string(),
+                name: path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                ),
                 file: spec.file,
             })
         };

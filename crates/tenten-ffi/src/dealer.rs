@@ -125,8 +125,9 @@ pub unsafe extern "C" fn tenten_dealer_next(
     })
 }
 
-/// The game this dealer dealt ended after `rounds` rounds (a game lost in
-/// its first deal counts as 1), on an unfair deal (`unfair` 1: the holder
+/// The game this dealer dealt ended after `rounds` rounds completed (holders
+/// placed in full, as the workbench counts them: a game lost in its first
+/// deal has 0, read as 1), on an unfair deal (`unfair` 1: the holder
 /// could not be placed and a solvable one existed) or not (0). A generator's
 /// adaptive rules read the player's games from the next game on. A game
 /// ends once, after at least one deal, in no more rounds than it dealt.

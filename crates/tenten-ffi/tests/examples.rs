@@ -46,7 +46,9 @@ fn engine_lines(file: &str, report: bool) -> String {
     let mut history = History::default();
     let mut dealer = FileDealer::new(spec.clone());
     let (mut board, mut total, mut game): (Bits, u64, u32) = (0, 0, 1);
-    let mut n = 0;
+    // Deals of this game, and its rounds completed (the engine's count:
+    // a round counts once its holder is placed, `play_game`).
+    let (mut n, mut completed) = (0, 0u32);
     let mut out = String::new();
     for round in 0..ROUNDS {
         let table = Table {
@@ -80,6 +82,7 @@ fn engine_lines(file: &str, report: bool) -> String {
         }
         total += points;
         let over = placed.is_none();
+        completed += u32::from(!over);
         let ids: Vec<&str> = holder.iter().map(|&p| set.piece(p).id.as_str()).collect();
         let moves = if texts.is_empty() {
             "-".to_owned()
@@ -111,17 +114,17 @@ fn engine_lines(file: &str, report: bool) -> String {
             );
             let _ = writeln!(
                 out,
-                "game {game} over: score={total} danger={:.6} killers={} of {} rounds={n} unfair={}",
+                "game {game} over: score={total} danger={:.6} killers={} of {} rounds={completed} unfair={}",
                 d.probability,
                 d.killers.len(),
                 d.multisets,
                 u8::from(unfair)
             );
             if report {
-                history.ended(n as u32, unfair);
+                history.ended(completed, unfair);
             }
             dealer = FileDealer::new(spec.clone()).with_history(history.clone());
-            (board, total, game, n) = (0, 0, game + 1, 0);
+            (board, total, game, n, completed) = (0, 0, game + 1, 0, 0);
         }
     }
     let _ = writeln!(out, "games={game} score={total} filled={}", board.count_ones());

@@ -286,12 +286,59 @@ impl<R: BufRead> Iterator for LogLines<R> {
 
 /// Where a record sits in play. Records are taken in this order, whatever
 /// order the file holds them in.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A deal's place: ordered by player, session, game and round, ids in
+/// natural order (`s2` before `s10`: the playtest server and a cohort
+/// number sessions without padding, and a player's sessions are read in
+/// the order they were played).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Key {
     pub player: String,
     pub session: String,
     pub game: u64,
     pub round: u64,
+}
+
+impl Ord for Key {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        natural(&self.player, &other.player)
+            .then_with(|| natural(&self.session, &other.session))
+            .then(self.game.cmp(&other.game))
+            .then(self.round.cmp(&other.round))
+    }
+}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Natural order: runs of digits compared by their value (then by their
+/// leading zeros), the rest character by character; equal only when the
+/// strings are.
+pub fn natural(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (mut x, mut y) = (a, b);
+    loop {
+        let (Some(cx), Some(cy)) = (x.chars().next(), y.chars().next()) else {
+            return x.len().cmp(&y.len()).then_with(|| a.cmp(b));
+        };
+        if cx.is_ascii_digit() && cy.is_ascii_digit() {
+            let dx = x.len() - x.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            let dy = y.len() - y.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            let (nx, ny) = (x[..dx].trim_start_matches('0'), y[..dy].trim_start_matches('0'));
+            let o = nx.len().cmp(&ny.len()).then_with(|| nx.cmp(ny));
+            if o != Ordering::Equal {
+                return o;
+            }
+            (x, y) = (&x[dx..], &y[dy..]);
+        } else {
+            if cx != cy {
+                return cx.cmp(&cy);
+            }
+            (x, y) = (&x[cx.len_utf8()..], &y[cy.len_utf8()..]);
+        }
+    }
 }
 
 impl std::fmt::Display for Key {
@@ -603,6 +650,35 @@ pub struct Place {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Sessions and players in the order they were played: numbers by
+    /// value; equal only when the same text.
+    #[test]
+    fn ids_sort_naturally() {
+        use std::cmp::Ordering::*;
+        let mut ids = vec![
+            "s10", "s2", "s1", "s02", "t", "s", "s10a", "s10b", "s9z", "é1", "e2",
+        ];
+        ids.sort_by(|a, b| natural(a, b));
+        assert_eq!(
+            ids,
+            [
+                "e2", "s", "s1", "s02", "s2", "s9z", "s10", "s10a", "s10b", "t", "é1"
+            ]
+        );
+        assert_eq!(natural("s007", "s007"), Equal);
+        assert_eq!(
+            natural("a99999999999999999999999", "a100000000000000000000000"),
+            Less
+        );
+        let key = |s: &str| Key {
+            player: "p".to_owned(),
+            session: s.to_owned(),
+            game: 0,
+            round: 0,
+        };
+        assert!(key("s2") < key("s10"));
+    }
     use crate::io::playtest_log::{self, Logged, to_jsonl};
     use crate::model::board::BoardSize;
     use crate::model::pieces::PieceSet;

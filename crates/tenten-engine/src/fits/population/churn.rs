@@ -161,7 +161,7 @@ fn loglik(rows: &[(Vec<f64>, bool)], coefficients: &[f64]) -> f64 {
 }
 
 /// The rows cut to the three-term model's columns.
-fn basic(rows: &[(Vec<f64>, bool)]) -> Vec<(Vec<f64>, bool)> {
+pub fn basic(rows: &[(Vec<f64>, bool)]) -> Vec<(Vec<f64>, bool)> {
     rows.iter().map(|(x, y)| (x[..3].to_vec(), *y)).collect()
 }
 
@@ -218,7 +218,6 @@ pub fn fit(testers: &[Vec<(Vec<f64>, bool)>]) -> Option<ChurnFit> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fits::population::quit::logistic as sigmoid;
     use crate::fits::population::session::Played;
     use crate::model::generator::Generator;
 
@@ -314,8 +313,9 @@ mod tests {
             .collect();
         let kept = fit(&plain).unwrap();
         assert!(!kept.chosen, "{kept:?}");
-        assert!(kept.heldout_gain() < 1.96 * kept.heldout_se);
-        assert!(sigmoid(kept.coefficients[0]) > 0.0);
+        // Terms that are not there gain held-out testers nothing to speak of.
+        assert!(kept.heldout_gain().abs() < 3.0 * kept.heldout_se, "{kept:?}");
+        assert!(kept.heldout_se.is_finite() && kept.heldout_se > 0.0);
     }
 
     /// Every input gives an answer: no tester, one tester, no decision.

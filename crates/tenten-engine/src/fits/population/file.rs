@@ -249,8 +249,24 @@ impl Population {
             if let Some(churn) = &fitted.churn {
                 churn.check().map_err(|e| ("churn", e))?;
             }
-            let chosen = fitted.churn.as_ref().is_some_and(|c| c.chosen);
-            if self.quit.has_churn() && !chosen {
+            let chosen = fitted.churn.as_ref().filter(|c| c.chosen);
+            // A chosen model's covariance is its coefficients': the quit
+            // model must be the one fitted, or its intervals are another's.
+            if let Some(c) = chosen {
+                let (want, have) = (c.quit(), self.quit);
+                let near = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
+                let same = near(want.base, have.base)
+                    && near(want.unfair_odds, have.unfair_odds)
+                    && near(want.per_log_round, have.per_log_round)
+                    && want.churn().iter().zip(have.churn()).all(|(a, b)| near(*a, b));
+                if !same {
+                    return Err((
+                        "quit",
+                        "a fitted population whose churn terms were chosen holds the quit model its fit chose (fitted.churn.coefficients): edited, its forecasts' intervals would be another model's".to_owned(),
+                    ));
+                }
+            }
+            if self.quit.has_churn() && chosen.is_none() {
                 return Err((
                     "quit",
                     "a fitted population has churn terms only where its fit chose them (fitted.churn.chosen): its forecasts' intervals would not hold them otherwise".to_owned(),

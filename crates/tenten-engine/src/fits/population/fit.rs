@@ -165,26 +165,6 @@ impl TesterData {
     }
 }
 
-/// The quit model's rows: after every game that ended (lost or capped),
-/// whether the player stopped.
-pub fn quit_rows(sessions: &[Session]) -> Vec<(Vec<f64>, bool)> {
-    let mut rows = Vec::new();
-    for s in sessions {
-        let n = s.games.len();
-        for (g, game) in s.games.iter().enumerate() {
-            let last = g + 1 == n;
-            if last && !s.quit {
-                continue;
-            }
-            rows.push((
-                covariates(game.end == End::Unfair, game.rounds).to_vec(),
-                last && s.quit,
-            ));
-        }
-    }
-    rows
-}
-
 /// A tester's fit on the working scales.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TesterFit {
@@ -452,19 +432,17 @@ pub fn fit_population(
         .collect();
     let fits: Vec<(TesterFit, Vec<Session>)> = fits.into_iter().map(|(f, s, _)| (f, s)).collect();
     let sessions: Vec<Session> = fits.iter().flat_map(|(_, s)| s.clone()).collect();
-    let rows = quit_rows(&sessions);
+    // Every quit decision with all seven covariates, a tester's together;
+    // the three-term model reads the first three.
+    let tester_rows: Vec<Vec<(Vec<f64>, bool)>> = fits.iter().map(|(_, s)| churn::tester_rows(s)).collect();
+    let rows = churn::basic(&tester_rows.concat());
     let quit = logistic::fit(&rows).unwrap_or(logistic::Logistic {
         coefficients: vec![0.0; 3],
         covariance: vec![vec![f64::INFINITY; 3]; 3],
         rows: 0,
         loglik: 0.0,
     });
-    let churn = churn::fit(
-        &fits
-            .iter()
-            .map(|(_, s)| churn::tester_rows(s))
-            .collect::<Vec<_>>(),
-    );
+    let churn = churn::fit(&tester_rows);
     // The population's quit model: the seven terms where the held-out
     // testers chose them, else the three.
     let quit = match &churn {

@@ -166,6 +166,11 @@ impl Ranges {
         })
     }
 
+    /// Every range one value: the population is held, not drawn.
+    pub fn is_fixed(&self) -> bool {
+        self.all().iter().all(|(_, (lo, hi), ..)| lo == hi)
+    }
+
     /// The churn terms' ranges, in `quit::CHURN_TERMS`' order.
     pub fn churn(&self) -> [Range; 4] {
         [
@@ -361,7 +366,12 @@ impl Plan {
             generator: "random".to_owned(),
             forecast_generator: "repair".to_owned(),
             forecast_players: 2_000,
-            truth_players: 10_000,
+            // A gain's truth on ten times its players (gain.rs says why).
+            truth_players: if estimator == Estimator::Gain {
+                20_000
+            } else {
+                10_000
+            },
             board: (10, 10),
             max_rounds: 1_000,
             replications,
