@@ -42,7 +42,9 @@ pub(super) struct Args {
     deals_max: Option<u32>,
     /// The ranges the truth is drawn from, a RON file of (LO, HI) pairs: temperature_median,
     /// temperature_log_sd, slip_median, slip_logit_sd, quit_base, quit_unfair_odds,
-    /// quit_per_log_round (any left out keep their defaults, around the demo population).
+    /// quit_per_log_round, and the churn terms quit_per_unfair_in_row, quit_per_log_longer,
+    /// quit_per_log_shorter, quit_per_session_game (0 unless given; any left out keep their
+    /// defaults, around the demo population).
     #[arg(long, value_name = "RANGES.ron", conflicts_with = "population")]
     ranges: Option<PathBuf>,
     /// Hold one population fixed instead of drawing (a file or a preset's name).
@@ -56,10 +58,10 @@ pub(super) struct Args {
     forecast_generator: String,
     /// gain: the two generator files compared, BASE,ARM (the gain is ARM's over BASE's),
     /// kept by value in the study; default --generator and --forecast-generator.
-    #[arg(long, value_name = "BASE.ron,ARM.ron", value_delimiter = ',', num_args = 2)]
+    #[arg(long, value_name = "BASE.ron,ARM.ron", value_delimiter = ',')]
     arms: Option<Vec<PathBuf>>,
-    /// gain: the figure compared: games_per_session, reach=R or returning_after=N.
-    #[arg(long, value_name = "OBJECTIVE", requires = "arms")]
+    /// gain: the figure compared: games_per_session (default), reach=R or returning_after=N.
+    #[arg(long, value_name = "OBJECTIVE")]
     objective: Option<String>,
     /// Players a forecast plays, and the true population's players its truth is measured on
     /// (default 10,000; a gain's 20,000: its truth's own error counts against the interval).
@@ -126,11 +128,28 @@ fn plan(a: &Args) -> Result<Plan, FormatError> {
     }
     plan.board = (a.size.w() as u8, a.size.h() as u8);
     plan.max_rounds = a.max_rounds;
-    if let Some(files) = &a.arms {
-        if a.estimator != Estimator::Gain {
+    if a.estimator != Estimator::Gain && (a.arms.is_some() || a.objective.is_some()) {
+        return Err(bad(
+            "--arms and --objective are the gain estimator's (the two generators it compares, on what)",
+        ));
+    }
+    if a.estimator == Estimator::Gain
+        && a.arms.is_none()
+        && let Some(o) = &a.objective
+    {
+        tenten_engine::study::adapt::Objective::parse(o).map_err(bad)?;
+        if o != "games_per_session" {
             return Err(bad(
-                "--arms is the gain estimator's (the two generators it compares)",
+                "--objective other than games_per_session needs --arms (the built-in arms compare games per session)",
             ));
+        }
+    }
+    if let Some(files) = &a.arms {
+        if files.len() != 2 {
+            return Err(bad(format!(
+                "--arms is two generator files, BASE.ron,ARM.ron; got {}",
+                files.len()
+            )));
         }
         let arm = |path: &PathBuf| -> Result<calibrate::gain::Arm, FormatError> {
             let spec = tenten_engine::play::generator_file::load(path, &PieceSet::classic())?;

@@ -152,6 +152,8 @@ impl History {
                     None => (game, false),
                 };
                 let rounds: u32 = digits.parse().ok().filter(|&r| r >= 1).ok_or_else(|| {
+                    let shown: String = game.chars().take(40).collect();
+                    let game = if shown.len() < game.len() { format!("{shown}...") } else { shown };
                     format!(
                         "game {games} is {game:?}: a game is its rounds (1 to {}), with u after an unfair one",
                         u32::MAX

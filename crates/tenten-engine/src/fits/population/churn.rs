@@ -117,6 +117,31 @@ impl ChurnFit {
         if self.coefficients.iter().any(|c| !c.is_finite()) || self.cov.iter().flatten().any(|c| c.is_nan()) {
             return Err("churn's coefficients are numbers and its covariance has no NaN".to_owned());
         }
+        for i in 0..COLUMNS {
+            if !(self.cov[i][i] >= 0.0) {
+                return Err(format!(
+                    "churn's covariance has variance {} in column {i}: at least 0",
+                    self.cov[i][i]
+                ));
+            }
+            for j in 0..i {
+                let (a, b) = (self.cov[i][j], self.cov[j][i]);
+                let apart = a.is_infinite() != b.is_infinite()
+                    || (a.is_finite() && (a - b).abs() > 1e-9 * a.abs().max(b.abs()).max(1e-300));
+                if apart {
+                    return Err(format!(
+                        "churn's covariance is not symmetric at ({i}, {j}): {a} and {b}"
+                    ));
+                }
+            }
+        }
+        let compared = self.heldout_basic.is_finite() && self.heldout_churn.is_finite();
+        if self.folds > FOLDS || !(self.heldout_se >= 0.0) || !compared {
+            return Err(format!(
+                "churn's comparison: folds 0 to {FOLDS}, heldout_se at least 0, held-out log-likelihoods numbers; got folds {}, heldout_se {}",
+                self.folds, self.heldout_se
+            ));
+        }
         Ok(())
     }
 }

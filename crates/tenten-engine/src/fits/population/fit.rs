@@ -23,7 +23,7 @@ use crate::fits::player::{Ranked, decisions, fit_point};
 use crate::fits::player_value::{CRITERIA, fit_value_working};
 use crate::fits::population::churn;
 use crate::fits::population::file::{BetaNormal, Fitted, LogNormal, LogitNormal, Population, Tester};
-use crate::fits::population::quit::{MAX_GAMES, Quit, covariates, logistic as sigmoid, logit};
+use crate::fits::population::quit::{MAX_GAMES, Quit, logistic as sigmoid, logit};
 use crate::fits::population::session::{Played, Session};
 use crate::io::formats::FormatError;
 use crate::io::jsonl_log::{self, LogFile};

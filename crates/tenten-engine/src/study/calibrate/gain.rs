@@ -50,6 +50,12 @@ impl Arms {
     /// The objective known and both files dealable from the classic set.
     pub fn check(&self) -> Result<(), String> {
         Objective::parse(&self.objective)?;
+        if self.base.file == self.arm.file {
+            return Err(format!(
+                "arms: {} and {} are the same generator: every player plays the same games under both, a gain of exactly 0 with no width",
+                self.base.name, self.arm.name
+            ));
+        }
         for a in [&self.base, &self.arm] {
             if a.file.pieces.is_some() {
                 return Err(format!(
@@ -242,27 +248,29 @@ mod tests {
         assert!(a[0].truth > 0.0, "{a:?}");
     }
 
-    /// Arms by value: the same generator twice has a true gain of 0 and an
-    /// estimate of exactly 0; an unknown objective is refused.
+    /// Arms by value: dealt as files, their objective read; the same
+    /// generator twice and an unknown objective are refused.
     #[test]
     fn arms_by_value_are_checked_and_dealt() {
         let set = PieceSet::classic();
-        let file = generator_file::preset("repair", &set).unwrap().file;
         let arm = |name: &str| Arm {
             name: name.to_owned(),
-            file: file.clone(),
+            file: generator_file::preset(name, &set).unwrap().file,
         };
         let mut p = plan();
         p.arms = Some(Arms {
             objective: "reach=25".to_owned(),
-            base: arm("a"),
-            arm: arm("b"),
+            base: arm("random"),
+            arm: arm("repair"),
         });
         assert!(p.check().is_ok());
         let e = replicate(&p, 0, &Progress::default()).unwrap().unwrap();
         assert_eq!(e[0].parameter, "gain_reach_25");
-        assert_eq!((e[0].truth, e[0].value), (0.0, 0.0));
+        assert!(e[0].lo <= e[0].value && e[0].value <= e[0].hi, "{e:?}");
         p.arms.as_mut().unwrap().objective = "reach=7".to_owned();
         assert!(p.check().unwrap_err().contains("objective"));
+        p.arms.as_mut().unwrap().objective = "reach=25".to_owned();
+        p.arms.as_mut().unwrap().arm = arm("random");
+        assert!(p.check().unwrap_err().contains("same generator"));
     }
 }

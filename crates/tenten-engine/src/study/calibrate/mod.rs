@@ -451,11 +451,16 @@ impl Plan {
                 crate::fits::population::cohort::check_size(d.testers, d.sessions)?;
             }
             Estimator::Tune => {}
-            Estimator::Gain => {
-                if let Some(arms) = &self.arms {
-                    arms.check()?;
+            Estimator::Gain => match &self.arms {
+                Some(arms) => arms.check()?,
+                None if self.generator == self.forecast_generator => {
+                    return Err(format!(
+                        "generator and forecast-generator are both {}: a gain of a generator over itself is 0 with no width",
+                        self.generator
+                    ));
                 }
-            }
+                None => {}
+            },
             Estimator::FitGenerator => {
                 let (lo, hi) = d.deals_range();
                 if !(100..=200_000).contains(&lo) || hi > 200_000 {
