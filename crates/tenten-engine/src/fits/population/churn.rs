@@ -118,7 +118,7 @@ impl ChurnFit {
             return Err("churn's coefficients are numbers and its covariance has no NaN".to_owned());
         }
         for i in 0..COLUMNS {
-            if !(self.cov[i][i] >= 0.0) {
+            if self.cov[i][i].is_nan() || self.cov[i][i] < 0.0 {
                 return Err(format!(
                     "churn's covariance has variance {} in column {i}: at least 0",
                     self.cov[i][i]
@@ -136,7 +136,7 @@ impl ChurnFit {
             }
         }
         let compared = self.heldout_basic.is_finite() && self.heldout_churn.is_finite();
-        if self.folds > FOLDS || !(self.heldout_se >= 0.0) || !compared {
+        if self.folds > FOLDS || self.heldout_se.is_nan() || self.heldout_se < 0.0 || !compared {
             return Err(format!(
                 "churn's comparison: folds 0 to {FOLDS}, heldout_se at least 0, held-out log-likelihoods numbers; got folds {}, heldout_se {}",
                 self.folds, self.heldout_se
