@@ -65,8 +65,45 @@ fn scores_have_mean_zero_over_the_predictive_population() {
     }
 }
 
+/// The session's quit decisions' log-likelihood under the seven quit
+/// coefficients `c`, each chance read off the session so far.
+fn session_loglik(c: &[f64], session: &Session) -> f64 {
+    let q = Quit::from_coefficients([c[0], c[1], c[2]]).with_churn([c[3], c[4], c[5], c[6]]);
+    let mut h = crate::play::adaptive::History::default();
+    let last = session.games.len();
+    session
+        .games
+        .iter()
+        .enumerate()
+        .map(|(j, g)| {
+            h.ended(g.rounds, g.end == End::Unfair);
+            let pr = q.chance_after(&h);
+            if j + 1 == last { pr.ln() } else { (1.0 - pr).ln() }
+        })
+        .sum()
+}
+
+/// `quit_score` against a central difference of `session_loglik` in each
+/// of the seven coefficients.
+fn assert_score_is_gradient(p: &Population, session: &Session) {
+    let s = quit_score(p, session);
+    let c: Vec<f64> = p.quit.coefficients().into_iter().chain(p.quit.churn()).collect();
+    for k in 0..7 {
+        let h = 1e-6;
+        let (mut up, mut down) = (c.clone(), c.clone());
+        up[k] += h;
+        down[k] -= h;
+        let numeric = (session_loglik(&up, session) - session_loglik(&down, session)) / (2.0 * h);
+        assert!(
+            (numeric - s[k]).abs() < 1e-5,
+            "coefficient {k}: {numeric} vs {}",
+            s[k]
+        );
+    }
+}
+
 /// The quit's score is the gradient of the session's log-likelihood in
-/// (a, b, c), against a central difference.
+/// (a, b, c) (and the churn terms, 0 here), against a central difference.
 #[test]
 fn the_quit_score_is_the_log_likelihoods_gradient() {
     let p = by_name("demo").unwrap();
@@ -87,36 +124,7 @@ fn the_quit_score_is_the_log_likelihoods_gradient() {
         ],
         quit: true,
     };
-    let loglik = |c: [f64; 3]| {
-        let q = Quit::from_coefficients(c);
-        session
-            .games
-            .iter()
-            .enumerate()
-            .map(|(j, g)| {
-                let pr = q.chance(g.end == End::Unfair, g.rounds);
-                if j + 1 == session.games.len() {
-                    pr.ln()
-                } else {
-                    (1.0 - pr).ln()
-                }
-            })
-            .sum::<f64>()
-    };
-    let s = quit_score(&p, &session);
-    let c = p.quit.coefficients();
-    for k in 0..3 {
-        let h = 1e-6;
-        let (mut up, mut down) = (c, c);
-        up[k] += h;
-        down[k] -= h;
-        let numeric = (loglik(up) - loglik(down)) / (2.0 * h);
-        assert!(
-            (numeric - s[k]).abs() < 1e-5,
-            "coefficient {k}: {numeric} vs {}",
-            s[k]
-        );
-    }
+    assert_score_is_gradient(&p, &session);
 }
 
 /// End to end on a figure whose gradient is known: the share of players
@@ -212,38 +220,9 @@ fn the_churn_terms_score_and_carry_their_uncertainty() {
             .collect(),
         quit: true,
     };
-    let loglik = |c: &[f64]| {
-        let q = Quit::from_coefficients([c[0], c[1], c[2]]).with_churn([c[3], c[4], c[5], c[6]]);
-        let mut h = crate::play::adaptive::History::default();
-        session
-            .games
-            .iter()
-            .enumerate()
-            .map(|(j, g)| {
-                h.ended(g.rounds, g.end == End::Unfair);
-                let pr = q.chance_after(&h);
-                if j + 1 == session.games.len() {
-                    pr.ln()
-                } else {
-                    (1.0 - pr).ln()
-                }
-            })
-            .sum::<f64>()
-    };
+    assert_score_is_gradient(&p, &session);
     let s = quit_score(&p, &session);
     let c: Vec<f64> = p.quit.coefficients().into_iter().chain(p.quit.churn()).collect();
-    for k in 0..7 {
-        let h = 1e-6;
-        let (mut up, mut down) = (c.clone(), c.clone());
-        up[k] += h;
-        down[k] -= h;
-        let numeric = (loglik(&up) - loglik(&down)) / (2.0 * h);
-        assert!(
-            (numeric - s[k]).abs() < 1e-5,
-            "coefficient {k}: {numeric} vs {}",
-            s[k]
-        );
-    }
     // The churn terms' own covariates are not all 0 in this session.
     assert!(s[3..].iter().all(|x| *x != 0.0), "{s:?}");
 
