@@ -2,9 +2,11 @@
 //! the Generator tab's Learn, `tenten.fit_generator`): every check (none,
 //! reject, the paper's repair under each policy, a bag) fitted by exact
 //! likelihood; the best one's adaptive rules (repeat_previous, fill bands,
-//! mercy) tested by likelihood ratios with their right null distributions,
-//! sharing the level, and vetoed by the held-out likelihood (`rules`);
-//! every check refitted with the rules kept and the verdict among those
+//! mercy) chosen stepwise on nested models, each tested given the rules
+//! kept by a likelihood ratio with its right null distribution (`rules`,
+//! `select`), the check chosen again with them, and a rule the held-out
+//! likelihood contradicts dropped; every check refitted with the rules kept
+//! and the verdict among those
 //! final models by Vuong's test (`verdict`); a model table (log-likelihood,
 //! AIC, BIC, held-out log-likelihood per deal), a predictive check on
 //! games held out, and the generator file the best model writes, its
@@ -18,6 +20,7 @@ pub mod likelihood;
 mod predictive;
 mod report;
 pub mod rules;
+mod select;
 pub mod verdict;
 
 pub use bag::BagFit;
@@ -40,8 +43,8 @@ pub const BAND_GRID: [f64; 4] = [0.25, 0.5, 0.75, 1.0];
 pub const MIN_BAND_DEALS: usize = 50;
 /// Mercy's waits tried, in rounds without a clear.
 pub const MERCY_GRID: [u32; 6] = [2, 4, 6, 8, 10, 12];
-/// The chance of keeping any adaptive rule the truth does not have: the
-/// rules tried share it (`rules`).
+/// The level the rules share: each step of the selection splits it among
+/// the rules it tries (`select`).
 pub const RULE_ALPHA: f64 = 0.01;
 /// The redraws the learned repair and reject write (the presets').
 pub const REPAIR_REDRAWS: usize = 64;
@@ -113,17 +116,17 @@ pub fn bands_for(deals: &Deals) -> Vec<f64> {
     cuts
 }
 
-/// An adaptive rule fitted on the best plain check.
-pub(crate) struct RuleFit {
-    pub fit: Fitted,
-    pub rule: &'static str,
-    /// Settings tried, the likeliest kept (mercy's waits; 1 otherwise).
-    pub grid: usize,
-}
-
 /// What one fit counts for in the progress: an eighth of the boards.
 pub(crate) fn fit_unit(boards: &Boards) -> usize {
     (boards.infos.len() / 8).max(1)
+}
+
+/// The plain `check`'s shares, where a model on that check starts its EM.
+fn near_of(fits: &[Fitted], check: Check) -> Option<&[f64]> {
+    fits.iter()
+        .find(|f| f.rules == Rules::plain(check))
+        .and_then(|f| f.weights.first())
+        .map(Vec::as_slice)
 }
 
 /// Learns a generator from `deals` of `set`. `None` when cancelled.
@@ -141,9 +144,11 @@ pub fn learn(
     // The ETA after the boards: each fit counted as an eighth of them.
     // Plain checks, rules, the final checks with the rules kept, and the
     // held-out folds of the final model.
-    let planned = (checks(&req.policies).len() + 3 + MERCY_GRID.len()) * if req.held_out { 3 } else { 1 }
-        + checks(&req.policies).len()
-        + 3;
+    // Plain checks (with their held-out folds), the final model's folds and
+    // the rules' held-out folds; each model the rules' selection fits adds
+    // its own unit when it starts (`select::Fits`).
+    let planned =
+        checks(&req.policies).len() * if req.held_out { 3 } else { 1 } + 2 + if req.held_out { 8 } else { 0 };
     progress.set_total(cache.infos.len() + planned * fit_unit(&cache));
     let data = Data {
         deals: &deals.deals,
@@ -177,71 +182,46 @@ pub fn learn(
         .filter(|f| f.loglik.is_finite())
         .max_by(|a, b| a.loglik.total_cmp(&b.loglik))
         .map(|f| f.rules.check);
-    let mut rule_fits: Vec<RuleFit> = Vec::new();
+    let mut models = select::Fits(fits.clone());
+    let mut selection = None;
     if let Some(check) = best_check
         && req.rules
         && !deals.deals.is_empty()
     {
-        let base = Rules::plain(check);
-        // Each rule's fit starts from the plain check's answer.
-        let near: Option<Vec<f64>> = fits
-            .iter()
-            .find(|f| f.rules == base)
-            .map(|f| f.weights[0].clone());
-        let near = near.as_deref();
-        let mut repeat = base.clone();
-        repeat.repeat = true;
-        let Some(f) = fit::fit_from(&data, &repeat, near, progress) else {
+        let Some(mut sel) = select::select(&mut models, &data, deals, check, near_of(&fits, check), progress)
+        else {
             return Ok(None);
         };
-        rule_fits.push(RuleFit {
-            fit: f,
-            rule: "repeat",
-            grid: 1,
-        });
-        let cuts = bands_for(deals);
-        if cuts.len() > 1 {
-            let mut banded = base.clone();
-            banded.bands = cuts;
-            let Some(f) = fit::fit_from(&data, &banded, near, progress) else {
+        // The rules were chosen on the best plain check; with them kept
+        // another check can be likelier (reject and repair tie when a
+        // repeat chance is left out). Choose the check again, once.
+        let mut best = (f64::NEG_INFINITY, check);
+        for c in checks(&req.policies) {
+            let mut rules = sel.kept.clone();
+            rules.check = c;
+            let Some(f) = models.fit(&data, &rules, near_of(&fits, c), progress) else {
                 return Ok(None);
             };
-            rule_fits.push(RuleFit {
-                fit: f,
-                rule: "bands",
-                grid: 1,
-            });
-        }
-        let mut best_mercy: Option<Fitted> = None;
-        let mut waits = 0;
-        for k in MERCY_GRID {
-            let on = deals
-                .deals
-                .iter()
-                .filter(|d| d.dry_rounds.is_some_and(|r| r >= k))
-                .count();
-            if on < MIN_BAND_DEALS {
-                continue;
+            if f.loglik > best.0 {
+                best = (f.loglik, c);
             }
-            let mut m = base.clone();
-            m.mercy = Some(k);
-            let Some(f) = fit::fit_from(&data, &m, near, progress) else {
+        }
+        if best.1 != check {
+            let Some(again) = select::select(
+                &mut models,
+                &data,
+                deals,
+                best.1,
+                near_of(&fits, best.1),
+                progress,
+            ) else {
                 return Ok(None);
             };
-            waits += 1;
-            if best_mercy.as_ref().is_none_or(|b| f.loglik > b.loglik) {
-                best_mercy = Some(f);
-            }
+            sel = again;
         }
-        if let Some(f) = best_mercy {
-            rule_fits.push(RuleFit {
-                fit: f,
-                rule: "mercy",
-                grid: waits,
-            });
-        }
+        selection = Some(sel);
     }
-    report::assemble(set, deals, req, &data, fits, bag, rule_fits, progress)
+    report::assemble(set, deals, req, &data, fits, bag, models, selection, progress)
 }
 
 #[cfg(test)]

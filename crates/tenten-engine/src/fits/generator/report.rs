@@ -12,9 +12,10 @@ use crate::fits::generator::deals::Deals;
 use crate::fits::generator::fit::{self, Data, Fitted, Rules};
 use crate::fits::generator::likelihood::Check;
 use crate::fits::generator::predictive::{self, Predictive};
-use crate::fits::generator::rules::{self, RuleTest};
+use crate::fits::generator::rules::RuleTest;
+use crate::fits::generator::select::{self, Selection};
 use crate::fits::generator::verdict::{self, Candidate, Verdict};
-use crate::fits::generator::{REJECT_REDRAWS, Request, RuleFit};
+use crate::fits::generator::{REJECT_REDRAWS, Request};
 use crate::model::pieces::{MAX_WEIGHT, PieceSet};
 use crate::model::shapes::Shapes;
 use crate::play::generator_file::{self, Band, Check as FileCheck, GeneratorFile, MAX_SCALE, Mercy};
@@ -450,7 +451,8 @@ pub(super) fn assemble(
     data: &Data,
     fits: Vec<Fitted>,
     bag: BagFit,
-    rule_fits: Vec<RuleFit>,
+    mut models: select::Fits,
+    selection: Option<Selection>,
     progress: &Progress,
 ) -> Result<Option<Learned>, String> {
     let shapes = Shapes::new(set, deals.size);
@@ -469,44 +471,40 @@ pub(super) fn assemble(
         }
     };
     let mut rows = Vec::new();
-    let mut plain_held = None;
-    for f in &fits {
-        let h = held(&f.rules);
-        if f.rules == best_check.rules {
-            plain_held = h;
+    // Held-out scores by model, each scored once.
+    let mut scored: Vec<(Rules, Option<f64>)> = Vec::new();
+    let mut held_of = |rules: &Rules| {
+        if let Some((_, h)) = scored.iter().find(|(r, _)| r == rules) {
+            return *h;
         }
+        let h = held(rules);
+        scored.push((rules.clone(), h));
+        h
+    };
+    for f in &fits {
+        let h = held_of(&f.rules);
         rows.push(row(f, h, None));
     }
-    // The rules' tests, each rule against the plain check it extends; the
-    // rules kept join the final model.
-    let rule_held: Vec<Option<f64>> = rule_fits.iter().map(|r| held(&r.fit.rules)).collect();
-    let tried: Vec<rules::Tried> = rule_fits
-        .iter()
-        .zip(&rule_held)
-        .map(|(r, &held_out)| rules::Tried {
-            rule: r.rule,
-            fit: &r.fit,
-            grid: r.grid,
-            held_out,
-        })
-        .collect();
-    let rule_tests = rules::test(&best_check, plain_held, &tried);
+    // The rules kept by the selection (`select`), less any the held-out
+    // likelihood contradicts; a row for each rule tried, with its last test.
     let mut kept = best_check.rules.clone();
-    for ((r, t), h) in rule_fits.iter().zip(&rule_tests).zip(&rule_held) {
-        if t.kept {
-            match r.rule {
-                "repeat" => kept.repeat = true,
-                "bands" => kept.bands = r.fit.rules.bands.clone(),
-                _ => kept.mercy = r.fit.rules.mercy,
-            }
+    let mut rule_tests = Vec::new();
+    if let Some(mut sel) = selection {
+        if req.held_out {
+            select::veto(&mut sel, &mut held_of);
         }
-        let mut rw = row(
-            &r.fit,
-            *h,
-            Some((name(&best_check.rules), t.statistic, t.df, t.p)),
-        );
-        rw.test = Some(t.why.clone());
-        rows.push(rw);
+        kept = sel.kept.clone();
+        for t in &sel.tried {
+            let h = held_of(&t.big.rules);
+            let mut rw = row(
+                &t.big,
+                h,
+                Some((name(&t.small.rules), t.test.statistic, t.test.df, t.test.p)),
+            );
+            rw.test = Some(t.test.why.clone());
+            rows.push(rw);
+            rule_tests.push(t.test.clone());
+        }
     }
     if progress.cancelled() {
         return Ok(None);
@@ -517,19 +515,16 @@ pub(super) fn assemble(
     for f in &fits {
         let mut rules = kept.clone();
         rules.check = f.rules.check;
-        if rules == f.rules {
-            finals.push(f.clone());
-        } else if let Some(r) = rule_fits.iter().find(|r| r.fit.rules == rules) {
-            finals.push(r.fit.clone());
-        } else {
-            let Some(g) = fit::fit_from(data, &rules, f.weights.first().map(Vec::as_slice), progress) else {
-                return Ok(None);
-            };
+        let listed = rows.iter().any(|r| r.name == name(&rules));
+        let Some(g) = models.fit(data, &rules, f.weights.first().map(Vec::as_slice), progress) else {
+            return Ok(None);
+        };
+        if !listed {
             let mut rw = row(&g, None, lr_test(f, &g));
             rw.test = Some("for the verdict: the check with the rules kept".to_owned());
             rows.push(rw);
-            finals.push(g);
         }
+        finals.push(g);
     }
     let per_deal: Vec<Vec<f64>> = finals.iter().map(|f| data.per_deal(f)).collect();
     let candidates: Vec<Candidate> = finals

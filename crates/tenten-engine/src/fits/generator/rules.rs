@@ -1,5 +1,5 @@
-//! Which adaptive rules the final model keeps, by tests whose null
-//! distribution is right:
+//! The test of one adaptive rule against the nested model without it, by
+//! a likelihood ratio whose null distribution is right:
 //!
 //! - `repeat_previous`: its null value, a chance of 0, is on the boundary of
 //!   the parameter space, so the likelihood ratio's reference is a 50:50
@@ -9,26 +9,14 @@
 //!   times the number of waits tried (Bonferroni: never below the true p).
 //! - fill bands: χ² with the extra shares as degrees of freedom.
 //!
-//! The rules tried share the level by Holm's step-down (the family's chance
-//! of keeping any rule the truth lacks stays at most `RULE_ALPHA`), and a
-//! rule the held-out likelihood contradicts (the model with it predicts
-//! other games' deals worse) is not kept, whatever its p: a test on the
-//! deals fitted cannot outvote a prediction of deals not fitted.
+//! Which rules are tried against which models, and at which level, is
+//! `select`'s: each rule is tested given the rules already kept, never
+//! only against the plain check (a rule tested against a model that lacks
+//! another true rule stands in for the missing one).
 
 use statrs::distribution::{ChiSquared, ContinuousCDF};
 
-use crate::fits::generator::RULE_ALPHA;
 use crate::fits::generator::fit::Fitted;
-
-/// One rule's fit against the plain check it extends.
-pub struct Tried<'a> {
-    pub rule: &'static str,
-    pub fit: &'a Fitted,
-    /// Values of the rule's setting tried (mercy's waits), the best kept.
-    pub grid: usize,
-    /// Held-out log-likelihood per deal, when scored.
-    pub held_out: Option<f64>,
-}
 
 /// A rule's test.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,81 +24,68 @@ pub struct RuleTest {
     pub rule: &'static str,
     pub statistic: f64,
     pub df: usize,
-    /// The p from the right reference (boundary, grid), before Holm.
+    /// The p from the right reference (boundary, grid).
     pub p: f64,
-    /// The level Holm's step-down gave this test.
+    /// The level it was held to.
     pub level: f64,
     pub kept: bool,
     /// Why it is or is not kept, in words.
     pub why: String,
 }
 
-/// The right p of `t`'s likelihood ratio over `plain`, with its statistic
-/// and degrees of freedom; `None` when either cannot deal the deals.
-pub fn p_of(plain: &Fitted, t: &Tried) -> Option<(f64, usize, f64)> {
-    if !(plain.loglik.is_finite() && t.fit.loglik.is_finite()) {
+/// The right p of `big`'s likelihood ratio over the nested `small`, which
+/// lacks `rule` (`grid` settings of it tried, the likeliest kept), with its
+/// statistic and degrees of freedom; `None` when either cannot deal the
+/// deals.
+pub fn p_of(small: &Fitted, big: &Fitted, rule: &str, grid: usize) -> Option<(f64, usize, f64)> {
+    if !(small.loglik.is_finite() && big.loglik.is_finite()) {
         return None;
     }
-    let df = t.fit.params.saturating_sub(plain.params).max(1);
-    let stat = (2.0 * (t.fit.loglik - plain.loglik)).max(0.0);
+    let df = big.params.saturating_sub(small.params).max(1);
+    let stat = (2.0 * (big.loglik - small.loglik)).max(0.0);
     let tail = ChiSquared::new(df as f64).map_or(f64::NAN, |c| 1.0 - c.cdf(stat));
-    let p = match t.rule {
+    let p = match rule {
         // Half the mass of the mixture sits at 0: a statistic of exactly 0
         // has p 1.
         "repeat" if stat <= 0.0 => 1.0,
         "repeat" => 0.5 * tail,
-        "mercy" => (tail * t.grid.max(1) as f64).min(1.0),
+        "mercy" => (tail * grid.max(1) as f64).min(1.0),
         _ => tail,
     };
     Some((stat, df, p))
 }
 
-/// The tests of `tried` over `plain` (held-out per deal `plain_held`).
-pub fn test(plain: &Fitted, plain_held: Option<f64>, tried: &[Tried]) -> Vec<RuleTest> {
-    let mut tests: Vec<RuleTest> = tried
-        .iter()
-        .map(|t| {
-            let (statistic, df, p) = p_of(plain, t).unwrap_or((f64::NAN, 0, 1.0));
-            RuleTest {
-                rule: t.rule,
-                statistic,
-                df,
-                p,
-                level: 0.0,
-                kept: false,
-                why: String::new(),
-            }
-        })
-        .collect();
-    // Holm: the i-th smallest p against alpha / (m - i), stopping at the
-    // first that fails.
-    let m = tests.len();
-    let mut order: Vec<usize> = (0..m).collect();
-    order.sort_by(|&a, &b| tests[a].p.total_cmp(&tests[b].p));
-    let mut rejecting = true;
-    for (rank, &i) in order.iter().enumerate() {
-        let level = RULE_ALPHA / (m - rank) as f64;
-        let t = &mut tests[i];
-        t.level = level;
-        rejecting = rejecting && t.p < level;
-        let held = tried[i].held_out;
-        let contradicted = matches!((held, plain_held), (Some(h), Some(p)) if h < p);
-        t.kept = rejecting && !contradicted;
-        t.why = if !rejecting {
-            format!("not kept: p={:.3e} is not below its level {:.4}", t.p, level)
-        } else if contradicted {
-            format!(
-                "not kept: p={:.3e} is below its level {:.4}, but held-out games are predicted worse with it ({:.4} against {:.4} per deal)",
-                t.p,
-                level,
-                held.unwrap_or(f64::NAN),
-                plain_held.unwrap_or(f64::NAN)
-            )
-        } else {
-            format!("kept: p={:.3e} below its level {:.4}", t.p, level)
-        };
+/// `rule`'s test of `big` over `small` at `level`; `given` names the
+/// rules `small` already keeps ("" for none).
+pub fn decide(
+    rule: &'static str,
+    small: &Fitted,
+    big: &Fitted,
+    grid: usize,
+    level: f64,
+    given: &str,
+) -> RuleTest {
+    let (statistic, df, p) = p_of(small, big, rule, grid).unwrap_or((f64::NAN, 0, 1.0));
+    let kept = p < level;
+    let given = if given.is_empty() {
+        String::new()
+    } else {
+        format!(" given {given}")
+    };
+    let why = if kept {
+        format!("kept: p={p:.3e}{given} below its level {level:.4}")
+    } else {
+        format!("not kept: p={p:.3e}{given} is not below its level {level:.4}")
+    };
+    RuleTest {
+        rule,
+        statistic,
+        df,
+        p,
+        level,
+        kept,
+        why,
     }
-    tests
 }
 
 #[cfg(test)]
@@ -139,96 +114,34 @@ mod tests {
     fn repeat_is_tested_on_the_boundary_and_mercy_pays_for_its_grid() {
         let plain = fitted(-100.0, 10);
         let big = fitted(-100.0 + 3.841_458_8 / 2.0, 11);
-        let t = |rule, grid| Tried {
-            rule,
-            fit: &big,
-            grid,
-            held_out: None,
-        };
         // A statistic at χ²(1)'s 95 % point: p 0.05 plain, 0.025 on the boundary.
-        let (_, df, p) = p_of(&plain, &t("bands", 1)).unwrap();
+        let (_, df, p) = p_of(&plain, &big, "bands", 1).unwrap();
         assert_eq!(df, 1);
         assert!((p - 0.05).abs() < 1e-6, "{p}");
-        let (_, _, p) = p_of(&plain, &t("repeat", 1)).unwrap();
+        let (_, _, p) = p_of(&plain, &big, "repeat", 1).unwrap();
         assert!((p - 0.025).abs() < 1e-6, "{p}");
-        let (_, _, p) = p_of(&plain, &t("mercy", 6)).unwrap();
+        let (_, _, p) = p_of(&plain, &big, "mercy", 6).unwrap();
         assert!((p - 0.3).abs() < 1e-6, "{p}");
         let same = fitted(-100.0, 11);
-        let (_, _, p) = p_of(
-            &plain,
-            &Tried {
-                rule: "repeat",
-                fit: &same,
-                grid: 1,
-                held_out: None,
-            },
-        )
-        .unwrap();
+        let (_, _, p) = p_of(&plain, &same, "repeat", 1).unwrap();
         assert_eq!(p, 1.0);
+        assert!(p_of(&fitted(f64::NEG_INFINITY, 10), &big, "bands", 1).is_none());
     }
 
     #[test]
-    fn holm_shares_the_level_and_the_held_out_likelihood_can_veto() {
-        let plain = fitted(-1000.0, 10);
-        // Statistics of 20 (p about 4e-6 at 1 df) and 7 (p about 0.008).
-        let strong = fitted(-990.0, 11);
+    fn a_rule_is_kept_below_its_level_and_says_what_it_was_given() {
+        let small = fitted(-1000.0, 10);
+        // A statistic of 7 at 1 df: p about 0.008.
         let weak = fitted(-996.5, 11);
-        let tried = [
-            Tried {
-                rule: "bands",
-                fit: &strong,
-                grid: 1,
-                held_out: None,
-            },
-            Tried {
-                rule: "mercy",
-                fit: &weak,
-                grid: 1,
-                held_out: None,
-            },
-        ];
-        let tests = test(&plain, None, &tried);
-        assert!(tests[0].kept, "{:?}", tests[0]);
-        assert!((tests[0].level - RULE_ALPHA / 2.0).abs() < 1e-12);
-        // 0.008 is below 0.01 alone, and Holm's second level is 0.01.
-        assert!(tests[1].kept, "{:?}", tests[1]);
-        // Three rules: the weak one's p must beat 0.01/2 at its rank.
-        let tried3 = [
-            Tried {
-                rule: "bands",
-                fit: &strong,
-                grid: 1,
-                held_out: None,
-            },
-            Tried {
-                rule: "mercy",
-                fit: &weak,
-                grid: 1,
-                held_out: None,
-            },
-            Tried {
-                rule: "repeat",
-                fit: &plain,
-                grid: 1,
-                held_out: None,
-            },
-        ];
-        let tests = test(&plain, None, &tried3);
-        assert!(tests[0].kept);
-        assert!(!tests[1].kept, "{:?}", tests[1]);
-        assert!(!tests[2].kept);
-        // The held-out likelihood says the strong rule predicts worse.
-        let vetoed = test(
-            &plain,
-            Some(-10.085),
-            &[Tried {
-                rule: "bands",
-                fit: &strong,
-                grid: 1,
-                held_out: Some(-10.135),
-            }],
-        );
-        assert!(!vetoed[0].kept);
-        assert!(vetoed[0].why.contains("held-out"), "{}", vetoed[0].why);
+        let t = decide("bands", &small, &weak, 1, 0.01, "");
+        assert!(t.kept, "{t:?}");
+        assert!(t.why.starts_with("kept: p="), "{}", t.why);
+        let t = decide("bands", &small, &weak, 1, 0.005, "repeat");
+        assert!(!t.kept, "{t:?}");
+        assert!(t.why.contains("given repeat"), "{}", t.why);
+        assert!((t.level - 0.005).abs() < 1e-15);
+        // A model that cannot deal the deals keeps nothing.
+        let t = decide("mercy", &fitted(f64::NEG_INFINITY, 10), &weak, 2, 0.01, "");
+        assert!(!t.kept && t.p == 1.0);
     }
 }

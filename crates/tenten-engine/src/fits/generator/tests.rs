@@ -397,3 +397,44 @@ fn a_learned_files_shares_match_the_printed_shares_within_a_tenth_of_a_point() {
         assert!(l.lines[0].contains(&format!("{}={:.2}%", set.pieces[i].id, p * 100.0)));
     }
 }
+
+/// `n` deals of a generator file's text to `player`.
+fn dealt_by_file(text: &str, player: &str, seed: u64, n: usize) -> (PieceSet, Deals) {
+    let set = PieceSet::classic();
+    let shapes = Shapes::new(&set, BoardSize::CLASSIC);
+    let spec = crate::play::generator_file::parse(text, "truth", &set).unwrap();
+    let dealing = Dealing::file(spec, &set).unwrap();
+    let who = player::preset(player).unwrap();
+    let places = record_places_dealt(&shapes, &set, 3, &who, seed, n, &dealing);
+    let text =
+        crate::io::playtest_log::to_jsonl(&places, BoardSize::CLASSIC, &set, player, "s", Some("truth"));
+    let deals = deals::read_texts(&[("log.jsonl".to_owned(), text)], &set).unwrap();
+    (set, deals)
+}
+
+/// Session 11's study kept rules the truth lacked only when the truth had
+/// another rule: each rule was tested against the plain check, a model
+/// without the true rule, so it could take up that rule's slack. Now each
+/// rule is tested given the rules kept: here bands against none+repeat.
+#[test]
+fn a_rule_is_tested_given_the_rules_kept_so_it_cannot_stand_in_for_another() {
+    let truth = "(name: \"truth\", check: none, repeat_previous: 0.15)";
+    let (set, deals) = dealt_by_file(truth, "novice", 2, 10_000);
+    let l = learn(&set, &deals, &quick(), &Progress::default())
+        .unwrap()
+        .unwrap();
+    let best = l.best.as_ref().unwrap();
+    assert!(best.rules.repeat, "{}", l.lines[0]);
+    assert!(
+        best.rules.bands.is_empty() && best.rules.mercy.is_none(),
+        "{}",
+        l.lines[0]
+    );
+    let bands = l.rule_tests.iter().find(|t| t.rule == "bands").unwrap();
+    assert!(!bands.kept && bands.why.contains("given repeat"), "{}", bands.why);
+    let repeat = l.rule_tests.iter().find(|t| t.rule == "repeat").unwrap();
+    assert!(repeat.kept && repeat.p < 1e-10, "{repeat:?}");
+    // Each rule tried has its row, naming the model it was tested against.
+    let row = l.rows.iter().find(|r| r.name == "none+repeat+bands").unwrap();
+    assert_eq!(row.lr.as_ref().unwrap().0, "none+repeat");
+}

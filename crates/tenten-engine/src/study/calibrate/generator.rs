@@ -45,8 +45,10 @@ use super::{Estimate, Plan, Range, replication_seed};
 /// present with chance 1 − 0.5^(1/3) ≈ 0.206, so that half of the
 /// generators have no rule; a repeat chance 0.05 to 0.2; above a fill cut
 /// of 0.25 or 0.5 the small pieces (1-2 cells) times 2 to 3 and the large
-/// ones (5 cells and more) divided by as much; mercy after 4, 6 or 8 dry
-/// rounds, the small pieces times 2 to 4.
+/// ones (5 cells and more) divided by as much; mercy after 2 or 4 dry
+/// rounds, the small pieces times 2 to 4 (a novice reaches 6 dry rounds in
+/// about 1 deal in 5,000 and 8 never: a longer wait would be a mercy no
+/// log can show).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct GeneratorRanges {
@@ -70,7 +72,7 @@ pub const HALF_WITHOUT_RULES: f64 = 0.206_299_474_015_900_7;
 /// The fill cuts a band starts above, and mercy's waits (both on the
 /// learner's grids, so a learned model can name the truth's contexts).
 pub const BAND_CUTS: [f64; 2] = [0.25, 0.5];
-pub const MERCY_WAITS: [u32; 3] = [4, 6, 8];
+pub const MERCY_WAITS: [u32; 2] = [2, 4];
 
 impl Default for GeneratorRanges {
     fn default() -> Self {
@@ -225,6 +227,17 @@ pub struct Outcome {
     pub learned: Model,
     /// The check's verdict was decided.
     pub decided: bool,
+    /// The truth's mercy was in force in at least `MIN_BAND_DEALS` deals
+    /// of the log (a mercy seldom in force cannot be told from none by
+    /// any learner: it counts as absent for power and for the rules'
+    /// match). True when the truth has no mercy; studies written before
+    /// this field read as true.
+    #[serde(default = "yes")]
+    pub mercy_shown: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The check's verdict against the truth.
@@ -238,6 +251,14 @@ pub enum Call {
 }
 
 impl Outcome {
+    /// The truth as a log can show it: mercy seldom in force left out.
+    pub fn visible_truth(&self) -> Model {
+        Model {
+            mercy: self.truth.mercy && self.mercy_shown,
+            ..self.truth.clone()
+        }
+    }
+
     pub fn call(&self) -> Call {
         if !self.decided {
             Call::Undecided
@@ -442,6 +463,13 @@ pub fn replicate(
         truth: Model::of_file(&truth.file),
         learned: Model::of_learned(&learned),
         decided: learned.decided,
+        mercy_shown: truth.file.mercy.as_ref().is_none_or(|m| {
+            read.deals
+                .iter()
+                .filter(|d| d.dry_rounds.is_some_and(|r| r >= m.after_rounds_without_clear))
+                .count()
+                >= learner::MIN_BAND_DEALS
+        }),
     };
     Some(Ok((estimates(&truth, &learned, &set), outcome)))
 }
@@ -581,7 +609,7 @@ pub fn tally(reps: &[super::Replication]) -> Tally {
         Rate::of(count(&|o| of(o) && hit(o)), count(of))
     };
     let false_positive = [0, 1, 2].map(|i| rate_on(&|o| !rules(&o.truth)[i], &|o| rules(&o.learned)[i]));
-    let power = [0, 1, 2].map(|i| rate_on(&|o| rules(&o.truth)[i], &|o| rules(&o.learned)[i]));
+    let power = [0, 1, 2].map(|i| rate_on(&|o| rules(&o.visible_truth())[i], &|o| rules(&o.learned)[i]));
     // Shares: each replication a cluster of its shares.
     let clusters: Vec<(f64, f64)> = outs
         .iter()
@@ -623,7 +651,7 @@ pub fn tally(reps: &[super::Replication]) -> Tally {
         rules_without_rules: Rate::of(count(&|o| !o.truth.any_rule() && o.learned.any_rule()), plain),
         false_positive,
         power,
-        rules_match_with_repeat: rate_on(&|o| o.truth.repeat, &|o| o.learned.same_rules(&o.truth)),
+        rules_match_with_repeat: rate_on(&|o| o.truth.repeat, &|o| o.learned.same_rules(&o.visible_truth())),
         share_coverage,
         shares_compared: Rate::of(clusters.len(), n),
         repeat_coverage: Rate::of(repeats.iter().filter(|e| e.covers()).count(), repeats.len()),

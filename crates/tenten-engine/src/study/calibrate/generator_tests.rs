@@ -28,6 +28,7 @@ fn rep(index: usize, truth: Model, learned: Model, decided: bool, estimates: Vec
             truth,
             learned,
             decided,
+            mercy_shown: true,
         }),
     }
 }
@@ -136,6 +137,49 @@ fn a_rule_kept_without_rules_is_a_false_positive_and_a_rule_kept_with_it_is_powe
     );
     assert_eq!(model("reject", [true, false, true]).name(), "reject+repeat+mercy");
     assert_eq!(model("repair", NONE).name(), "repair(deepest)");
+}
+
+#[test]
+fn a_mercy_seldom_in_force_counts_as_absent_for_power_and_match_only() {
+    let mut unseen = rep(
+        0,
+        model("reject", [true, false, true]),
+        model("reject", [true, false, false]),
+        true,
+        vec![],
+    );
+    if let Some(o) = unseen.generator.as_mut() {
+        o.mercy_shown = false;
+    }
+    let seen = rep(
+        1,
+        model("reject", [true, false, true]),
+        model("reject", [true, false, false]),
+        true,
+        vec![],
+    );
+    let t = tally(&[unseen.clone()]);
+    // The learner could not see it: the rules match, and mercy has no truth
+    // to find.
+    assert_eq!(
+        (t.rules_match_with_repeat.count, t.rules_match_with_repeat.of),
+        (1, 1)
+    );
+    assert_eq!(t.power[2].of, 0);
+    assert_eq!(
+        t.false_positive[2].of, 0,
+        "a mercy in the truth is never a false one"
+    );
+    let t = tally(&[unseen, seen]);
+    assert_eq!(
+        (t.rules_match_with_repeat.count, t.rules_match_with_repeat.of),
+        (1, 2)
+    );
+    assert_eq!((t.power[2].count, t.power[2].of), (0, 1));
+    // A study written before the field reads every mercy as shown.
+    let old = "(deals: 10, truth: (kind: \"none\", repeat: false, bands: false, mercy: true), learned: (kind: \"none\", repeat: false, bands: false, mercy: false), decided: true)";
+    let o: Outcome = ron::from_str(old).unwrap();
+    assert!(o.mercy_shown && o.visible_truth().mercy);
 }
 
 #[test]
