@@ -590,7 +590,8 @@ enum Command {
         /// A deal, board or batch file.
         file: PathBuf,
     },
-    /// Open the workbench window with a deal, board or piece set.
+    /// Open the workbench window with a file: a deal, board, batch, JSON Lines log, piece set,
+    /// simulation result (shown in the Lab) or calibration study (shown on the Calibration page).
     Open { file: PathBuf },
     /// Time validate and validate+change on a seeded corpus of self-play deals (use a release build).
     Bench {

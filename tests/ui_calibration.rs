@@ -122,3 +122,75 @@ fn a_fit_generator_study_shows_its_rates_goals_and_a_true_progress() {
     let shown = format!(", {}/{}", t.wrong.count, t.wrong.of);
     assert!(h.query_all_by_label_contains(&shown).next().is_some(), "{shown}");
 }
+
+/// A study the CLI ran for hours (here a small one written as the CLI
+/// writes it) opens on the Calibration page, saying where it came from;
+/// a study missing replications says so, and a running study is not
+/// replaced.
+#[test]
+fn a_study_file_opens_on_the_page_and_says_what_it_holds() {
+    use tenten_engine::study::calibrate::{self, file::Study};
+    let plan = Plan::new(Estimator::FitPlayer, Design::SMALL, 6, 3);
+    plan.check().unwrap();
+    let reps = calibrate::run(&plan, 0..6, &tenten_engine::progress::Progress::default(), |_| {}).unwrap();
+    let dir = common::cli::scratch("open-study");
+    let whole = dir.join("study.ron");
+    std::fs::write(&whole, Study::new(plan.clone(), (0, 1), reps.clone()).to_ron()).unwrap();
+    let part = dir.join("shard.ron");
+    let shard: Vec<_> = reps.iter().filter(|r| r.index % 2 == 0).cloned().collect();
+    std::fs::write(&part, Study::new(plan.clone(), (0, 2), shard).to_ron()).unwrap();
+
+    let mut h = harness_on_tab("Lab");
+    common::ui::open(&mut h, whole.clone());
+    assert_eq!(
+        h.state().state.settings.inspector_tab,
+        tenten::app::tabs::CALIBRATION_TAB
+    );
+    let shown = h
+        .state()
+        .live
+        .calibration
+        .result
+        .clone()
+        .expect("the study shown");
+    assert_eq!(shown.replications, reps);
+    assert!(
+        h.state().live.status.contains("over 6 replications"),
+        "{}",
+        h.state().live.status
+    );
+    h.run();
+    assert!(
+        h.query_all_by_label_contains("Opened from study.ron")
+            .next()
+            .is_some()
+    );
+    assert!(
+        h.query_all_by_label_contains("6 replications (0 failed)")
+            .next()
+            .is_some()
+    );
+
+    common::ui::open(&mut h, part);
+    assert!(
+        h.state().live.status.contains("only 3 of its 6 replications"),
+        "{}",
+        h.state().live.status
+    );
+    h.run();
+    assert!(
+        h.query_all_by_label_contains("3 of its 6 replications (0 failed)")
+            .next()
+            .is_some()
+    );
+
+    // A study under way is not replaced by a file.
+    press(&mut h, "Run the study");
+    assert!(h.state().live.calibration.running());
+    h.state_mut().push(Command::Load(whole));
+    h.run();
+    let error = h.state().live.error.clone().unwrap_or_default();
+    assert!(error.contains("cancel it before opening study.ron"), "{error}");
+    h.state_mut().push(Command::CancelCalibration);
+    step_until(&mut h, "the study's cancel", |a| !a.live.calibration.running());
+}

@@ -261,7 +261,7 @@ impl App {
                 // A log on the active set's pieces: nothing is replaced.
                 files::Loaded::Deal { set: None, .. } => false,
                 files::Loaded::PieceSet(set) => *set != doc.set,
-                files::Loaded::Result(_) => false,
+                files::Loaded::Result(_) | files::Loaded::Study(_) => false,
             };
             let log = matches!(l, files::Loaded::Deal { batch: Some((text, _)), .. }
                 if tenten_engine::io::jsonl_log::is_jsonl(text));
@@ -356,8 +356,42 @@ impl App {
                 self.live.status = format!("Opened piece set {}{closed}{generator}", file_name(path));
             }
             Ok(files::Loaded::Result(result)) => self.open_result(path, *result),
+            Ok(files::Loaded::Study(study)) => self.open_study(path, *study),
             Err(message) => self.live.error = Some(message),
         }
+    }
+
+    /// Shows a calibration study (one the CLI ran for hours, say) on the
+    /// Calibration page as if it had run here. A study with replications
+    /// missing (a shard, a checkpoint) is shown with what it lacks said:
+    /// its rates describe the replications it holds, no more.
+    fn open_study(&mut self, path: &std::path::Path, study: tenten_engine::study::calibrate::file::Study) {
+        let name = file_name(path);
+        if self.live.calibration.running() {
+            self.live.error = Some(format!(
+                "A calibration study is running: cancel it before opening {name}."
+            ));
+            return;
+        }
+        let (held, planned) = (study.replications.len(), study.plan.replications);
+        let part = if held < planned {
+            format!(" (only {held} of its {planned} replications: a shard or an unfinished study)")
+        } else {
+            String::new()
+        };
+        self.live.status = format!(
+            "Opened the study {name}: {} over {held} replications{part}, shown on the Calibration page",
+            study.plan.estimator.name()
+        );
+        self.live.calibration.show(
+            crate::app::jobs::calibration::Study {
+                plan: study.plan,
+                replications: study.replications,
+            },
+            name,
+        );
+        self.state.settings.inspector_tab = crate::app::tabs::CALIBRATION_TAB;
+        self.state.settings.remember(path.to_path_buf());
     }
 
     /// Shows a result file's run in the Lab as if it had run here. A shard

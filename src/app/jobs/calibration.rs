@@ -18,6 +18,8 @@ pub struct Study {
 #[derive(Default)]
 pub struct CalibrationJob {
     pub result: Option<Study>,
+    /// The file the result was opened from (`None`: run here).
+    pub opened: Option<String>,
     pub error: Option<String>,
     job: Option<Job<Result<Study, String>>>,
     /// The plan under way, to say which replication it is at.
@@ -46,7 +48,15 @@ impl CalibrationJob {
         .map_err(|e| e.to_string())?;
         self.job = Some(job);
         self.error = None;
+        self.opened = None;
         Ok(())
+    }
+
+    /// Shows a study read from `file` as the page's result.
+    pub fn show(&mut self, study: Study, file: String) {
+        self.result = Some(study);
+        self.error = None;
+        self.opened = Some(file);
     }
 
     /// Replications done of the study under way, from the units of cost

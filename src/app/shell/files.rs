@@ -34,6 +34,9 @@ pub enum Loaded {
     PieceSet(PieceSet),
     /// A simulation's result (`tenten simulate --out`, `tenten merge --out`).
     Result(Box<tenten_engine::study::results::ResultFile>),
+    /// A calibration study (`tenten calibrate --out`, `tenten merge --out`;
+    /// a shard or a checkpoint reads as the study it is part of).
+    Study(Box<tenten_engine::study::calibrate::file::Study>),
 }
 
 /// A result file has a format, settings and pairs of games; no deal, set
@@ -47,6 +50,9 @@ pub fn load(path: &Path, current: &PieceSet) -> Result<Loaded, String> {
         return tenten_engine::study::results::ResultFile::parse(&text, &name)
             .map(|r| Loaded::Result(Box::new(r)))
             .map_err(|e| e.to_string());
+    }
+    if let Some(study) = tenten_engine::study::calibrate::file::Study::parse(&text, &name) {
+        return study.map(|s| Loaded::Study(Box::new(s)));
     }
     if tenten_engine::io::jsonl_log::is_jsonl(&text) {
         // Telemetry names no piece set: the classic one, as in the CLI. A

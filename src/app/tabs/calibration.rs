@@ -324,11 +324,19 @@ impl Tab for CalibrationTab {
             ui.separator();
             let failed = study.replications.iter().filter(|r| r.failed.is_some()).count();
             let generators = study.plan.estimator == Estimator::FitGenerator;
+            let held = study.replications.len();
+            let count = if held < study.plan.replications {
+                format!("{held} of its {} replications", study.plan.replications)
+            } else {
+                format!("{held} replications")
+            };
+            if let Some(file) = &job.opened {
+                ui.weak(format!("Opened from {file} (played by `tenten calibrate`), not run here."));
+            }
             ui.label(format!(
-                "{} on the {} design: {} replications ({failed} failed{}), seed {}, {}, engine behaviour {}.",
+                "{} on the {} design: {count} ({failed} failed{}), seed {}, {}, engine behaviour {}.",
                 study.plan.estimator.name(),
                 summary::design(&study.plan),
-                study.plan.replications,
                 study
                     .replications
                     .iter()
@@ -353,7 +361,7 @@ impl Tab for CalibrationTab {
             table(ui, &rows);
             ui.add_space(6.0);
             ui.label(RichText::new("Coverage per parameter").strong());
-            coverage_plot(ui, &rows, study.plan.replications);
+            coverage_plot(ui, &rows, held);
             let with: Vec<&Row> = rows.iter().filter(|r| r.with_interval > 0).collect();
             if with.is_empty() {
                 return;

@@ -187,9 +187,12 @@ fn summary(ui: &mut Ui, source: &str, l: &Learned) {
             rules.push(format!("mercy after {k} rounds without a clear"));
         }
         ui.label(if rules.is_empty() {
-            "No adaptive rule is kept (each likelihood-ratio test p ≥ 0.01).".to_owned()
+            "No adaptive rule is kept (Models compared says each rule's test and why).".to_owned()
         } else {
-            format!("Kept (likelihood-ratio p < 0.01): {}.", rules.join("; "))
+            format!(
+                "Kept, each by its likelihood-ratio test given the other rules kept: {}.",
+                rules.join("; ")
+            )
         });
     }
     if let Some(p) = &l.predictive {

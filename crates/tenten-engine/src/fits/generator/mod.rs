@@ -64,7 +64,8 @@ pub struct Request {
     pub held_out: bool,
     /// The changer's policies repair is fitted under.
     pub policies: Vec<Policy>,
-    /// Test the adaptive rules (repeat_previous, bands, mercy) on the best check.
+    /// Select the adaptive rules (repeat_previous, bands, mercy) on the best
+    /// check, and choose the check again with them.
     pub rules: bool,
 }
 
@@ -141,14 +142,17 @@ pub fn learn(
     let Some(cache) = Boards::of(&shapes, set, &boards, deals.k, &req.policies, progress)? else {
         return Ok(None);
     };
-    // The ETA after the boards: each fit counted as an eighth of them.
-    // Plain checks, rules, the final checks with the rules kept, and the
-    // held-out folds of the final model.
-    // Plain checks (with their held-out folds), the final model's folds and
-    // the rules' held-out folds; each model the rules' selection fits adds
-    // its own unit when it starts (`select::Fits`).
-    let planned =
-        checks(&req.policies).len() * if req.held_out { 3 } else { 1 } + 2 + if req.held_out { 8 } else { 0 };
+    // The ETA after the boards, each fit counted as an eighth of them: the
+    // plain checks, the rules' first step (every rule on the best check)
+    // and the final model's folds. A later step's models and each
+    // held-out score grow the total as they start (`select::Fits`,
+    // `report`), so the bar stays true whatever the selection needs.
+    let first_step = if req.rules && !deals.deals.is_empty() {
+        2 + select::Candidates::of(deals).waits.len()
+    } else {
+        0
+    };
+    let planned = checks(&req.policies).len() + first_step + 2;
     progress.set_total(cache.infos.len() + planned * fit_unit(&cache));
     let data = Data {
         deals: &deals.deals,
@@ -182,7 +186,7 @@ pub fn learn(
         .filter(|f| f.loglik.is_finite())
         .max_by(|a, b| a.loglik.total_cmp(&b.loglik))
         .map(|f| f.rules.check);
-    let mut models = select::Fits(fits.clone());
+    let mut models = select::Fits::new(fits.clone(), first_step);
     let mut selection = None;
     if let Some(check) = best_check
         && req.rules
@@ -194,8 +198,14 @@ pub fn learn(
         };
         // The rules were chosen on the best plain check; with them kept
         // another check can be likelier (reject and repair tie when a
-        // repeat chance is left out). Choose the check again, once.
-        let mut best = (f64::NEG_INFINITY, check);
+        // repeat chance is left out). Choose the check again, once; a tie
+        // keeps the check the rules were chosen on.
+        let mut kept = sel.kept.clone();
+        kept.check = check;
+        let Some(own) = models.fit(&data, &kept, near_of(&fits, check), progress) else {
+            return Ok(None);
+        };
+        let mut best = (own.loglik, check);
         for c in checks(&req.policies) {
             let mut rules = sel.kept.clone();
             rules.check = c;

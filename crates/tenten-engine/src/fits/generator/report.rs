@@ -166,12 +166,13 @@ fn on<'a>(data: &'a Data, include: &'a [bool], progress: &'a Progress) -> Data<'
     }
 }
 
-/// Held-out log-likelihood per deal of the folds' fits, each scored on the
-/// games it was not fitted on. Shares are smoothed by half a piece (a piece
-/// the other fold never dealt is not impossible).
-fn held_out_score(data: &Data, rules: &Rules, folds: &[Fitted; 2], progress: &Progress) -> f64 {
+/// Each deal's held-out log-likelihood: scored by the fold's fit that was
+/// not fitted on its game. Shares are smoothed by half a piece (a piece
+/// the other fold never dealt is not impossible); `-inf` for a deal the
+/// fold's model cannot deal.
+fn held_out_deals(data: &Data, rules: &Rules, folds: &[Fitted; 2], progress: &Progress) -> Vec<f64> {
     let deals = data.deals;
-    let mut total = 0.0;
+    let mut out = vec![0.0; deals.len()];
     for (fold, f) in folds.iter().enumerate() {
         let train: Vec<bool> = deals.iter().map(|d| d.game % 2 != fold).collect();
         let test: Vec<bool> = train.iter().map(|t| !t).collect();
@@ -190,20 +191,30 @@ fn held_out_score(data: &Data, rules: &Rules, folds: &[Fitted; 2], progress: &Pr
                 w.iter().map(|&x| (x * dealt + 0.5) / (dealt + 0.5 * n)).collect()
             })
             .collect();
-        let (ll, _, impossible) = on(data, &test, progress).pass(rules, &smoothed, f.repeat, false);
-        if impossible > 0 {
-            return f64::NEG_INFINITY;
+        let g = Fitted {
+            weights: smoothed,
+            ..f.clone()
+        };
+        let scores = on(data, &test, progress).per_deal(&g);
+        for (i, s) in (0..deals.len()).filter(|&i| test[i]).zip(scores) {
+            out[i] = s;
         }
-        total += ll;
     }
-    total / deals.len().max(1) as f64
+    out
 }
 
-/// Held-out log-likelihood per deal: fitted on the even games, scored on
-/// the odd, and the other way round.
-fn held_out(data: &Data, rules: &Rules, progress: &Progress) -> Option<f64> {
+/// Held-out log-likelihood per deal of the folds' fits, each scored on the
+/// games it was not fitted on.
+fn held_out_score(data: &Data, rules: &Rules, folds: &[Fitted; 2], progress: &Progress) -> f64 {
+    let deals = held_out_deals(data, rules, folds, progress);
+    deals.iter().sum::<f64>() / deals.len().max(1) as f64
+}
+
+/// Each deal's held-out log-likelihood: fitted on the even games, scored
+/// on the odd, and the other way round.
+fn held_out(data: &Data, rules: &Rules, progress: &Progress) -> Option<Vec<f64>> {
     let folds = fold_fits(data, rules, progress)?;
-    Some(held_out_score(data, rules, &folds, progress))
+    Some(held_out_deals(data, rules, &folds, progress))
 }
 
 /// The smoking gun under `none`'s learned weights.
@@ -457,12 +468,6 @@ pub(super) fn assemble(
 ) -> Result<Option<Learned>, String> {
     let shapes = Shapes::new(set, deals.size);
     let n_deals = deals.deals.len();
-    let best_check = fits
-        .iter()
-        .filter(|f| f.loglik.is_finite())
-        .max_by(|a, b| a.loglik.total_cmp(&b.loglik))
-        .cloned()
-        .unwrap_or_else(|| fits[0].clone());
     let held = |rules: &Rules| {
         if req.held_out {
             held_out(data, rules, progress)
@@ -471,31 +476,44 @@ pub(super) fn assemble(
         }
     };
     let mut rows = Vec::new();
-    // Held-out scores by model, each scored once.
-    let mut scored: Vec<(Rules, Option<f64>)> = Vec::new();
+    // Held-out scores by model, deal by deal, each scored once.
+    let mut scored: Vec<(Rules, Option<std::rc::Rc<Vec<f64>>>)> = Vec::new();
     let mut held_of = |rules: &Rules| {
         if let Some((_, h)) = scored.iter().find(|(r, _)| r == rules) {
-            return *h;
+            return h.clone();
         }
-        let h = held(rules);
-        scored.push((rules.clone(), h));
+        // Two fold fits, counted as they start.
+        if req.held_out {
+            progress.total.fetch_add(
+                2 * crate::fits::generator::fit_unit(data.boards),
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        }
+        let h = held(rules).map(std::rc::Rc::new);
+        scored.push((rules.clone(), h.clone()));
         h
     };
+    let mean = |h: Option<std::rc::Rc<Vec<f64>>>| h.map(|v| v.iter().sum::<f64>() / v.len().max(1) as f64);
     for f in &fits {
-        let h = held_of(&f.rules);
+        let h = mean(held_of(&f.rules));
         rows.push(row(f, h, None));
     }
     // The rules kept by the selection (`select`), less any the held-out
     // likelihood contradicts; a row for each rule tried, with its last test.
-    let mut kept = best_check.rules.clone();
+    // Without a selection (rules not asked for, or no deals) no rule is
+    // kept; the finals below set each check.
+    let mut kept = Rules::plain(fits[0].rules.check);
     let mut rule_tests = Vec::new();
     if let Some(mut sel) = selection {
-        if req.held_out {
-            select::veto(&mut sel, &mut held_of);
+        let games: Vec<usize> = deals.deals.iter().map(|d| d.game).collect();
+        if req.held_out && select::veto(&mut sel, &mut held_of, &games) {
+            let Some(()) = select::retest(&mut sel, &mut models, data, progress) else {
+                return Ok(None);
+            };
         }
         kept = sel.kept.clone();
         for t in &sel.tried {
-            let h = held_of(&t.big.rules);
+            let h = mean(held_of(&t.big.rules));
             let mut rw = row(
                 &t.big,
                 h,
@@ -820,7 +838,7 @@ pub(super) fn assemble(
     }
     let mut notes = deals.notes.clone();
     if n_deals < 2 {
-        notes.push("fewer than 2 deals: the weights are the prior's (what was dealt) and every interval is unbounded".to_owned());
+        notes.push("fewer than 2 deals: the shares are those of the pieces dealt, and their intervals too wide to act on".to_owned());
     }
     if !best.converged && !bag_best {
         notes.push(format!("EM stopped after {} steps before converging", best.steps));

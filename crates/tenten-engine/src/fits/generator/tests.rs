@@ -13,10 +13,24 @@ use crate::search::heuristic::Policy;
 /// `n` deals dealt by `generator` to `player`, as the fit reads them.
 pub fn dealt(generator: &str, player: &str, seed: u64, n: usize) -> (PieceSet, Deals) {
     let set = PieceSet::classic();
-    let shapes = Shapes::new(&set, BoardSize::CLASSIC);
     let dealing = Dealing::by_name(generator, &set).unwrap();
+    dealt_by(&dealing, generator, player, seed, n)
+}
+
+/// `n` deals of a generator file's text to `player`.
+fn dealt_by_file(text: &str, player: &str, seed: u64, n: usize) -> (PieceSet, Deals) {
+    let set = PieceSet::classic();
+    let spec = crate::play::generator_file::parse(text, "truth", &set).unwrap();
+    dealt_by(&Dealing::file(spec, &set).unwrap(), "truth", player, seed, n)
+}
+
+/// `n` deals by `dealing` (logged as `generator`) to `player`, as the fit
+/// reads them.
+fn dealt_by(dealing: &Dealing, generator: &str, player: &str, seed: u64, n: usize) -> (PieceSet, Deals) {
+    let set = PieceSet::classic();
+    let shapes = Shapes::new(&set, BoardSize::CLASSIC);
     let who = player::preset(player).unwrap();
-    let places = record_places_dealt(&shapes, &set, 3, &who, seed, n, &dealing);
+    let places = record_places_dealt(&shapes, &set, 3, &who, seed, n, dealing);
     let text =
         crate::io::playtest_log::to_jsonl(&places, BoardSize::CLASSIC, &set, player, "s", Some(generator));
     let deals = deals::read_texts(&[("log.jsonl".to_owned(), text)], &set).unwrap();
@@ -396,20 +410,6 @@ fn a_learned_files_shares_match_the_printed_shares_within_a_tenth_of_a_point() {
         // And the printed figure (two decimals of a percent) agrees.
         assert!(l.lines[0].contains(&format!("{}={:.2}%", set.pieces[i].id, p * 100.0)));
     }
-}
-
-/// `n` deals of a generator file's text to `player`.
-fn dealt_by_file(text: &str, player: &str, seed: u64, n: usize) -> (PieceSet, Deals) {
-    let set = PieceSet::classic();
-    let shapes = Shapes::new(&set, BoardSize::CLASSIC);
-    let spec = crate::play::generator_file::parse(text, "truth", &set).unwrap();
-    let dealing = Dealing::file(spec, &set).unwrap();
-    let who = player::preset(player).unwrap();
-    let places = record_places_dealt(&shapes, &set, 3, &who, seed, n, &dealing);
-    let text =
-        crate::io::playtest_log::to_jsonl(&places, BoardSize::CLASSIC, &set, player, "s", Some("truth"));
-    let deals = deals::read_texts(&[("log.jsonl".to_owned(), text)], &set).unwrap();
-    (set, deals)
 }
 
 /// Session 11's study kept rules the truth lacked only when the truth had

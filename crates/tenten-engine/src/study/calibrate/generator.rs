@@ -65,12 +65,22 @@ pub struct GeneratorRanges {
     pub band_factor: Range,
     /// Mercy's factor, when there is mercy, drawn uniformly.
     pub mercy_factor: Range,
+    /// Mercy's waits (rounds without a clear), one drawn when there is
+    /// mercy; each on the learner's grid. A study file written before this
+    /// field drew 4, 6 or 8, and reads so (its plan then differs from
+    /// today's, so the two never merge).
+    #[serde(default = "waits_before_session_12")]
+    pub mercy_waits: Vec<u32>,
+}
+
+fn waits_before_session_12() -> Vec<u32> {
+    vec![4, 6, 8]
 }
 
 /// The chance of each rule that leaves half of the generators with none.
 pub const HALF_WITHOUT_RULES: f64 = 0.206_299_474_015_900_7;
-/// The fill cuts a band starts above, and mercy's waits (both on the
-/// learner's grids, so a learned model can name the truth's contexts).
+/// The fill cuts a band starts above, and mercy's default waits (both on
+/// the learner's grids, so a learned model can name the truth's contexts).
 pub const BAND_CUTS: [f64; 2] = [0.25, 0.5];
 pub const MERCY_WAITS: [u32; 2] = [2, 4];
 
@@ -83,6 +93,7 @@ impl Default for GeneratorRanges {
             repeat: (0.05, 0.2),
             band_factor: (2.0, 3.0),
             mercy_factor: (2.0, 4.0),
+            mercy_waits: MERCY_WAITS.to_vec(),
         }
     }
 }
@@ -102,6 +113,17 @@ impl GeneratorRanges {
         }
         if !(0.0..=1.0).contains(&self.rule_chance) {
             return Err(format!("rule_chance: a chance, 0 to 1; got {}", self.rule_chance));
+        }
+        if self.mercy_waits.is_empty()
+            || self.mercy_waits.len() > learner::MERCY_GRID.len()
+            || self.mercy_waits.iter().any(|k| !learner::MERCY_GRID.contains(k))
+        {
+            return Err(format!(
+                "mercy_waits: one to {} of the learner's waits {:?}; got {:?}",
+                learner::MERCY_GRID.len(),
+                learner::MERCY_GRID,
+                self.mercy_waits
+            ));
         }
         for (name, (lo, hi), min, max) in [
             ("repeat", self.repeat, 0.0, 1.0),
@@ -330,7 +352,7 @@ pub fn draw(plan: &Plan, r: usize, set: &PieceSet) -> GeneratorSpec {
         Vec::new()
     };
     let mercy = has[2].then(|| {
-        let wait = MERCY_WAITS[rng.below(MERCY_WAITS.len())];
+        let wait = g.mercy_waits[rng.below(g.mercy_waits.len())];
         let f = pick(g.mercy_factor, &mut rng);
         Mercy {
             after_rounds_without_clear: wait,
