@@ -591,7 +591,7 @@ enum Command {
         file: PathBuf,
     },
     /// Open the workbench window with a file: a deal, board, batch, JSON Lines log, piece set,
-    /// simulation result (shown in the Lab) or calibration study (shown on the Calibration page).
+    /// generator, a run's result (shown in the Lab) or a calibration study (on the Calibration page).
     Open { file: PathBuf },
     /// Time validate and validate+change on a seeded corpus of self-play deals (use a release build).
     Bench {
