@@ -33,6 +33,10 @@ pub struct CalibrationTab {
     seed: u64,
     /// The parameter the zipper plot shows.
     zipper: String,
+    /// The study file last shown: a newly opened one sets the fields to its
+    /// own plan, so the page never shows one estimator's study beside
+    /// another's settings.
+    opened: Option<String>,
 }
 
 impl Default for CalibrationTab {
@@ -44,6 +48,7 @@ impl Default for CalibrationTab {
             replications: 60,
             seed: 1,
             zipper: String::new(),
+            opened: None,
         }
     }
 }
@@ -196,6 +201,19 @@ fn generator_table(ui: &mut Ui, reps: &[Replication]) {
         };
         goals.iter().find(|g| g.0 == key).map(|g| g.2)
     };
+    // Four columns are wider than the inspector beside the board: they
+    // scroll sideways in their own room, the goal and verdict reachable.
+    crate::app::widgets::scroll::sideways(ui, "calibration_generator_scroll", |ui| {
+        generator_grid(ui, &figures, &goal_of)
+    });
+}
+
+/// The rates' grid: figure, rate with its interval and count, goal, verdict.
+fn generator_grid(
+    ui: &mut Ui,
+    figures: &[(String, Rate, &str)],
+    goal_of: &dyn Fn(&str) -> Option<generator::Goal>,
+) {
     egui::Grid::new("calibration_generator_table")
         .striped(true)
         .num_columns(4)
@@ -204,16 +222,20 @@ fn generator_table(ui: &mut Ui, reps: &[Replication]) {
                 ui.label(RichText::new(h).strong());
             }
             ui.end_row();
-            for (name, r, hint) in &figures {
+            for (name, r, hint) in figures {
                 ui.label(name.as_str()).on_hover_text(*hint);
-                ui.label(format!(
-                    "{} % [{}-{}], {}/{}",
-                    percent(r.rate),
-                    percent(r.ci.0),
-                    percent(r.ci.1),
-                    r.count,
-                    r.of
-                ));
+                ui.label(if r.of == 0 {
+                    "no case yet, 0/0".to_owned()
+                } else {
+                    format!(
+                        "{} % [{}-{}], {}/{}",
+                        percent(r.rate),
+                        percent(r.ci.0),
+                        percent(r.ci.1),
+                        r.count,
+                        r.of
+                    )
+                });
                 match goal_of(name) {
                     Some(g) => {
                         ui.label(if g.lo <= 0.0 {
@@ -248,6 +270,16 @@ impl Tab for CalibrationTab {
 
     fn ui(&mut self, ui: &mut Ui, _state: &State, live: &Live, cmds: &mut Vec<Command>) {
         let job = &live.calibration;
+        if job.opened != self.opened {
+            self.opened = job.opened.clone();
+            if let (Some(_), Some(study)) = (&job.opened, &job.result) {
+                let plan = &study.plan;
+                self.estimator = plan.estimator;
+                self.seed = plan.seed;
+                self.replications = plan.replications.clamp(1, MAX_REPLICATIONS);
+                self.generator_full = plan.design.deals_range() == Design::GENERATOR.deals_range();
+            }
+        }
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.label(
                 "Does a 95 % interval hold its truth 95 % of the time? Each replication draws a true setting \
