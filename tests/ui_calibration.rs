@@ -184,13 +184,21 @@ fn a_study_file_opens_on_the_page_and_says_what_it_holds() {
             .is_some()
     );
 
-    // A study under way is not replaced by a file.
+    // A study run here leaves the file's figures behind (nothing run here
+    // shows under the file's name), and a study under way is not replaced
+    // by a file.
     press(&mut h, "Run the study");
     assert!(h.state().live.calibration.running());
+    assert!(h.state().live.calibration.result.is_none());
+    assert!(h.state().live.calibration.opened.is_none());
     h.state_mut().push(Command::Load(whole));
     h.run();
     let error = h.state().live.error.clone().unwrap_or_default();
     assert!(error.contains("cancel it before opening study.ron"), "{error}");
+    assert!(
+        h.state().live.calibration.result.is_none(),
+        "the refused file shows nothing"
+    );
     h.state_mut().push(Command::CancelCalibration);
     step_until(&mut h, "the study's cancel", |a| !a.live.calibration.running());
 }

@@ -20,6 +20,9 @@ pub struct CalibrationJob {
     pub result: Option<Study>,
     /// The file the result was opened from (`None`: run here).
     pub opened: Option<String>,
+    /// Studies opened so far: the page sets its fields to each new one's
+    /// plan (two files of one name are two studies).
+    pub opened_count: usize,
     pub error: Option<String>,
     job: Option<Job<Result<Study, String>>>,
     /// The plan under way, to say which replication it is at.
@@ -48,7 +51,10 @@ impl CalibrationJob {
         .map_err(|e| e.to_string())?;
         self.job = Some(job);
         self.error = None;
+        // A study opened from a file leaves with it: nothing run here is
+        // shown under the file's name, or the file's under this run's.
         self.opened = None;
+        self.result = None;
         Ok(())
     }
 
@@ -57,6 +63,7 @@ impl CalibrationJob {
         self.result = Some(study);
         self.error = None;
         self.opened = Some(file);
+        self.opened_count += 1;
     }
 
     /// Replications done of the study under way, from the units of cost

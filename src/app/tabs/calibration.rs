@@ -36,7 +36,7 @@ pub struct CalibrationTab {
     /// The study file last shown: a newly opened one sets the fields to its
     /// own plan, so the page never shows one estimator's study beside
     /// another's settings.
-    opened: Option<String>,
+    opened: usize,
 }
 
 impl Default for CalibrationTab {
@@ -48,7 +48,7 @@ impl Default for CalibrationTab {
             replications: 60,
             seed: 1,
             zipper: String::new(),
-            opened: None,
+            opened: 0,
         }
     }
 }
@@ -270,11 +270,13 @@ impl Tab for CalibrationTab {
 
     fn ui(&mut self, ui: &mut Ui, _state: &State, live: &Live, cmds: &mut Vec<Command>) {
         let job = &live.calibration;
-        if job.opened != self.opened {
-            self.opened = job.opened.clone();
+        if job.opened_count != self.opened {
+            self.opened = job.opened_count;
             if let (Some(_), Some(study)) = (&job.opened, &job.result) {
                 let plan = &study.plan;
                 self.estimator = plan.estimator;
+                self.small = plan.design == Design::SMALL
+                    || (plan.estimator == Estimator::Gain && plan.forecast_players <= 500);
                 self.seed = plan.seed;
                 self.replications = plan.replications.clamp(1, MAX_REPLICATIONS);
                 self.generator_full = plan.design.deals_range() == Design::GENERATOR.deals_range();

@@ -43,8 +43,8 @@ pub const BAND_GRID: [f64; 4] = [0.25, 0.5, 0.75, 1.0];
 pub const MIN_BAND_DEALS: usize = 50;
 /// Mercy's waits tried, in rounds without a clear.
 pub const MERCY_GRID: [u32; 6] = [2, 4, 6, 8, 10, 12];
-/// The level the rules share: each step of the selection splits it among
-/// the rules it tries (`select`).
+/// The level the rules share: every test of the selection is held to it
+/// over the number of rules the log can test (`select`).
 pub const RULE_ALPHA: f64 = 0.01;
 /// The redraws the learned repair and reject write (the presets').
 pub const REPAIR_REDRAWS: usize = 64;
@@ -143,16 +143,17 @@ pub fn learn(
         return Ok(None);
     };
     // The ETA after the boards, each fit counted as an eighth of them: the
-    // plain checks, the rules' first step (every rule on the best check)
-    // and the final model's folds. A later step's models and each
-    // held-out score grow the total as they start (`select::Fits`,
-    // `report`), so the bar stays true whatever the selection needs.
+    // plain checks and the rules' first step (every rule on the best
+    // check). A later step's models and every fold's fit grow the total as
+    // they start (`select::Fits`, `report::fold_fits`), so the bar stays
+    // true whatever the selection needs.
     let first_step = if req.rules && !deals.deals.is_empty() {
-        2 + select::Candidates::of(deals).waits.len()
+        let c = select::Candidates::of(deals);
+        c.rules.iter().filter(|r| **r != "mercy").count() + c.waits.len()
     } else {
         0
     };
-    let planned = checks(&req.policies).len() + first_step + 2;
+    let planned = checks(&req.policies).len() + first_step;
     progress.set_total(cache.infos.len() + planned * fit_unit(&cache));
     let data = Data {
         deals: &deals.deals,

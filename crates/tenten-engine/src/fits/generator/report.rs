@@ -150,6 +150,11 @@ fn fold_fits(data: &Data, rules: &Rules, progress: &Progress) -> Option<[Fitted;
         if !train.iter().any(|&t| t) || train.iter().all(|&t| t) {
             return None;
         }
+        // Counted as it starts (`learn` plans none of the folds).
+        progress.total.fetch_add(
+            crate::fits::generator::fit_unit(data.boards),
+            std::sync::atomic::Ordering::Relaxed,
+        );
         out.push(fit::fit_point(&on(data, &train, progress), rules, progress)?);
     }
     out.try_into().ok()
@@ -481,13 +486,6 @@ pub(super) fn assemble(
     let mut held_of = |rules: &Rules| {
         if let Some((_, h)) = scored.iter().find(|(r, _)| r == rules) {
             return h.clone();
-        }
-        // Two fold fits, counted as they start.
-        if req.held_out {
-            progress.total.fetch_add(
-                2 * crate::fits::generator::fit_unit(data.boards),
-                std::sync::atomic::Ordering::Relaxed,
-            );
         }
         let h = held(rules).map(std::rc::Rc::new);
         scored.push((rules.clone(), h.clone()));

@@ -25,6 +25,8 @@
 
 use std::sync::atomic::Ordering;
 
+use statrs::distribution::{ContinuousCDF, StudentsT};
+
 use crate::fits::generator::deals::Deals;
 use crate::fits::generator::fit::{self, Data, Fitted, Rules};
 use crate::fits::generator::likelihood::Check;
@@ -351,8 +353,9 @@ pub(crate) type Held = Option<std::rc::Rc<Vec<f64>>>;
 pub(crate) fn held_gain(less: &[f64], with: &[f64], games: &[usize]) -> (f64, f64) {
     let (sl, sw): (f64, f64) = (less.iter().sum(), with.iter().sum());
     if !(sl.is_finite() && sw.is_finite()) {
+        // Both unable to deal some deal: no difference to weigh.
         let d = if sl == sw { 0.0 } else { sl - sw };
-        return (d, d.signum() * f64::INFINITY * (d != 0.0) as u8 as f64);
+        return (d, if d == 0.0 { 0.0 } else { d.signum() * f64::INFINITY });
     }
     let d: Vec<f64> = less.iter().zip(with).map(|(a, b)| a - b).collect();
     let total: f64 = d.iter().sum();
@@ -382,20 +385,28 @@ pub(crate) fn held_gain(less: &[f64], with: &[f64], games: &[usize]) -> (f64, f6
     (total, z)
 }
 
-/// The z at which the held-out deals contradict a rule: removing it
-/// predicts them better at one-sided 2.5 %.
-pub const VETO_Z: f64 = 1.96;
+/// The z at which the held-out deals of `games` games contradict a rule:
+/// removing it predicts them better at one-sided 2.5 %. A z clustered by
+/// game behaves as Student's t with one degree of freedom fewer than the
+/// games (1.96 only with many games; 12.7 with two).
+pub fn needed_z(games: usize) -> f64 {
+    if games < 2 {
+        return f64::INFINITY;
+    }
+    StudentsT::new(0.0, 1.0, (games - 1) as f64).map_or(f64::INFINITY, |t| t.inverse_cdf(0.975))
+}
 
 /// Drops, one at a time, the kept rule whose removal predicts held-out
-/// games best, while removing it predicts them better by more than chance
-/// (`held_gain`'s z at least `VETO_Z`, clustered by game): with few games
-/// the two folds' scores are noisy, and a rule the tests found overwhelming
-/// is not thrown away on a coin toss. A rule the held-out deals predict
+/// games most surely better (the largest z), while one does so by more than
+/// chance (`held_gain`'s z at least `needed_z`, clustered by game): with few
+/// games the two folds' scores are noisy, and a rule the tests found
+/// overwhelming is not thrown away on a coin toss. A rule the held-out deals predict
 /// worse but within chance is kept with that said. `held`: each deal's
 /// held-out log-likelihood under a model; `games`: each deal's game. True
 /// when a rule was dropped.
 pub(crate) fn veto(sel: &mut Selection, held: &mut dyn FnMut(&Rules) -> Held, games: &[usize]) -> bool {
     let mut dropped = false;
+    let needed = needed_z(games.iter().collect::<std::collections::BTreeSet<_>>().len());
     loop {
         let Some(with) = held(&sel.kept) else {
             return dropped;
@@ -410,7 +421,7 @@ pub(crate) fn veto(sel: &mut Selection, held: &mut dyn FnMut(&Rules) -> Held, ga
             if gain <= 0.0 {
                 continue;
             }
-            if z >= VETO_Z {
+            if z >= needed {
                 if worst.is_none_or(|w| z > w.2) {
                     worst = Some((rule, gain, z));
                 }
@@ -423,7 +434,7 @@ pub(crate) fn veto(sel: &mut Selection, held: &mut dyn FnMut(&Rules) -> Held, ga
             for (rule, gain, z) in within {
                 if let Some(t) = sel.tried.iter_mut().find(|t| t.test.rule == rule) {
                     t.test.why.push_str(&format!(
-                        "; held-out games are predicted a little worse with it ({:.4} per deal), within chance (z={z:.2} by game, {VETO_Z} needed to drop it)",
+                        "; held-out games are predicted a little worse with it ({:.4} per deal), within chance (z={z:.2} by game, {needed:.2} needed to drop it)",
                         gain / n
                     ));
                 }
@@ -444,31 +455,34 @@ pub(crate) fn veto(sel: &mut Selection, held: &mut dyn FnMut(&Rules) -> Held, ga
     }
 }
 
-/// The rules left after a veto, each tested again against the set they
-/// are now in (their rows describe the model shipped). `None` when
+/// The rules left after a veto, tested again against the set they are now
+/// in, the worst leaving while one fails (as the selection's backward
+/// step), so every row describes the model shipped. `None` when
 /// cancelled.
 pub(crate) fn retest(sel: &mut Selection, fits: &mut Fits, data: &Data, progress: &Progress) -> Option<()> {
-    for t in backward_tests(fits, data, None, progress, &sel.kept, sel.level, sel.mercy_grid)? {
-        let mut t = t;
-        if !t.test.kept {
-            // Kept by the selection, given rules the veto has since taken
-            // away: it stays, and its row says how it stands now.
-            t.test.kept = true;
-            t.test.why = format!(
-                "kept by the selection; p={:.3e} given {} after the held-out veto",
-                t.test.p,
-                if t.small.rules == Rules::plain(t.small.rules.check) {
-                    "no other rule".to_owned()
-                } else {
-                    rule_words(&t.small.rules)
-                }
-            );
-        }
-        if let Some(x) = sel.tried.iter_mut().find(|x| x.test.rule == t.test.rule) {
+    loop {
+        let tests = backward_tests(fits, data, None, progress, &sel.kept, sel.level, sel.mercy_grid)?;
+        let worst = tests
+            .iter()
+            .filter(|t| !t.test.kept)
+            .max_by(|a, b| a.test.p.total_cmp(&b.test.p))
+            .map(|t| t.test.rule);
+        for mut t in tests {
+            let Some(x) = sel.tried.iter_mut().find(|x| x.test.rule == t.test.rule) else {
+                continue;
+            };
+            // The veto's note on the held-out deals stays with the rule.
+            if let Some(at) = x.test.why.find("; held-out games") {
+                t.test.why.push_str(&x.test.why[at..]);
+            }
+            if Some(t.test.rule) == worst {
+                t.test.why = format!("{} after the held-out veto", t.test.why);
+            }
             *x = t;
         }
+        let Some(rule) = worst else { return Some(()) };
+        sel.kept = without(&sel.kept, rule);
     }
-    Some(())
 }
 
 #[cfg(test)]
@@ -608,6 +622,20 @@ mod tests {
             .collect();
         let (gain, z) = held_gain(&less, &vec![0.0; 100], &games);
         assert!(gain.abs() < 1e-12 && z.abs() < 1e-12, "{gain} {z}");
+        // By hand: games of 2, 1 and 1 deals with differences (1, 2), 0, 3:
+        // total 6, mean 1.5; cluster sums 3, 0, 3 against 3, 1.5, 1.5:
+        // squares 0, 2.25, 2.25; var = 3/2 * 4.5 = 6.75; z = 6/2.598.
+        let (gain, z) = held_gain(&[1.0, 2.0, 0.0, 3.0], &[0.0; 4], &[0, 0, 1, 2]);
+        assert!((gain - 6.0).abs() < 1e-12);
+        assert!((z - 6.0 / 6.75f64.sqrt()).abs() < 1e-12, "{z}");
+        // Student's t: strict with few games, near 1.96 with many.
+        assert!((needed_z(2) - 12.706).abs() < 1e-3 && (needed_z(1000) - 1.962).abs() < 1e-3);
+        assert_eq!(needed_z(1), f64::INFINITY);
+        // Both unable to deal a deal: nothing to weigh.
+        assert_eq!(
+            held_gain(&[f64::NEG_INFINITY], &[f64::NEG_INFINITY], &[0]),
+            (0.0, 0.0)
+        );
         // A model that cannot deal a deal the other can is infinitely worse.
         let (gain, z) = held_gain(&[0.0, -1.0], &[0.0, f64::NEG_INFINITY], &[0, 1]);
         assert!(gain == f64::INFINITY && z == f64::INFINITY, "{gain} {z}");

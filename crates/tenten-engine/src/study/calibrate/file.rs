@@ -64,7 +64,9 @@ impl Study {
     /// Reads a study; `None` when the text is no calibration study (a
     /// simulation's result file, say).
     pub fn parse(text: &str, file: &str) -> Option<Result<Self, String>> {
-        if !text.contains(KIND) {
+        // Its kind field, as a study writes it: a deal or a log that only
+        // mentions the words (in a comment, a note) is not taken for one.
+        if !text.contains(&format!("kind: \"{KIND}\"")) {
             return None;
         }
         Some(

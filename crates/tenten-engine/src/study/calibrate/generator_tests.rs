@@ -409,3 +409,18 @@ fn a_replication_shows_its_stages_within_its_cost_and_hears_a_cancel() {
     assert!(seen.1, "the cancel reached the stages");
     assert_eq!(outer.total.load(std::sync::atomic::Ordering::Relaxed), 300);
 }
+
+#[test]
+fn ranges_written_before_mercy_waits_read_the_waits_they_drew() {
+    // A study file from before the field drew 4, 6 or 8 dry rounds; today's
+    // default draws 2 or 4, so the two plans differ and never merge.
+    let old: GeneratorRanges = ron::from_str("(player: \"novice\")").unwrap();
+    assert_eq!(old.mercy_waits, [4, 6, 8]);
+    assert_eq!(GeneratorRanges::default().mercy_waits, [2, 4]);
+    assert_ne!(old, GeneratorRanges::default());
+    let mut bad = GeneratorRanges::default();
+    bad.mercy_waits = vec![3];
+    assert!(bad.check().unwrap_err().contains("mercy_waits"));
+    bad.mercy_waits = Vec::new();
+    assert!(bad.check().is_err());
+}
