@@ -418,8 +418,10 @@ fn ranges_written_before_mercy_waits_read_the_waits_they_drew() {
     assert_eq!(old.mercy_waits, [4, 6, 8]);
     assert_eq!(GeneratorRanges::default().mercy_waits, [2, 4]);
     assert_ne!(old, GeneratorRanges::default());
-    let mut bad = GeneratorRanges::default();
-    bad.mercy_waits = vec![3];
+    let mut bad = GeneratorRanges {
+        mercy_waits: vec![3],
+        ..Default::default()
+    };
     assert!(bad.check().unwrap_err().contains("mercy_waits"));
     bad.mercy_waits = Vec::new();
     assert!(bad.check().is_err());
