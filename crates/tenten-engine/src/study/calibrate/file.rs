@@ -94,6 +94,18 @@ pub fn merge(shards: &[(String, Study)]) -> Result<(Plan, Vec<Replication>), Str
             crate::study::plan::ENGINE
         ));
     }
+    let version = first.plan.estimator.version();
+    if first.plan.estimator_version != version {
+        return Err(format!(
+            "{first_name} was made by {} behaviour {}, this is {0} behaviour {version}; rerun it",
+            first.plan.estimator.name(),
+            if first.plan.estimator_version.is_empty() {
+                "before versions were kept"
+            } else {
+                &first.plan.estimator_version
+            },
+        ));
+    }
     let mut seen: Vec<Option<&str>> = vec![None; first.plan.replications];
     let mut all = Vec::new();
     for (name, s) in shards {

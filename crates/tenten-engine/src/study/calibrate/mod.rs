@@ -77,6 +77,19 @@ impl Estimator {
         }
     }
 
+    /// The estimator's behaviour version. Bump it when a change can change
+    /// a replication's result (the engine's version covers only the games
+    /// played): a checkpoint or shard made before then never resumes or
+    /// merges with one made after, so a study measures one estimator.
+    pub fn version(self) -> &'static str {
+        match self {
+            // 2: forward-backward rule selection with the held-out veto
+            // against Student's t (session 12, add286b).
+            Estimator::FitGenerator => "2",
+            _ => "1",
+        }
+    }
+
     pub fn parse(s: &str) -> Result<Self, String> {
         match s {
             "fit-player" => Ok(Estimator::FitPlayer),
@@ -329,6 +342,10 @@ pub struct Plan {
     /// The engine's behaviour version (`plan::ENGINE`).
     pub engine: String,
     pub estimator: Estimator,
+    /// The estimator's behaviour version (`Estimator::version`); empty in
+    /// files made before it was kept.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub estimator_version: String,
     pub design: Design,
     pub ranges: Ranges,
     /// The generator the testers played (a built-in's name).
@@ -361,6 +378,7 @@ impl Plan {
         Self {
             engine: crate::study::plan::ENGINE.to_owned(),
             estimator,
+            estimator_version: estimator.version().to_owned(),
             design,
             ranges: Ranges::default(),
             generator: "random".to_owned(),

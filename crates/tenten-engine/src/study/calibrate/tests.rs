@@ -203,6 +203,19 @@ fn shards_merge_into_the_one_process_study() {
         "{e}"
     );
     assert!(Study::parse("(games: [])", "x.ron").is_none());
+    // A study made by another version of its estimator (or before versions
+    // were kept) is refused by name, and its file omits no version.
+    assert!(
+        text.contains(&format!("estimator_version: \"{}\"", plan.estimator.version())),
+        "{text}"
+    );
+    let mut old = Study::new(plan.clone(), (0, 1), whole.clone());
+    old.plan.estimator_version.clear();
+    let e = merge(&[("old.ron".into(), old)]).unwrap_err();
+    assert!(
+        e.contains("old.ron was made by fit-player behaviour before versions"),
+        "{e}"
+    );
     // A checkpoint knows what is left.
     let part = Study::new(plan.clone(), (0, 1), whole[..2].to_vec());
     assert_eq!(part.remaining(), vec![2, 3, 4]);
