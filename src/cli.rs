@@ -1570,6 +1570,8 @@ mod manual;
 mod players;
 mod playtest;
 mod population;
+mod rehearse;
+mod rehearse_tester;
 mod simulate;
 mod tune;
 use explain::{explain_danger, explain_repair, explain_validation};

@@ -40,6 +40,11 @@ pub(super) struct Args {
     /// drawn log-uniformly from --deals to this.
     #[arg(long, value_name = "N")]
     deals_max: Option<u32>,
+    /// fit-generator: the chance a true generator has a repeat chance (default the other
+    /// rules' 0.206, which leaves half the generators with no rule), to ask how often the
+    /// rules are learned right when there is one.
+    #[arg(long, value_name = "P")]
+    repeat_chance: Option<f64>,
     /// The ranges the truth is drawn from, a RON file of (LO, HI) pairs: temperature_median,
     /// temperature_log_sd, slip_median, slip_logit_sd, quit_base, quit_unfair_odds,
     /// quit_per_log_round, and the churn terms quit_per_unfair_in_row, quit_per_log_longer,
@@ -120,6 +125,12 @@ fn plan(a: &Args) -> Result<Plan, FormatError> {
         (None, Some(p)) => Ranges::fixed(&population_file::by_name(p)?).map_err(bad)?,
         (None, None) => Ranges::default(),
     };
+    if let Some(c) = a.repeat_chance {
+        let g = plan.generators.as_mut().ok_or_else(|| {
+            bad("--repeat-chance is fit-generator's (the chance a true generator repeats)".to_owned())
+        })?;
+        g.repeat_chance = Some(c);
+    }
     plan.generator = a.generator.clone();
     plan.forecast_generator = a.forecast_generator.clone();
     plan.forecast_players = a.forecast_players as usize;

@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use super::rehearse;
 use super::*;
 use tenten_engine::play::dealing::Dealing;
 use tenten_playtest::{Assign, Config, Generator, Limits, Server, Study, Token};
@@ -44,6 +45,12 @@ enum Sub {
         #[arg(long, value_name = "G")]
         baseline: Option<String>,
     },
+    /// Rehearse an A/B playtest before people play it: the real server (in this process, on
+    /// loopback) and scripted testers over HTTP playing as a population's simulated players,
+    /// each run's folder compared as `compare` does, and a second server per run dealing one
+    /// generator under two names. Prints a line per server, then `power=K/R` and
+    /// `false_alarms=K/R` with 95 % intervals and verdicts (at least 80 %, at most 5 %).
+    Rehearse(RehearseArgs),
     /// Remove every record of a tester (their journals and logs, set-aside copies too): what
     /// a tester who asks to be forgotten is owed. Refused while a server serves the folder
     /// or the tester's session is open.
@@ -119,6 +126,41 @@ struct ServeArgs {
     holder_size: u8,
 }
 
+/// `playtest rehearse`'s arguments.
+#[derive(clap::Args, Debug)]
+struct RehearseArgs {
+    /// The testers' population: demo, demo-churn or a population file.
+    #[arg(long, value_name = "P")]
+    population: String,
+    /// The two arms, the baseline first (a built-in, a preset or a generator file).
+    #[arg(long, value_name = "G", required = true, num_args = 1)]
+    generator: Vec<String>,
+    /// Testers per arm (`plan-playtest --compare` says how many).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=rehearse::MAX_TESTERS as i64))]
+    testers: u32,
+    /// Sessions each tester plays.
+    #[arg(long, value_name = "S", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
+    sessions: u32,
+    /// A/B runs (each with a run of two identical arms beside it).
+    #[arg(long, value_name = "R", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    runs: u32,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// games_per_session, reach=R or returning_after=N.
+    #[arg(long, default_value = "games_per_session")]
+    objective: String,
+    /// The folder the runs' playtest folders go in (new or empty).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// A game stops (unfinished) after this many rounds.
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_rounds: u32,
+    #[arg(long, value_name = "SET.ron")]
+    pieces: Option<PathBuf>,
+    #[arg(long, value_name = "WxH", default_value = "10x10", value_parser = simulate::parse_size)]
+    size: BoardSize,
+}
+
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 enum AssignArg {
     Alternate,
@@ -135,6 +177,7 @@ pub(super) fn cmd_playtest(a: &Args, out: &mut String) -> Result<(), FormatError
             baseline,
         } => compare(logs, objective, pieces.as_deref(), baseline.as_deref(), out),
         Sub::Forget { dir, tester } => forget(dir, tester, out),
+        Sub::Rehearse(args) => rehearse_cmd(args, out),
         Sub::Serve(args) => serve(serve_config(args)?, !args.bind.ip().is_loopback(), out),
     }
 }
@@ -172,6 +215,98 @@ fn compare(
     for line in arms.lines() {
         let _ = writeln!(out, "{line}");
     }
+    Ok(())
+}
+
+/// `playtest rehearse`.
+fn rehearse_cmd(args: &RehearseArgs, out: &mut String) -> Result<(), FormatError> {
+    let bad = |m: String| FormatError::new("playtest rehearse", None, m);
+    if args.generator.len() != 2 {
+        return Err(FormatError::new(
+            "--generator",
+            None,
+            format!("a rehearsal has two arms; {} given", args.generator.len()),
+        ));
+    }
+    if args.generator[0] == args.generator[1] {
+        return Err(FormatError::new(
+            "--generator",
+            None,
+            format!(
+                "{:?} is given twice (each run compares one generator with itself besides)",
+                args.generator[0]
+            ),
+        ));
+    }
+    let set = piece_set(args.pieces.as_deref())?;
+    let arm = |name: &String| -> Result<Generator, FormatError> {
+        Ok(Generator {
+            name: name.clone(),
+            dealing: Dealing::by_name(name, &set)?,
+        })
+    };
+    let arms = [arm(&args.generator[0])?, arm(&args.generator[1])?];
+    if args.out.exists() && std::fs::read_dir(&args.out).map_or(true, |mut d| d.next().is_some()) {
+        return Err(FormatError::new(
+            &args.out.display().to_string(),
+            None,
+            "is not an empty folder: a rehearsal writes its runs' playtest folders into a new one",
+        ));
+    }
+    let req = rehearse::Rehearsal {
+        population: tenten_engine::fits::population::file::by_name(&args.population)?,
+        arms,
+        set,
+        size: args.size,
+        k: 3,
+        testers: args.testers as usize,
+        sessions: args.sessions,
+        runs: args.runs as usize,
+        seed: args.seed,
+        objective: tenten_engine::study::adapt::Objective::parse(&args.objective)
+            .map_err(|m| FormatError::new("--objective", None, m))?,
+        max_rounds: args.max_rounds,
+        out: args.out.clone(),
+    };
+    eprintln!(
+        "rehearsing {} against {}: {} testers an arm, {} sessions each, {} runs (each with two identical arms beside it), seed {}; folders in {}",
+        args.generator[1],
+        args.generator[0],
+        args.testers,
+        args.sessions,
+        args.runs,
+        args.seed,
+        args.out.display()
+    );
+    let (power, alarms) = rehearse::rehearse(&req, |l| {
+        let _ = crate::cli::emit(&format!("{l}\n"));
+    })
+    .map_err(bad)?;
+    for (name, r, goal) in [
+        ("power", power, rehearse::POWER_GOAL),
+        (
+            "false_alarms",
+            alarms,
+            tenten_engine::study::calibrate::generator::Goal::AT_MOST_5,
+        ),
+    ] {
+        let _ = writeln!(
+            out,
+            "{name}={}/{} rate={:.3} rate_ci={:.3},{:.3} goal={} verdict={}",
+            r.count,
+            r.of,
+            r.rate,
+            r.ci.0,
+            r.ci.1,
+            goal.words(),
+            goal.verdict(r.ci).word()
+        );
+    }
+    let _ = writeln!(
+        out,
+        "note: the testers are {}'s simulated players over HTTP, not people; the servers dealt from their own randomness, as in the field",
+        args.population
+    );
     Ok(())
 }
 

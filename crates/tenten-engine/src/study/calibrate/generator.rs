@@ -59,6 +59,10 @@ pub struct GeneratorRanges {
     pub share_spread: f64,
     /// The chance of each adaptive rule, drawn independently.
     pub rule_chance: f64,
+    /// The repeat rule's own chance, where a study asks about generators
+    /// with a repeat chance (`None`: `rule_chance`, as the others).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeat_chance: Option<f64>,
     /// A repeat chance, when there is one, drawn uniformly.
     pub repeat: Range,
     /// A fill band's factor, when there is one, drawn uniformly.
@@ -90,6 +94,7 @@ impl Default for GeneratorRanges {
             player: "novice".to_owned(),
             share_spread: 2.0,
             rule_chance: HALF_WITHOUT_RULES,
+            repeat_chance: None,
             repeat: (0.05, 0.2),
             band_factor: (2.0, 3.0),
             mercy_factor: (2.0, 4.0),
@@ -113,6 +118,9 @@ impl GeneratorRanges {
         }
         if !(0.0..=1.0).contains(&self.rule_chance) {
             return Err(format!("rule_chance: a chance, 0 to 1; got {}", self.rule_chance));
+        }
+        if let Some(c) = self.repeat_chance.filter(|c| !(0.0..=1.0).contains(c)) {
+            return Err(format!("repeat_chance: a chance, 0 to 1; got {c}"));
         }
         if self.mercy_waits.is_empty()
             || self.mercy_waits.len() > learner::MERCY_GRID.len()
@@ -318,7 +326,12 @@ pub fn draw(plan: &Plan, r: usize, set: &PieceSet) -> GeneratorSpec {
         },
     };
     // Each rule's chance drawn first, so adding one leaves the others.
-    let has = [(); 3].map(|_| rng.unit() < g.rule_chance);
+    let chances = [
+        g.repeat_chance.unwrap_or(g.rule_chance),
+        g.rule_chance,
+        g.rule_chance,
+    ];
+    let has = chances.map(|c| rng.unit() < c);
     let small: Vec<&str> = set
         .pieces
         .iter()

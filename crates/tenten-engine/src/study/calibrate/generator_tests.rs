@@ -336,6 +336,20 @@ fn truths_are_drawn_from_the_ranges_about_half_without_rules() {
     assert_ne!(draw(&plan, 7, &set), draw(&other, 7, &set));
     let r = draw(&plan, 1, &set);
     assert!((0.0..=0.2).contains(&r.file.repeat_previous));
+    // A study of generators that repeat: every truth has a repeat chance,
+    // and each truth's check and other rules are the plain study's.
+    let mut repeating = plan.clone();
+    repeating.generators.as_mut().unwrap().repeat_chance = Some(1.0);
+    for r in 0..100 {
+        let (plain, rep) = (draw(&plan, r, &set), draw(&repeating, r, &set));
+        assert!(rep.file.repeat_previous > 0.0, "replication {r}");
+        let (a, b) = (Model::of_file(&plain.file), Model::of_file(&rep.file));
+        assert_eq!(
+            (a.kind, a.policy, a.bands, a.mercy),
+            (b.kind, b.policy, b.bands, b.mercy),
+            "replication {r}"
+        );
+    }
     // Lengths log-uniform in the design's range: the median near the
     // geometric mean (10,000), not the arithmetic (26,000).
     let mut n: Vec<usize> = (0..400).map(|r| deals_of(&plan, r)).collect();
@@ -425,4 +439,9 @@ fn ranges_written_before_mercy_waits_read_the_waits_they_drew() {
     assert!(bad.check().unwrap_err().contains("mercy_waits"));
     bad.mercy_waits = Vec::new();
     assert!(bad.check().is_err());
+    let bad = GeneratorRanges {
+        repeat_chance: Some(1.5),
+        ..Default::default()
+    };
+    assert!(bad.check().unwrap_err().starts_with("repeat_chance: a chance"));
 }

@@ -1,0 +1,246 @@
+//! `tenten playtest rehearse`: an A/B playtest rehearsed through the real
+//! server before people play it. Each run serves the two generators from
+//! this process (a loopback port, a folder of its own, journals and logs
+//! exactly as `playtest serve` keeps them) to scripted testers over HTTP
+//! who play as a population's simulated players, then compares the
+//! folder's logs as `playtest compare` does. A second server per run deals
+//! one generator under two names, so two arms that cannot differ are
+//! compared the same way. Over the runs: how often the A/B calls a
+//! difference (its power at this size) and how often it calls one that is
+//! not there (its false alarms), each with a 95 % interval and a verdict.
+//!
+//! The testers are a model's players, not people: the rehearsal checks the
+//! pipeline and the size under that model, not the audience.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use tenten_engine::fits::population::file::Population;
+use tenten_engine::fits::population::session::{mix, player_seed};
+use tenten_engine::model::board::BoardSize;
+use tenten_engine::model::generator::Generator as Rng;
+use tenten_engine::model::pieces::PieceSet;
+use tenten_engine::model::shapes::Shapes;
+use tenten_engine::stats::inference::Gain;
+use tenten_engine::study::adapt::Objective;
+use tenten_engine::study::calibrate::generator::{Goal, Rate};
+use tenten_playtest::{Assign, Config, Generator, Limits, Server, Token};
+
+use super::rehearse_tester::{self as tester, Site};
+
+/// What a rehearsal is asked.
+pub struct Rehearsal {
+    pub population: Population,
+    /// The baseline arm first.
+    pub arms: [Generator; 2],
+    pub set: PieceSet,
+    pub size: BoardSize,
+    pub k: usize,
+    pub testers: usize,
+    pub sessions: u32,
+    pub runs: usize,
+    pub seed: u64,
+    pub objective: Objective,
+    pub max_rounds: u32,
+    pub out: PathBuf,
+}
+
+/// The most testers a rehearsal's arm may have (`plan-playtest`'s most).
+pub const MAX_TESTERS: usize = tenten_engine::study::calibrate::plan_playtest::MAX_TESTERS;
+
+/// What one server's comparison said.
+#[derive(Clone, Debug)]
+pub struct Compared {
+    pub testers: (usize, usize),
+    pub sessions: (usize, usize),
+    pub gain: Option<Gain>,
+    pub played: tester::Played,
+    pub seconds: f64,
+}
+
+/// Power wants at least 80 % of runs detecting; false alarms at most 5 %.
+pub const POWER_GOAL: Goal = Goal { lo: 0.8, hi: 1.0 };
+
+/// The server's idle limit in a rehearsal: a session a tester stops ends
+/// after a second (the CLI's least is a minute; the rule is the same).
+const IDLE: Duration = Duration::from_secs(1);
+
+/// One server over `arms` in `dir`, its testers drawn from `seed`.
+pub fn one_server(req: &Rehearsal, arms: Vec<Generator>, dir: &Path, seed: u64) -> Result<Compared, String> {
+    let names: Vec<String> = arms.iter().map(|g| g.name.clone()).collect();
+    let config = Config {
+        generators: arms,
+        set: req.set.clone(),
+        size: req.size,
+        k: req.k,
+        out: dir.to_owned(),
+        bind: ([127, 0, 0, 1], 0).into(),
+        assign: Assign::Alternate,
+        token: Token::None,
+        limits: Limits {
+            idle_session: IDLE,
+            // One client, many testers, no think time: the limits that
+            // keep one client from hurting others would only slow it.
+            per_second: 1e9,
+            burst: 1e9,
+            arrivals_per_second: 1e9,
+            arrival_burst: 1e9,
+            arrivals_per_address: 1e9,
+            ..Limits::default()
+        },
+        study: None,
+        trusted_proxy: None,
+        allowed_hosts: Vec::new(),
+        faults: Default::default(),
+        who: "tenten playtest rehearse".to_owned(),
+    };
+    let server = Server::bind(config).map_err(|e| e.to_string())?;
+    let base = format!("http://{}", server.addr);
+    // Half the server's connections: the testers' pool keeps one per
+    // request in flight.
+    let in_flight = (server.capacity.connections / 2).clamp(1, 64);
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = std::thread::spawn(move || -> Result<(), String> {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        rt.block_on(server.run(async {
+            let _ = stopped.await;
+        }))
+        .map_err(|e| format!("the server failed: {e}"))
+    });
+    let started = Instant::now();
+    let played = play_testers(req, &base, in_flight, seed);
+    let _ = stop.send(());
+    let served = serving
+        .join()
+        .unwrap_or_else(|_| Err("the server's thread panicked".to_owned()));
+    let played = played?;
+    served?;
+    let seconds = started.elapsed().as_secs_f64();
+    let files = tenten_engine::io::jsonl_log::read_logs(&[dir.to_owned()]).map_err(|e| e.to_string())?;
+    let arms = tenten_engine::study::arms::compare(files, &req.set, req.objective.index(), Some(&names[0]))
+        .map_err(|e| e.to_string())?;
+    let [a, b] = arms.arms.as_slice() else {
+        return Err(format!(
+            "{}: the logs name {} generators, not the two served",
+            dir.display(),
+            arms.arms.len()
+        ));
+    };
+    Ok(Compared {
+        testers: (a.testers, b.testers),
+        sessions: (a.sessions, b.sessions),
+        gain: arms.gains.first().cloned().flatten(),
+        played,
+        seconds,
+    })
+}
+
+/// Every tester of both arms at once (the server alternates arms by
+/// arrival), each a player drawn from the population.
+fn play_testers(req: &Rehearsal, base: &str, in_flight: usize, seed: u64) -> Result<tester::Played, String> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(in_flight)
+        .timeout(Duration::from_secs(60))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let shapes = Shapes::new(&req.set, req.size);
+    let gate = tokio::sync::Semaphore::new(in_flight);
+    let site = Site {
+        http: &http,
+        base,
+        shapes: &shapes,
+        set: &req.set,
+        gate: &gate,
+        idle: IDLE * 2 + Duration::from_millis(200),
+        max_rounds: req.max_rounds,
+    };
+    rt.block_on(async {
+        let testers = (0..2 * req.testers).map(|i| {
+            let who = player_seed(seed, i as u64);
+            let drawn = req.population.draw(&format!("tester {i}"), &mut Rng::new(who));
+            let id = format!("{:016x}{:016x}", mix(who), mix(who ^ 1));
+            let site = &site;
+            let quit = &req.population.quit;
+            async move { tester::play(site, &id, drawn.player, quit, req.sessions, mix(who ^ 2)).await }
+        });
+        let mut total = tester::Played::default();
+        // One task polls them all: the players' choices take one core, the
+        // server the other.
+        for r in futures_util::future::join_all(testers).await {
+            let p = r?;
+            total.sessions += p.sessions;
+            total.games += p.games;
+            total.moves += p.moves;
+            total.requests += p.requests;
+        }
+        Ok(total)
+    })
+}
+
+/// The rehearsal's runs: each an A/B server and a server of two identical
+/// arms, in folders `run-K/ab` and `run-K/same`; a line per server as it
+/// ends, then the power and the false alarms.
+pub fn rehearse(req: &Rehearsal, mut line: impl FnMut(&str)) -> Result<(Rate, Rate), String> {
+    let started = Instant::now();
+    let (mut detected, mut alarms) = (0, 0);
+    for run in 0..req.runs {
+        let seed = mix(req.seed ^ mix(run as u64 + 1));
+        let dir = req.out.join(format!("run-{run:03}"));
+        let ab = one_server(req, req.arms.to_vec(), &dir.join("ab"), seed)?;
+        // The same players' draws: only the dealing differs.
+        let same = [
+            req.arms[0].clone(),
+            Generator {
+                name: format!("{} (again)", req.arms[0].name),
+                dealing: req.arms[0].dealing.clone(),
+            },
+        ];
+        let null = one_server(req, same.to_vec(), &dir.join("same"), seed)?;
+        let called = |c: &Compared| c.gain.as_ref().is_some_and(|g| g.verdict() != "undecided");
+        detected += usize::from(called(&ab));
+        alarms += usize::from(called(&null));
+        for (kind, c) in [("ab", &ab), ("same", &null)] {
+            line(&run_line(run, kind, c));
+        }
+        let per_run = started.elapsed().as_secs_f64() / (run + 1) as f64;
+        eprintln!(
+            "  run {} of {}: {:.0} s, about {:.0} s left",
+            run + 1,
+            req.runs,
+            ab.seconds + null.seconds,
+            per_run * (req.runs - run - 1) as f64
+        );
+    }
+    Ok((Rate::of(detected, req.runs), Rate::of(alarms, req.runs)))
+}
+
+fn run_line(run: usize, kind: &str, c: &Compared) -> String {
+    let (gain, ci, verdict) = match &c.gain {
+        Some(g) => (
+            format!("{:.4}", g.gain),
+            g.ci.map_or("none".to_owned(), |(lo, hi)| format!("{lo:.4},{hi:.4}")),
+            g.verdict(),
+        ),
+        None => ("none".to_owned(), "none".to_owned(), "undecided"),
+    };
+    format!(
+        "run={run} server={kind} testers={},{} sessions={},{} games={} moves={} requests={} gain={gain} gain_ci={ci} verdict={verdict} seconds={:.1}",
+        c.testers.0,
+        c.testers.1,
+        c.sessions.0,
+        c.sessions.1,
+        c.played.games,
+        c.played.moves,
+        c.played.requests,
+        c.seconds
+    )
+}

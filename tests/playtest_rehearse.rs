@@ -1,0 +1,199 @@
+//! `tenten playtest rehearse`: the real server and scripted testers over
+//! HTTP, each run's folder read back as `playtest compare` reads it.
+
+mod common;
+
+use common::cli::{run_bad, run_ok, scratch};
+
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    line.split(' ')
+        .find_map(|w| w.strip_prefix(&format!("{key}=")))
+        .unwrap_or_else(|| panic!("no {key} in {line}"))
+}
+
+/// One run on an 8x8 board: both servers' testers play every session
+/// (the second begun after the first went idle), the A/B folder's logs say
+/// what the run's line says, the identical arms are two names of one
+/// generator, and the summary counts the run.
+#[test]
+fn a_rehearsal_plays_through_the_server_and_reads_back_as_compare() {
+    let dir = scratch("rehearse");
+    let out = dir.join("runs");
+    let stdout = run_ok(&[
+        "playtest",
+        "rehearse",
+        "--population",
+        "demo-churn",
+        "--generator",
+        "random",
+        "--generator",
+        "repair",
+        "--testers",
+        "10",
+        "--sessions",
+        "2",
+        "--runs",
+        "1",
+        "--size",
+        "8x8",
+        "--max-rounds",
+        "60",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let lines: Vec<&str> = stdout.lines().collect();
+    let ab = lines
+        .iter()
+        .find(|l| l.starts_with("run=0 server=ab "))
+        .expect(&stdout);
+    let same = lines
+        .iter()
+        .find(|l| l.starts_with("run=0 server=same "))
+        .expect(&stdout);
+    for l in [ab, same] {
+        assert_eq!(field(l, "testers"), "10,10", "{l}");
+        assert_eq!(field(l, "sessions"), "20,20", "{l}");
+        let games: u32 = field(l, "games").parse().unwrap();
+        assert!(games >= 40, "every session plays at least one game: {l}");
+        let (moves, requests): (u64, u64) = (
+            field(l, "moves").parse().unwrap(),
+            field(l, "requests").parse().unwrap(),
+        );
+        assert!(requests > moves && moves > u64::from(games), "{l}");
+    }
+    // The A/B folder compared by `playtest compare` says what the run says.
+    let compared = run_ok(&["playtest", "compare", out.join("run-000/ab").to_str().unwrap()]);
+    let vs = compared
+        .lines()
+        .find(|l| l.starts_with("vs=random arm=repair "))
+        .expect(&compared);
+    assert_eq!(field(vs, "gain"), field(ab, "gain"), "{compared}\n{ab}");
+    assert_eq!(field(vs, "gain_ci"), field(ab, "gain_ci"), "{compared}\n{ab}");
+    // Each tester has both sessions' logs; the identical arms are named
+    // apart and deal alike.
+    let logs = |d: &str| -> Vec<String> {
+        std::fs::read_dir(out.join(d))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".jsonl"))
+            .collect()
+    };
+    let ab_logs = logs("run-000/ab");
+    assert_eq!(
+        ab_logs.iter().filter(|n| n.ends_with("-s0.jsonl")).count(),
+        20,
+        "{ab_logs:?}"
+    );
+    assert_eq!(
+        ab_logs.iter().filter(|n| n.ends_with("-s1.jsonl")).count(),
+        20,
+        "{ab_logs:?}"
+    );
+    let compared = run_ok(&["playtest", "compare", out.join("run-000/same").to_str().unwrap()]);
+    assert!(compared.contains("vs=random arm=random (again) "), "{compared}");
+    assert!(
+        stdout.contains("\npower=") || stdout.starts_with("power="),
+        "{stdout}"
+    );
+    let power = lines.iter().find(|l| l.starts_with("power=")).expect(&stdout);
+    let alarms = lines
+        .iter()
+        .find(|l| l.starts_with("false_alarms="))
+        .expect(&stdout);
+    assert!(
+        power.contains("/1 ") && power.contains("goal=at_least_0.8 verdict="),
+        "{power}"
+    );
+    assert!(
+        alarms.contains("/1 ") && alarms.contains("goal=at_most_0.05 verdict="),
+        "{alarms}"
+    );
+    // A folder with anything in it is refused, and left as it was.
+    let before = logs("run-000/ab");
+    let e = run_bad(&[
+        "playtest",
+        "rehearse",
+        "--population",
+        "demo-churn",
+        "--generator",
+        "random",
+        "--generator",
+        "repair",
+        "--testers",
+        "10",
+        "--runs",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(e.contains("is not an empty folder"), "{e}");
+    assert_eq!(logs("run-000/ab"), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_rehearsal_needs_two_different_arms_and_a_known_population() {
+    let dir = scratch("rehearse-bad");
+    let out = dir.join("runs");
+    let o = out.to_str().unwrap();
+    let e = run_bad(&[
+        "playtest",
+        "rehearse",
+        "--population",
+        "demo",
+        "--generator",
+        "random",
+        "--testers",
+        "10",
+        "--out",
+        o,
+    ]);
+    assert!(e.contains("two arms; 1 given"), "{e}");
+    let e = run_bad(&[
+        "playtest",
+        "rehearse",
+        "--population",
+        "demo",
+        "--generator",
+        "random",
+        "--generator",
+        "random",
+        "--testers",
+        "10",
+        "--out",
+        o,
+    ]);
+    assert!(e.contains("given twice"), "{e}");
+    let e = run_bad(&[
+        "playtest",
+        "rehearse",
+        "--population",
+        "no-such.ron",
+        "--generator",
+        "random",
+        "--generator",
+        "repair",
+        "--testers",
+        "10",
+        "--out",
+        o,
+    ]);
+    assert!(e.contains("no-such.ron"), "{e}");
+    let e = run_bad(&[
+        "playtest",
+        "rehearse",
+        "--population",
+        "demo",
+        "--generator",
+        "random",
+        "--generator",
+        "repair",
+        "--testers",
+        "999999",
+        "--out",
+        o,
+    ]);
+    assert!(e.contains("999999"), "{e}");
+    assert!(!out.exists(), "nothing was written");
+    let _ = std::fs::remove_dir_all(&dir);
+}
