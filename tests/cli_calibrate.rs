@@ -99,6 +99,18 @@ fn a_study_prints_a_line_per_parameter_and_its_shards_merge_to_it() {
         checkpoint.to_str().unwrap(),
     ]);
     assert!(e.contains("checkpoint of another study"), "{e}");
+    // A checkpoint made by another version of the estimator is refused by
+    // its versions, and left as it was.
+    let text = std::fs::read_to_string(&checkpoint).unwrap();
+    let old = text.replace("estimator_version: \"1\",", "estimator_version: \"0\",");
+    assert_ne!(old, text, "the checkpoint keeps its estimator's version");
+    std::fs::write(&checkpoint, &old).unwrap();
+    let e = run_bad(&[&STUDY[..], &["--checkpoint", checkpoint.to_str().unwrap()]].concat());
+    assert!(
+        e.contains("made by fit-player behaviour 0, this is fit-player behaviour 1"),
+        "{e}"
+    );
+    assert_eq!(std::fs::read_to_string(&checkpoint).unwrap(), old);
 }
 
 #[test]

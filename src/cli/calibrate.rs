@@ -201,6 +201,10 @@ fn resumed(plan: &Plan, shard: (usize, usize), checkpoint: Option<&Path>) -> Res
         Some(Err(e)) => return Err(FormatError::new(&name, None, e)),
         None => return Err(FormatError::new(&name, None, "is not a calibration checkpoint")),
     };
+    study
+        .plan
+        .same_behaviour(&name)
+        .map_err(|e| FormatError::new(&name, None, e))?;
     if study.plan != *plan || study.shard != shard {
         return Err(FormatError::new(
             &name,

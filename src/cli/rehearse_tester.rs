@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tenten_engine::fits::population::quit::{MAX_GAMES, Quit};
+use tenten_engine::fits::population::session::QUIT_STREAM;
 use tenten_engine::model::board::Bits;
 use tenten_engine::model::generator::Generator;
 use tenten_engine::model::pieces::{PieceIdx, PieceSet};
@@ -29,6 +30,11 @@ pub struct Site<'a> {
     /// Requests in flight at once, over all testers: the loopback's
     /// sockets stay within the open-file limit.
     pub gate: &'a tokio::sync::Semaphore,
+    /// Sessions played at once. A tester waits for a place before a
+    /// session, never inside one: with every tester mid-game at once, a
+    /// tester's next request could wait past the idle limit and the server
+    /// would end the session under it.
+    pub playing: &'a tokio::sync::Semaphore,
     /// How long a session left alone takes to end (the server's idle
     /// limit, and a margin: it counts whole seconds).
     pub idle: Duration,
@@ -57,7 +63,7 @@ pub async fn play(
 ) -> Result<Played, String> {
     let mut strategy = PlayerStrategy::new(player);
     let mut rng = Generator::new(seed);
-    let mut quits = Generator::new(seed ^ 0x0051_7000_0000_0001);
+    let mut quits = Generator::new(seed ^ QUIT_STREAM);
     let mut history = History::default();
     let mut done = Played::default();
     for s in 0..sessions {
@@ -66,6 +72,7 @@ pub async fn play(
             // server's idle limit; the next visit begins a new one.
             tokio::time::sleep(site.idle).await;
         }
+        let _place = site.playing.acquire().await.map_err(|e| e.to_string())?;
         let mut view = post(site, &mut done, "/api/state", &json!({ "tester": id })).await?;
         if number(&view, "session")? != u64::from(s) {
             return Err(format!(
@@ -75,12 +82,13 @@ pub async fn play(
         }
         history.new_session();
         done.sessions += 1;
-        for _ in 0..MAX_GAMES {
+        for g in 0..MAX_GAMES {
             let rounds;
             (view, rounds) = play_game(site, &mut done, id, &view, &mut strategy, &mut rng).await?;
             done.games += 1;
             history.ended(rounds.0, rounds.1 == End::Unfair);
-            if quits.unit() < quit.chance_after(&history) {
+            // A session's games stop at the simulation's cap too.
+            if quits.unit() < quit.chance_after(&history) || g + 1 == MAX_GAMES {
                 break;
             }
             let body = json!({ "tester": id, "session": s, "game": number(&view, "game")? });
@@ -105,25 +113,33 @@ async fn play_game(
     let mut moves = Vec::new();
     loop {
         let rounds = u32::try_from(number(&view, "round")?).unwrap_or(u32::MAX);
-        let (board, holder) = read_view(site.set, &view)?;
-        if view["over"].as_bool() == Some(true) || rounds >= site.max_rounds {
-            // Over before a move: the server saw the deal stuck at once.
-            let end = if rounds >= site.max_rounds {
-                End::Censored
-            } else {
-                lost_to(site.shapes, site.set, board, &holder, false)
-            };
-            return Ok((view, (rounds, end)));
+        let (board, mut slots) = read_view(site.set, &view)?;
+        let holder: Vec<PieceIdx> = slots.iter().flatten().copied().collect();
+        if view["over"].as_bool() == Some(true) {
+            // Over before a move: the deal could not be started.
+            return Ok((
+                view,
+                (rounds, lost_to(site.shapes, site.set, board, &holder, false)),
+            ));
+        }
+        if rounds >= site.max_rounds {
+            // The simulation's cap: the game counts as cut off, and the
+            // tester leaves it for a new one.
+            return Ok((view, (rounds, End::Censored)));
+        }
+        if holder.is_empty() {
+            return Err(format!(
+                "tester {id}: the server shows an empty holder in a game not over"
+            ));
         }
         let played = strategy.play(site.shapes, board, &holder, rng, &mut moves, &never);
-        let mut slots: Vec<Option<PieceIdx>> = holder.iter().copied().map(Some).collect();
+        let w = site.shapes.size().w() as u32;
         for &(piece, anchor) in &moves {
             let slot = slots
                 .iter()
                 .position(|p| *p == Some(piece))
                 .ok_or_else(|| format!("tester {id}: the player placed a piece the holder lacks"))?;
             slots[slot] = None;
-            let w = site.shapes.size().w() as u32;
             let body = json!({
                 "tester": id,
                 "session": number(&view, "session")?,
@@ -141,16 +157,17 @@ async fn play_game(
             // Stuck: the pieces placed are in, and the game's end is the
             // deal's, judged on the board it was dealt on. Where the server
             // still sees a piece that fits (a player that gave up), the
-            // caller leaves the game as a tester does, by starting the
-            // next; the log reads the unfinished deal as the end.
+            // caller leaves the game as a tester does: by a new game, or by
+            // going idle after the session's last (the server then logs
+            // the unfinished deal, which a log reads as the end).
             let end = lost_to(site.shapes, site.set, board, &holder, false);
             return Ok((view, (rounds, end)));
         }
     }
 }
 
-/// The board and the unplaced pieces of a view.
-fn read_view(set: &PieceSet, view: &Value) -> Result<(Bits, Vec<PieceIdx>), String> {
+/// The board and the holder's slots of a view (`None`: placed).
+fn read_view(set: &PieceSet, view: &Value) -> Result<(Bits, Vec<Option<PieceIdx>>), String> {
     let rows = view["board"].as_array().ok_or("the view has no board")?;
     let mut board: Bits = 0;
     let w = rows.first().and_then(Value::as_str).map_or(0, str::len);
@@ -161,16 +178,17 @@ fn read_view(set: &PieceSet, view: &Value) -> Result<(Bits, Vec<PieceIdx>), Stri
             }
         }
     }
-    let mut holder = Vec::new();
-    for p in view["holder"].as_array().ok_or("the view has no holder")?.iter() {
-        if let Some(piece) = p.get("id").and_then(Value::as_str) {
-            holder.push(
+    let mut slots = Vec::new();
+    for p in view["holder"].as_array().ok_or("the view has no holder")? {
+        slots.push(match p.get("id").and_then(Value::as_str) {
+            Some(piece) => Some(
                 set.index_of(piece)
                     .ok_or_else(|| format!("the server dealt {piece:?}, not in the set"))?,
-            );
-        }
+            ),
+            None => None,
+        });
     }
-    Ok((board, holder))
+    Ok((board, slots))
 }
 
 fn number(v: &Value, field: &str) -> Result<u64, String> {

@@ -36,7 +36,9 @@ pub fn session_seed(player: u64, j: u64) -> u64 {
     mix(player.wrapping_add(j.wrapping_add(1)))
 }
 
-const QUIT_STREAM: u64 = 0x0051_7000_0000_0001;
+/// The stream a session's quits are drawn from (its seed xor this): a
+/// scripted tester (`playtest rehearse`) draws them as a session here does.
+pub const QUIT_STREAM: u64 = 0x0051_7000_0000_0001;
 
 /// One game of a session: its length and how it ended.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -87,25 +87,7 @@ impl Study {
 /// order, or why they cannot merge (naming the file).
 pub fn merge(shards: &[(String, Study)]) -> Result<(Plan, Vec<Replication>), String> {
     let (first_name, first) = shards.first().ok_or("no shards given")?;
-    if first.plan.engine != crate::study::plan::ENGINE {
-        return Err(format!(
-            "{first_name} was played by engine behaviour {}, this is engine behaviour {}; rerun it",
-            first.plan.engine,
-            crate::study::plan::ENGINE
-        ));
-    }
-    let version = first.plan.estimator.version();
-    if first.plan.estimator_version != version {
-        return Err(format!(
-            "{first_name} was made by {} behaviour {}, this is {0} behaviour {version}; rerun it",
-            first.plan.estimator.name(),
-            if first.plan.estimator_version.is_empty() {
-                "before versions were kept"
-            } else {
-                &first.plan.estimator_version
-            },
-        ));
-    }
+    first.plan.same_behaviour(first_name)?;
     let mut seen: Vec<Option<&str>> = vec![None; first.plan.replications];
     let mut all = Vec::new();
     for (name, s) in shards {

@@ -566,6 +566,8 @@ pub struct Goal {
 impl Goal {
     pub const AT_MOST_5: Goal = Goal { lo: 0.0, hi: 0.05 };
     pub const AT_LEAST_90: Goal = Goal { lo: 0.90, hi: 1.0 };
+    /// An A/B test's power at the size planned for it.
+    pub const AT_LEAST_80: Goal = Goal { lo: 0.80, hi: 1.0 };
     /// Coverage near 0.95: the calibration band.
     pub const NEAR_95: Goal = Goal {
         lo: super::summary::CALIBRATED.0,

@@ -374,6 +374,32 @@ pub struct Plan {
 pub const MAX_REPLICATIONS: usize = 100_000;
 
 impl Plan {
+    /// Whether this program plays and estimates as the one that made the
+    /// study `name` did (the engine's and the estimator's behaviour
+    /// versions): a study is resumed or merged only then.
+    pub fn same_behaviour(&self, name: &str) -> Result<(), String> {
+        if self.engine != crate::study::plan::ENGINE {
+            return Err(format!(
+                "{name} was played by engine behaviour {}, this is engine behaviour {}; rerun it",
+                self.engine,
+                crate::study::plan::ENGINE
+            ));
+        }
+        let version = self.estimator.version();
+        if self.estimator_version != version {
+            return Err(format!(
+                "{name} was made by {} behaviour {}, this is {0} behaviour {version}; rerun it",
+                self.estimator.name(),
+                if self.estimator_version.is_empty() {
+                    "from before versions were kept"
+                } else {
+                    &self.estimator_version
+                },
+            ));
+        }
+        Ok(())
+    }
+
     pub fn new(estimator: Estimator, design: Design, replications: usize, seed: u64) -> Self {
         Self {
             engine: crate::study::plan::ENGINE.to_owned(),
