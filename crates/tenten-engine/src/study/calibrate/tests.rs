@@ -209,11 +209,25 @@ fn shards_merge_into_the_one_process_study() {
         text.contains(&format!("estimator_version: \"{}\"", plan.estimator.version())),
         "{text}"
     );
-    let mut old = Study::new(plan.clone(), (0, 1), whole.clone());
-    old.plan.estimator_version.clear();
+    let old_text = Study::new(plan.clone(), (0, 1), whole.clone()).to_ron().replace(
+        &format!("estimator_version: \"{}\",", plan.estimator.version()),
+        "",
+    );
+    let old = Study::parse(&old_text, "old.ron").unwrap().unwrap();
+    assert!(
+        old.plan.estimator_version.is_empty(),
+        "a file without the field reads"
+    );
     let e = merge(&[("old.ron".into(), old)]).unwrap_err();
     assert!(
-        e.contains("old.ron was made by fit-player behaviour before versions"),
+        e.contains("old.ron was made by fit-player behaviour from before versions"),
+        "{e}"
+    );
+    let mut newer = plan.clone();
+    newer.estimator_version = "99".into();
+    let e = newer.same_behaviour("new.ron").unwrap_err();
+    assert!(
+        e.contains("new.ron was made by fit-player behaviour 99, this is fit-player behaviour 1"),
         "{e}"
     );
     // A checkpoint knows what is left.
