@@ -197,6 +197,38 @@ fn a_rehearsal_needs_two_different_arms_and_a_known_population() {
         o,
     ]);
     assert!(e.contains("999999"), "{e}");
+    // Below 10 testers an arm no comparison has an interval: refused.
+    let e = run_bad(&[
+        "playtest",
+        "rehearse",
+        "--population",
+        "demo",
+        "--generator",
+        "random",
+        "--generator",
+        "repair",
+        "--testers",
+        "4",
+        "--out",
+        o,
+    ]);
+    assert!(e.contains("--testers") && e.contains("10.."), "{e}");
+    // An unknown population names the option and the presets.
+    let e = run_bad(&[
+        "playtest",
+        "rehearse",
+        "--population",
+        "nosuch",
+        "--generator",
+        "random",
+        "--generator",
+        "repair",
+        "--testers",
+        "10",
+        "--out",
+        o,
+    ]);
+    assert!(e.contains("--population") && e.contains("demo-churn"), "{e}");
     assert!(!out.exists(), "nothing was written");
     let _ = std::fs::remove_dir_all(&dir);
 }

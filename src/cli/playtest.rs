@@ -135,8 +135,9 @@ struct RehearseArgs {
     /// The two arms, the baseline first (a built-in, a preset or a generator file).
     #[arg(long, value_name = "G", required = true, num_args = 1)]
     generator: Vec<String>,
-    /// Testers per arm (`plan-playtest --compare` says how many).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=rehearse::MAX_TESTERS as i64))]
+    /// Testers per arm (`plan-playtest --compare` says how many); at least 10, the fewest
+    /// whose comparison has an interval.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(tenten_engine::stats::inference::MIN_PAIRED as i64..=rehearse::MAX_TESTERS as i64))]
     testers: u32,
     /// Sessions each tester plays.
     #[arg(long, value_name = "S", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
@@ -244,6 +245,17 @@ fn rehearse_cmd(args: &RehearseArgs, out: &mut String) -> Result<(), FormatError
     let Ok::<[Generator; 2], _>(arms) = arms(&args.generator, &set)?.try_into() else {
         unreachable!("two names give two arms");
     };
+    let population = tenten_engine::fits::population::file::by_name(&args.population).map_err(|e| {
+        let presets: Vec<&str> = tenten_engine::fits::population::file::PRESETS
+            .iter()
+            .map(|p| p.0)
+            .collect();
+        FormatError::new(
+            "--population",
+            None,
+            format!("{e} (a population file, or a preset: {})", presets.join(", ")),
+        )
+    })?;
     if args.out.exists() && std::fs::read_dir(&args.out).map_or(true, |mut d| d.next().is_some()) {
         return Err(FormatError::new(
             &args.out.display().to_string(),
@@ -251,8 +263,20 @@ fn rehearse_cmd(args: &RehearseArgs, out: &mut String) -> Result<(), FormatError
             "is not an empty folder: a rehearsal writes its runs' playtest folders into a new one",
         ));
     }
+    // The folder made, and written to, before any server starts.
+    let probe = args.out.join(".rehearse-probe");
+    std::fs::create_dir_all(&args.out)
+        .and_then(|()| std::fs::write(&probe, b""))
+        .and_then(|()| std::fs::remove_file(&probe))
+        .map_err(|e| {
+            FormatError::new(
+                "--out",
+                None,
+                format!("{}: cannot write there: {e}", args.out.display()),
+            )
+        })?;
     let req = rehearse::Rehearsal {
-        population: tenten_engine::fits::population::file::by_name(&args.population)?,
+        population,
         arms,
         set,
         size: args.size,
@@ -270,14 +294,15 @@ fn rehearse_cmd(args: &RehearseArgs, out: &mut String) -> Result<(), FormatError
         max_rounds: args.max_rounds,
         out: args.out.clone(),
     };
+    let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     eprintln!(
-        "rehearsing {} against {}: {} testers an arm, {} sessions each, {} runs, each beside a run of two identical \
-         arms, seed {}; about {} logs and as many journals in {}",
+        "rehearsing {} against {}: {} an arm, {} each, {}, each beside a run of two identical arms, seed {}; \
+         about {} logs and as many journals in {}",
         args.generator[1],
         args.generator[0],
-        args.testers,
-        args.sessions,
-        args.runs,
+        plural(args.testers, "tester", "testers"),
+        plural(args.sessions, "session", "sessions"),
+        plural(args.runs, "run", "runs"),
         args.seed,
         u64::from(args.runs) * 2 * 2 * u64::from(args.testers) * u64::from(args.sessions),
         args.out.display()

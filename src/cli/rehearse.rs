@@ -125,7 +125,8 @@ pub fn one_server(req: &Rehearsal, arms: Vec<Generator>, dir: &Path, seed: u64) 
         faults: Default::default(),
         who: "tenten playtest rehearse".to_owned(),
     };
-    let server = Server::bind(config).map_err(|e| format!("{}: {e}", dir.display()))?;
+    // The server's messages name the folder themselves.
+    let server = Server::bind(config).map_err(|e| e.to_string())?;
     let base = format!("http://{}", server.addr);
     // The testers' pool keeps a connection per request in flight.
     let in_flight = (server.capacity.connections / 2).clamp(1, IN_FLIGHT);
@@ -237,6 +238,9 @@ pub fn rehearse(req: &Rehearsal, mut line: impl FnMut(&str)) -> Result<Calls, St
         let seed = mix(req.seed ^ mix(run as u64 + 1));
         let dir = req.out.join(format!("run-{run:03}"));
         let ab = one_server(req, req.arms.to_vec(), &dir.join("ab"), seed)?;
+        // Each server's line as it ends: a rehearsal stopped between the
+        // two has said what its folders hold.
+        line(&run_line(run, "ab", &req.arms[0].name, &ab));
         // The same population's players (assigned by arrival, as in the
         // A/B), both arms dealt by the first generator.
         let same = [
@@ -247,6 +251,7 @@ pub fn rehearse(req: &Rehearsal, mut line: impl FnMut(&str)) -> Result<Calls, St
             },
         ];
         let null = one_server(req, same.to_vec(), &dir.join("same"), seed)?;
+        line(&run_line(run, "same", &req.arms[0].name, &null));
         let call = |c: &Compared| c.gain.as_ref().map_or("undecided", Gain::verdict);
         match call(&ab) {
             v if v == req.expect.word() => detected += 1,
@@ -254,9 +259,6 @@ pub fn rehearse(req: &Rehearsal, mut line: impl FnMut(&str)) -> Result<Calls, St
             _ => wrong_way += 1,
         }
         alarms += usize::from(call(&null) != "undecided");
-        for (kind, c) in [("ab", &ab), ("same", &null)] {
-            line(&run_line(run, kind, c));
-        }
         let per_run = started.elapsed().as_secs_f64() / (run + 1) as f64;
         eprintln!(
             "  run {} of {}: {:.0} s, about {:.0} s left",
@@ -273,7 +275,9 @@ pub fn rehearse(req: &Rehearsal, mut line: impl FnMut(&str)) -> Result<Calls, St
     })
 }
 
-fn run_line(run: usize, kind: &str, c: &Compared) -> String {
+/// A server's line; `vs` the baseline its gain is over (`playtest compare
+/// DIR --baseline VS` reads the folder alike).
+fn run_line(run: usize, kind: &str, vs: &str, c: &Compared) -> String {
     let (gain, ci, verdict) = match &c.gain {
         Some(g) => (
             format!("{:.4}", g.gain),
@@ -283,7 +287,7 @@ fn run_line(run: usize, kind: &str, c: &Compared) -> String {
         None => ("none".to_owned(), "none".to_owned(), "undecided"),
     };
     format!(
-        "run={run} server={kind} testers={},{} sessions={},{} games={} moves={} requests={} gain={gain} gain_ci={ci} verdict={verdict} seconds={:.1}",
+        "run={run} server={kind} vs={vs} testers={},{} sessions={},{} games={} moves={} requests={} gain={gain} gain_ci={ci} verdict={verdict} seconds={:.1}",
         c.testers.0,
         c.testers.1,
         c.sessions.0,
