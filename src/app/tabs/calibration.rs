@@ -368,7 +368,7 @@ impl Tab for CalibrationTab {
                 ui.weak(format!("Opened from {file} (played by `tenten calibrate`), not run here."));
             }
             ui.label(format!(
-                "{} on the {} design: {count} ({failed} failed{}), seed {}, {}, engine behaviour {}.",
+                "{} on the {} design: {count} ({failed} failed{}), seed {}, {}, engine behaviour {}, {0} behaviour {}.",
                 study.plan.estimator.name(),
                 summary::design(&study.plan),
                 study
@@ -378,14 +378,22 @@ impl Tab for CalibrationTab {
                     .map_or(String::new(), |w| format!(", the first: {w}")),
                 study.plan.seed,
                 if generators {
+                    let g = study.plan.generators.clone().unwrap_or_default();
                     format!(
-                        "logs played by {} under generators drawn at random",
-                        study.plan.generators.clone().unwrap_or_default().player
+                        "logs played by {} under generators drawn at random{}",
+                        g.player,
+                        g.repeat_chance
+                            .map_or(String::new(), |c| format!(" (a repeat chance in {:.0} % of them)", c * 100.0))
                     )
                 } else {
                     format!("testers under {}", study.plan.generator)
                 },
-                study.plan.engine
+                study.plan.engine,
+                if study.plan.estimator_version.is_empty() {
+                    "unrecorded"
+                } else {
+                    &study.plan.estimator_version
+                }
             ));
             if generators {
                 generator_table(ui, &study.replications);
