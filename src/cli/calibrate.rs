@@ -40,7 +40,7 @@ pub(super) struct Args {
     /// drawn log-uniformly from --deals to this.
     #[arg(long, value_name = "N")]
     deals_max: Option<u32>,
-    /// fit-generator: the chance a true generator has a repeat chance (default the other
+    /// fit-generator: the chance a true generator has a repeat rule (default the other
     /// rules' 0.206, which leaves half the generators with no rule), to ask how often the
     /// rules are learned right when there is one.
     #[arg(long, value_name = "P")]
@@ -127,7 +127,10 @@ fn plan(a: &Args) -> Result<Plan, FormatError> {
     };
     if let Some(c) = a.repeat_chance {
         let g = plan.generators.as_mut().ok_or_else(|| {
-            bad("--repeat-chance is fit-generator's (the chance a true generator repeats)".to_owned())
+            bad(
+                "--repeat-chance is fit-generator's (the chance a true generator has a repeat rule)"
+                    .to_owned(),
+            )
         })?;
         g.repeat_chance = Some(c);
     }

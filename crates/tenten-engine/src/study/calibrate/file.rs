@@ -87,10 +87,11 @@ impl Study {
 /// order, or why they cannot merge (naming the file).
 pub fn merge(shards: &[(String, Study)]) -> Result<(Plan, Vec<Replication>), String> {
     let (first_name, first) = shards.first().ok_or("no shards given")?;
-    first.plan.same_behaviour(first_name)?;
     let mut seen: Vec<Option<&str>> = vec![None; first.plan.replications];
     let mut all = Vec::new();
     for (name, s) in shards {
+        // Each file's versions named as its own, whatever the order.
+        s.plan.same_behaviour(name)?;
         if s.plan != first.plan {
             let json = |p: &Plan| serde_json::to_value(p).unwrap_or_default();
             let field = crate::study::difference::first(&json(&first.plan), &json(&s.plan))

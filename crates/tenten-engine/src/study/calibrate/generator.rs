@@ -724,10 +724,13 @@ pub fn lines(plan: &Plan, reps: &[super::Replication]) -> Vec<String> {
     let ranges = plan.generators.clone().unwrap_or_default();
     let design = super::summary::design(plan);
     let mut out = vec![format!(
-        "estimator=fit-generator design={design} replications={} seed={} player={} failed={}{}",
+        "estimator=fit-generator design={design} replications={} seed={} player={}{} failed={}{}",
         plan.replications,
         plan.seed,
         ranges.player,
+        ranges
+            .repeat_chance
+            .map_or(String::new(), |c| format!(" repeat_chance={c}")),
         t.failed,
         reps.iter()
             .find_map(|r| r.failed.as_deref())

@@ -218,6 +218,12 @@ fn shards_merge_into_the_one_process_study() {
         old.plan.estimator_version.is_empty(),
         "a file without the field reads"
     );
+    let new = Study::new(plan.clone(), (0, 1), whole.clone());
+    let e = merge(&[("new.ron".into(), new), ("old.ron".into(), old.clone())]).unwrap_err();
+    assert!(
+        e.contains("old.ron was made by fit-player behaviour from before versions"),
+        "{e}"
+    );
     let e = merge(&[("old.ron".into(), old)]).unwrap_err();
     assert!(
         e.contains("old.ron was made by fit-player behaviour from before versions"),
