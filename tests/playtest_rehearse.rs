@@ -134,101 +134,34 @@ fn a_rehearsal_plays_through_the_server_and_reads_back_as_compare() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Each refused with its reason, and nothing written: one arm, one arm
+/// twice, an unknown population (by file or by name), too many and too few
+/// testers.
 #[test]
 fn a_rehearsal_needs_two_different_arms_and_a_known_population() {
     let dir = scratch("rehearse-bad");
     let out = dir.join("runs");
     let o = out.to_str().unwrap();
-    let e = run_bad(&[
-        "playtest",
-        "rehearse",
-        "--population",
-        "demo",
-        "--generator",
-        "random",
-        "--testers",
-        "10",
-        "--out",
-        o,
-    ]);
-    assert!(e.contains("two arms; 1 given"), "{e}");
-    let e = run_bad(&[
-        "playtest",
-        "rehearse",
-        "--population",
-        "demo",
-        "--generator",
-        "random",
-        "--generator",
-        "random",
-        "--testers",
-        "10",
-        "--out",
-        o,
-    ]);
-    assert!(e.contains("given twice"), "{e}");
-    let e = run_bad(&[
-        "playtest",
-        "rehearse",
-        "--population",
-        "no-such.ron",
-        "--generator",
-        "random",
-        "--generator",
-        "repair",
-        "--testers",
-        "10",
-        "--out",
-        o,
-    ]);
-    assert!(e.contains("no-such.ron"), "{e}");
-    let e = run_bad(&[
-        "playtest",
-        "rehearse",
-        "--population",
-        "demo",
-        "--generator",
-        "random",
-        "--generator",
-        "repair",
-        "--testers",
-        "999999",
-        "--out",
-        o,
-    ]);
-    assert!(e.contains("999999"), "{e}");
-    // Below 10 testers an arm no comparison has an interval: refused.
-    let e = run_bad(&[
-        "playtest",
-        "rehearse",
-        "--population",
-        "demo",
-        "--generator",
-        "random",
-        "--generator",
-        "repair",
-        "--testers",
-        "4",
-        "--out",
-        o,
-    ]);
-    assert!(e.contains("--testers") && e.contains("10.."), "{e}");
-    // An unknown population names the option and the presets.
-    let e = run_bad(&[
-        "playtest",
-        "rehearse",
-        "--population",
-        "nosuch",
-        "--generator",
-        "random",
-        "--generator",
-        "repair",
-        "--testers",
-        "10",
-        "--out",
-        o,
-    ]);
-    assert!(e.contains("--population") && e.contains("demo-churn"), "{e}");
+    let refused = |population: &str, arms: &[&str], testers: &str| {
+        let mut args = vec!["playtest", "rehearse", "--population", population];
+        for g in arms {
+            args.extend(["--generator", g]);
+        }
+        args.extend(["--testers", testers, "--out", o]);
+        run_bad(&args)
+    };
+    let two = ["random", "repair"];
+    for (e, says) in [
+        (refused("demo", &["random"], "10"), vec!["two arms; 1 given"]),
+        (refused("demo", &["random", "random"], "10"), vec!["given twice"]),
+        (refused("no-such.ron", &two, "10"), vec!["no-such.ron"]),
+        (refused("nosuch", &two, "10"), vec!["--population", "demo-churn"]),
+        (refused("demo", &two, "999999"), vec!["999999"]),
+        // Below 10 testers an arm no comparison has an interval.
+        (refused("demo", &two, "4"), vec!["--testers", "10.."]),
+    ] {
+        assert!(says.iter().all(|w| e.contains(w)), "{says:?}: {e}");
+    }
     assert!(!out.exists(), "nothing was written");
     let _ = std::fs::remove_dir_all(&dir);
 }

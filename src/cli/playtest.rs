@@ -160,19 +160,13 @@ struct RehearseArgs {
     /// The way the second arm is expected to differ from the first: power counts the runs
     /// that call it so.
     #[arg(long, value_enum, default_value = "better")]
-    expect: ExpectArg,
+    expect: rehearse::Direction,
     #[arg(long, value_name = "SET.ron")]
     pieces: Option<PathBuf>,
     #[arg(long, value_name = "WxH", default_value = "10x10", value_parser = simulate::parse_size)]
     size: BoardSize,
     #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=MAX_HOLDER as i64))]
     holder_size: u8,
-}
-
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-enum ExpectArg {
-    Better,
-    Worse,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -287,10 +281,7 @@ fn rehearse_cmd(args: &RehearseArgs, out: &mut String) -> Result<(), FormatError
         seed: args.seed,
         objective: tenten_engine::study::adapt::Objective::parse(&args.objective)
             .map_err(|m| FormatError::new("--objective", None, m))?,
-        expect: match args.expect {
-            ExpectArg::Better => rehearse::Direction::Better,
-            ExpectArg::Worse => rehearse::Direction::Worse,
-        },
+        expect: args.expect,
         max_rounds: args.max_rounds,
         out: args.out.clone(),
     };

@@ -48,8 +48,8 @@ pub struct Rehearsal {
     pub out: PathBuf,
 }
 
-/// Which way a difference is expected.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which way a difference is expected (`--expect`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Direction {
     Better,
     Worse,
