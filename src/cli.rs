@@ -524,7 +524,9 @@ enum Command {
     /// Optimise an adaptive generator against a population: rules that read the player (after an
     /// unfair loss, after a game shorter or longer than the player's typical one, otherwise), each
     /// tilting the weights toward small or large pieces, searched on --players simulated players
-    /// (the same for every candidate), beside the best static tilt found with the same budget. The
+    /// (the same for every candidate), beside the best static generator found with the same
+    /// budget: one check (the base's, none, reject or repair) and one tilt for everyone; the
+    /// adaptive rules keep the static one's check. The
     /// verdict is on --holdout other players: a line per arm, then `vs=base|static objective=..
     /// gain=.. gain_ci=LO,HI verdict=better|worse|undecided` (the gain relative, 0.05 for 5 %),
     /// the gain over static under each churn model the population's quit model allows, and per
@@ -545,11 +547,11 @@ enum Command {
         /// The most KL divergence (nats) any rule's tilted piece shares may have from the base's.
         #[arg(long, value_name = "KL", default_value_t = 0.1)]
         max_distortion: f64,
-        /// Seconds for each search (static, then adaptive).
+        /// Seconds for each search (static, shared among its checks, then adaptive).
         #[arg(long, value_name = "S", default_value_t = 60.0)]
         budget: f64,
-        /// Stop each search after this many candidates too: a run cut by candidates, not
-        /// seconds, is repeatable on any machine.
+        /// Stop each search after this many candidates too (the static search's shared among its
+        /// checks): a run cut by candidates, not seconds, is repeatable on any machine.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
         max_candidates: Option<u32>,
         /// Players every candidate plays, one session each.

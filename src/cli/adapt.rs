@@ -139,7 +139,7 @@ pub(super) fn cmd_adapt(
             .map_or("none".to_owned(), |g| format!("{:+.1} %", 100.0 * g.gain))
     };
     let text = format!(
-        "// Adapted by tenten adapt from {} for {} of population {}: on {} held-out players (--seed {}), {} against the base and {} against the best static tilt; the distortion from the base's shares at most {} nats.\n{}",
+        "// Adapted by tenten adapt from {} for {} of population {}: on {} held-out players (--seed {}), {} against the base and {} against the best static generator (one check and one tilt for everyone); the distortion from the base's shares at most {} nats.\n{}",
         a.base,
         objective.name(),
         req.population.name,
@@ -153,7 +153,7 @@ pub(super) fn cmd_adapt(
     formats::write_atomic(out_file, &text)?;
     if let Some(file) = &a.static_out {
         let text = format!(
-            "// The best static tilt tenten adapt found from {} for {} of population {} (the adaptive file's baseline).\n{}",
+            "// The best static generator (one check and one tilt) tenten adapt found from {} for {} of population {} (the adaptive file's baseline).\n{}",
             a.base,
             objective.name(),
             req.population.name,

@@ -29,6 +29,23 @@ pub enum Check {
 }
 
 impl Check {
+    /// Its name in a generator file.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Check::Repair { .. } => "repair",
+            Check::Reject { .. } => "reject",
+            Check::Bag => "bag",
+            Check::None => "none",
+        }
+    }
+
+    /// Whether it deals a solvable holder whenever one exists (repair and
+    /// reject fall back to an exact answer when their redraws run out): an
+    /// unfair loss then needs a board on which no holder fits.
+    pub fn solvable_when_possible(&self) -> bool {
+        matches!(self, Check::Repair { .. } | Check::Reject { .. })
+    }
+
     /// Its redraws in range, or why not.
     pub fn check(&self) -> Result<(), String> {
         let redraws = match *self {

@@ -5,18 +5,27 @@
 //! did (`TEMPLATE`): a game already past the player's typical length, after
 //! an unfair loss, after a game shorter than the player's typical one, after
 //! a longer one, and otherwise, each with its own tilt toward small or large
-//! pieces. The best static generator is the
-//! same search over one tilt for everyone (a rule with no condition): the
-//! same levers, the same objective, the same budget, not reading the player.
+//! pieces.
+//!
+//! The best static generator is the same search over one check and one
+//! tilt for everyone (the check the base's own, none, reject or repair; the
+//! tilt a rule with no condition): the same levers, the same objective, the
+//! same budget, not reading the player. The adaptive rules keep the static
+//! arm's check, so what they add is only the reading: a check that ends
+//! unfair losses is a static lever, and its gain over a base without it is
+//! not the adaptive rules' to claim.
+//!
 //! Both searches are a pattern search on common random numbers (every
 //! candidate plays the same training players, as `tune` does); the verdict
 //! is on held-out players (another seed), each arm against the others as a
 //! paired relative gain with its 95 % interval (`stats::inference::paired_gain`).
 //!
-//! The pieces dealt stay near the base's: no rule's tilt moves the weights
-//! further than `max_distortion` (KL divergence, nats, of the tilted shares
-//! from the base's), which bounds the dealt mixture's divergence too (KL is
-//! convex in its first argument).
+//! The weights stay near the base's: no rule's tilt moves them further
+//! than `max_distortion` (KL divergence, nats, of the tilted shares from
+//! the base's), which bounds the divergence of the mixture drawn from too
+//! (KL is convex in its first argument). A check changes what is dealt
+//! from those weights (a repair replaces a piece of an unsolvable holder);
+//! the bound is on the weights, not on what a check makes of them.
 
 use std::time::{Duration, Instant};
 
@@ -29,6 +38,7 @@ use crate::fits::population::session::{Table, mix};
 use crate::model::pieces::PieceSet;
 use crate::model::shapes::Shapes;
 use crate::play::adaptive::{Adaptive, MAX_TILT, Rule, When, size_scores, tilted};
+use crate::play::check::Check;
 use crate::play::dealing::Dealing;
 use crate::play::generator_file::{GeneratorSpec, effective};
 use crate::progress::Progress;
@@ -130,10 +140,11 @@ pub struct Versus {
     pub gain: Option<Gain>,
 }
 
-/// A search's end: the tilts, its objective on the training players, and
-/// how many candidates it played.
+/// A search's end: the check and tilts, its objective on the training
+/// players, and how many candidates it played.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Searched {
+    pub check: Check,
     pub tilts: Vec<f64>,
     pub value: f64,
     pub candidates: usize,
@@ -223,7 +234,10 @@ fn weight_bounds(weights: &[f64], scores: &[f64], kl: f64) -> (f64, f64) {
 pub fn policy(base: &GeneratorSpec, tilts: &[f64]) -> GeneratorSpec {
     let mut rules: Vec<Rule> = Vec::new();
     let (states, otherwise) = tilts.split_at(tilts.len() - 1);
-    for ((_, when), &tilt) in TEMPLATE.iter().zip(states) {
+    for (d, ((_, when), &tilt)) in TEMPLATE.iter().zip(states).enumerate() {
+        if dead(base, d) {
+            continue;
+        }
         rules.push(Rule {
             when: vec![*when],
             tilt: round_tilt(tilt),
@@ -247,6 +261,14 @@ pub fn policy(base: &GeneratorSpec, tilts: &[f64]) -> GeneratorSpec {
     let mut spec = base.clone();
     spec.file.adaptive = (!rules.is_empty()).then_some(Adaptive { rules });
     spec
+}
+
+/// Whether the template's rule `d` almost never fires under `base`'s check:
+/// after an unfair loss, when the check deals a solvable holder whenever
+/// one exists. The search spends no candidates on it and the file leaves
+/// it out.
+fn dead(base: &GeneratorSpec, d: usize) -> bool {
+    TEMPLATE.get(d).is_some_and(|(_, w)| *w == When::AfterUnfair) && base.file.check.solvable_when_possible()
 }
 
 /// Tilts as the file keeps them: four decimals, toward 0 (a tilt at the
@@ -292,21 +314,84 @@ fn value(parts: &[(f64, f64)]) -> f64 {
 /// a pattern search alone stops at the first step that does not help,
 /// which noise makes early.
 const GRID: usize = 9;
+/// The grid's points coarse to fine (both ends and the middle first), so a
+/// search cut short by its candidates has seen both directions.
+const GRID_ORDER: [usize; GRID] = [0, 8, 4, 2, 6, 1, 3, 5, 7];
+
+/// How long a search may run: seconds, and candidates when given.
+#[derive(Clone, Copy, Debug)]
+struct Limits {
+    budget: Duration,
+    max_candidates: Option<usize>,
+}
+
+/// The checks the static search tries: the base's own, then none, reject
+/// and repair as their presets write them (a check already tried is
+/// skipped; a bag is never tried, no tilt changes a bag).
+fn check_options(base: &GeneratorSpec) -> Vec<Check> {
+    let mut checks: Vec<Check> = Some(base.file.check)
+        .filter(|c| *c != Check::Bag)
+        .into_iter()
+        .collect();
+    let presets = ["reject", "repair"]
+        .into_iter()
+        .filter_map(|name| crate::play::generator_file::preset(name, &base.set).map(|p| p.file.check));
+    for c in std::iter::once(Check::None).chain(presets) {
+        if !checks.contains(&c) {
+            checks.push(c);
+        }
+    }
+    checks
+}
+
+/// The base with `check` in force instead of its own.
+fn with_check(base: &GeneratorSpec, check: Check) -> GeneratorSpec {
+    let mut spec = base.clone();
+    spec.file.check = check;
+    spec
+}
+
+/// The best static generator: for each of `check_options`, the best one
+/// tilt (a share of the budget and candidates each); the check whose tilt
+/// plays best on the training players.
+fn static_search(req: &AdaptRequest, bounds: (f64, f64), progress: &Progress) -> Option<Searched> {
+    let checks = check_options(&req.base);
+    let n = checks.len();
+    let mut best: Option<Searched> = None;
+    let mut candidates = 0;
+    for (i, check) in checks.into_iter().enumerate() {
+        // The cap shared exactly (the first checks take the remainder);
+        // every search plays its start, so a check gets at least one.
+        let limits = Limits {
+            budget: req.budget / n as u32,
+            max_candidates: req
+                .max_candidates
+                .map(|m| (m / n + usize::from(i < m % n)).max(1)),
+        };
+        let base = with_check(&req.base, check);
+        let found = search(req, &base, vec![0.0], bounds, limits, progress)?;
+        candidates += found.candidates;
+        if best.as_ref().is_none_or(|b| found.value > b.value) {
+            best = Some(found);
+        }
+    }
+    best.map(|b| Searched { candidates, ..b })
+}
 
 /// A pattern search over tilts from `start` within `bounds` (one tilt: from
-/// the best of a grid over the bounds), each candidate played on the
-/// training players; `None` when cancelled.
-fn search(req: &AdaptRequest, start: Vec<f64>, bounds: (f64, f64), progress: &Progress) -> Option<Searched> {
+/// the best of a grid over the bounds), `base`'s check in force, each
+/// candidate played on the training players; `None` when cancelled.
+fn search(
+    req: &AdaptRequest,
+    base: &GeneratorSpec,
+    start: Vec<f64>,
+    bounds: (f64, f64),
+    limits: Limits,
+    progress: &Progress,
+) -> Option<Searched> {
     let started = Instant::now();
     let score = |tilts: &[f64]| -> Option<f64> {
-        let outcomes = play(
-            req,
-            &policy(&req.base, tilts),
-            None,
-            req.players,
-            req.seed,
-            progress,
-        )?;
+        let outcomes = play(req, &policy(base, tilts), None, req.players, req.seed, progress)?;
         Some(value(&parts(req, &outcomes)))
     };
     let dims = start.len();
@@ -316,10 +401,10 @@ fn search(req: &AdaptRequest, start: Vec<f64>, bounds: (f64, f64), progress: &Pr
     let width = (bounds.1 - bounds.0).abs().max(1e-9);
     let mut step = width / 4.0;
     let within = |candidates: usize| {
-        started.elapsed() < req.budget && req.max_candidates.is_none_or(|m| candidates < m)
+        started.elapsed() < limits.budget && limits.max_candidates.is_none_or(|m| candidates < m)
     };
     if dims == 1 {
-        for i in 0..GRID {
+        for i in GRID_ORDER {
             if !within(candidates) {
                 break;
             }
@@ -335,6 +420,10 @@ fn search(req: &AdaptRequest, start: Vec<f64>, bounds: (f64, f64), progress: &Pr
     while step >= MIN_STEP * width && within(candidates) {
         let mut moved = false;
         for d in 0..dims {
+            // Only the adaptive search's dimensions are the template's rules.
+            if dims > 1 && dead(base, d) {
+                continue;
+            }
             for sign in [-1.0, 1.0] {
                 if !within(candidates) {
                     break;
@@ -359,6 +448,7 @@ fn search(req: &AdaptRequest, start: Vec<f64>, bounds: (f64, f64), progress: &Pr
         }
     }
     Some(Searched {
+        check: base.file.check,
         tilts: x.iter().map(|&t| round_tilt(t)).collect(),
         value: best,
         candidates,
@@ -373,10 +463,16 @@ fn gain(req: &AdaptRequest, a: &[Outcome], b: &[Outcome]) -> Option<Gain> {
 /// Runs `tenten adapt`; `None` when cancelled.
 pub fn adapt(req: &AdaptRequest, progress: &Progress) -> Option<Adapted> {
     let bounds = tilt_bounds(&req.base, req.max_distortion);
-    let fixed = search(req, vec![0.0], bounds, progress)?;
-    // From the static optimum: every state starts at its tilt, so the
-    // adaptive search begins where the static one ended.
-    let adaptive = search(req, vec![fixed.tilts[0]; TEMPLATE.len() + 1], bounds, progress)?;
+    let fixed = static_search(req, bounds, progress)?;
+    // From the static optimum: its check for every rule, every state at
+    // its tilt, so the adaptive search begins where the static one ended.
+    let checked = with_check(&req.base, fixed.check);
+    let limits = Limits {
+        budget: req.budget,
+        max_candidates: req.max_candidates,
+    };
+    let start = vec![fixed.tilts[0]; TEMPLATE.len() + 1];
+    let adaptive = search(req, &checked, start, bounds, limits, progress)?;
     let holdout_seed = mix(req.seed ^ HOLDOUT_STREAM);
     let arm = |name: &'static str, spec: GeneratorSpec| -> Option<Arm> {
         let outcomes = play(req, &spec, None, req.holdout, holdout_seed, progress)?;
@@ -391,8 +487,8 @@ pub fn adapt(req: &AdaptRequest, progress: &Progress) -> Option<Adapted> {
         })
     };
     let base = arm("base", req.base.clone())?;
-    let fixed_arm = arm("static", policy(&req.base, &fixed.tilts))?;
-    let adaptive_arm = arm("adaptive", policy(&req.base, &adaptive.tilts))?;
+    let fixed_arm = arm("static", policy(&checked, &fixed.tilts))?;
+    let adaptive_arm = arm("adaptive", policy(&checked, &adaptive.tilts))?;
     let versus = [
         Versus {
             against: "base",
@@ -463,6 +559,12 @@ fn num(x: f64) -> String {
     }
 }
 
+/// A check as a generator file writes it, on one line without spaces
+/// (`repair(policy:deepest,redraws:64)`): two repairs are told apart.
+fn check_ron(check: &Check) -> String {
+    ron::to_string(check).unwrap_or_else(|_| check.name().to_owned())
+}
+
 fn gain_fields(g: Option<&Gain>) -> String {
     match g {
         None => "gain=none gain_ci=none verdict=undecided".to_owned(),
@@ -512,7 +614,8 @@ impl Adapted {
         }
         let tilts = |s: &Searched| s.tilts.iter().map(|t| num(*t)).collect::<Vec<_>>().join(",");
         out.push(format!(
-            "search static tilts={} train_value={} candidates={} adaptive tilts={} train_value={} candidates={} tilt_bounds={},{} max_distortion={} train_players={} train_seed={}",
+            "search check={} static tilts={} train_value={} candidates={} adaptive tilts={} train_value={} candidates={} tilt_bounds={},{} max_distortion={} train_players={} train_seed={}",
+            check_ron(&self.fixed.check),
             tilts(&self.fixed),
             num(self.fixed.value),
             self.fixed.candidates,

@@ -80,7 +80,8 @@ fn tilt_bounds_keep_the_divergence_within_the_limit() {
 #[test]
 fn a_policy_is_a_file_with_its_rules_in_the_templates_order() {
     let set = PieceSet::classic();
-    let base = generator_file::preset("repair", &set).unwrap();
+    // A base whose check deals unsolvable holders: every rule can fire.
+    let base = generator_file::preset("random", &set).unwrap();
     assert_eq!(policy(&base, &[0.0]).file, base.file);
     assert_eq!(policy(&base, &[0.0, 0.0, 0.0, 0.0, 0.0]).file, base.file);
     let fixed = policy(&base, &[-0.25]);
@@ -107,27 +108,110 @@ fn a_policy_is_a_file_with_its_rules_in_the_templates_order() {
     assert_eq!(back.file, adaptive.file);
 }
 
-/// A run with no budget plays the start alone: every arm the base's tilts,
-/// so every gain is 0 with no width; the players are the same in each arm.
+/// The static search tries the base's own check and the others, each from
+/// tilt 0; a base that already repairs tries it first.
+#[test]
+fn the_static_search_tries_every_check() {
+    let set = PieceSet::classic();
+    let random = generator_file::preset("random", &set).unwrap();
+    let repair = generator_file::preset("repair", &set).unwrap();
+    let reject = generator_file::preset("reject", &set).unwrap();
+    let names = |b: &GeneratorSpec| check_options(b).iter().map(Check::name).collect::<Vec<_>>();
+    assert_eq!(names(&random), ["none", "reject", "repair"]);
+    assert_eq!(names(&repair), ["repair", "none", "reject"]);
+    assert_eq!(check_options(&random)[1], reject.file.check);
+    assert_eq!(check_options(&random)[2], repair.file.check);
+    // A base with another repair than the preset's keeps its own and tries
+    // the preset's too.
+    let mut own = repair.clone();
+    own.file.check = Check::Repair {
+        policy: crate::search::heuristic::Policy::Deepest,
+        redraws: 3,
+    };
+    assert_eq!(names(&own), ["repair", "none", "reject", "repair"]);
+    // A bag is never tried: no tilt changes it.
+    let bag = generator_file::preset("bag", &set).unwrap();
+    assert_eq!(names(&bag), ["none", "reject", "repair"]);
+}
+
+/// Under a check that deals a solvable holder whenever one exists, the
+/// rule after an unfair loss almost never fires: the file leaves it out
+/// (and the search spends nothing on it); under none it stays.
+#[test]
+fn a_rule_that_cannot_fire_is_left_out() {
+    let set = PieceSet::classic();
+    let tilts = [0.3, -0.4, -0.2, 0.1, -0.5];
+    let has_after_unfair = |spec: &GeneratorSpec| {
+        spec.file
+            .adaptive
+            .as_ref()
+            .unwrap()
+            .rules
+            .iter()
+            .any(|r| r.when == [When::AfterUnfair])
+    };
+    let random = generator_file::preset("random", &set).unwrap();
+    assert!(has_after_unfair(&policy(&random, &tilts)));
+    for name in ["repair", "reject"] {
+        let checked = generator_file::preset(name, &set).unwrap();
+        let spec = policy(&checked, &tilts);
+        assert!(!has_after_unfair(&spec), "{name}");
+        assert_eq!(spec.file.adaptive.as_ref().unwrap().rules.len(), 4, "{name}");
+    }
+}
+
+/// A run with no budget plays each search's start alone: the static arm is
+/// the check of best training value at tilt 0, the adaptive arm the same
+/// (so its gain over static is 0 with no width); the players are the same
+/// in each arm.
 #[test]
 fn a_run_compares_its_arms_on_the_same_held_out_players() {
     let req = request(Duration::ZERO);
     let never = Progress::default();
     let a = adapt(&req, &never).unwrap();
-    assert_eq!((a.fixed.candidates, a.adaptive.candidates), (1, 1));
+    let checks = check_options(&req.base);
+    assert_eq!((a.fixed.candidates, a.adaptive.candidates), (checks.len(), 1));
+    // The static check is the best of the checks at tilt 0, played on the
+    // training players as the search plays them.
+    let train = |c: Check| {
+        let spec = policy(&with_check(&req.base, c), &[0.0]);
+        value(&parts(
+            &req,
+            &play(&req, &spec, None, req.players, req.seed, &never).unwrap(),
+        ))
+    };
+    let best = checks.iter().map(|&c| train(c)).fold(f64::MIN, f64::max);
+    assert_eq!(a.fixed.value, best);
+    assert_eq!(train(a.fixed.check), best);
+    assert_eq!(a.adaptive.check, a.fixed.check);
     for arm in &a.arms {
         assert_eq!(arm.outcomes.len(), req.holdout);
-        assert_eq!(arm.objective, a.arms[0].objective, "{}", arm.name);
     }
-    for v in &a.versus {
-        let g = v.gain.unwrap();
-        assert_eq!((g.gain, g.ci), (0.0, Some((0.0, 0.0))), "{}", v.against);
-    }
+    assert_eq!(a.arms[1].spec.file.check, a.fixed.check);
+    assert_eq!(a.arms[2].spec, a.arms[1].spec);
+    assert_eq!(a.arms[2].objective, a.arms[1].objective);
+    let g = a.versus[1].gain.unwrap();
+    assert_eq!((g.gain, g.ci), (0.0, Some((0.0, 0.0))));
     let lines = a.lines(&req);
     assert!(
         lines.iter().any(|l| l.starts_with(
-            "vs=base objective=games_per_session gain=0.0000 gain_ci=0.0000,0.0000 verdict=undecided"
+            "vs=static objective=games_per_session gain=0.0000 gain_ci=0.0000,0.0000 verdict=undecided"
         )),
+        "{lines:#?}"
+    );
+    // The base arm is the base as given; the static search moved its check
+    // (an unfair loss is what most makes these players stop).
+    assert_eq!(a.arms[0].spec, req.base);
+    assert_ne!(a.fixed.check, req.base.file.check);
+    let check = check_ron(&a.fixed.check);
+    assert!(
+        check.starts_with("repair(") || check.starts_with("reject("),
+        "{check}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("search check={check} static tilts=0.0000 "))),
         "{lines:#?}"
     );
     assert_eq!(
@@ -140,7 +224,7 @@ fn a_run_compares_its_arms_on_the_same_held_out_players() {
         ..request(Duration::from_secs(3600))
     };
     let b = adapt(&req, &never).unwrap();
-    assert!(b.fixed.candidates > 1 && b.adaptive.candidates > 1);
+    assert!(b.fixed.candidates > checks.len() && b.adaptive.candidates > 1);
     assert!(
         b.adaptive.value >= b.fixed.value,
         "{} {}",
@@ -156,7 +240,18 @@ fn a_run_compares_its_arms_on_the_same_held_out_players() {
         ..req.clone()
     };
     let c = adapt(&capped, &never).unwrap();
+    // The static search shares the cap among its checks exactly: 3 is one
+    // each, 4 is two for the first; under the number of checks, each still
+    // plays its start.
     assert_eq!((c.fixed.candidates, c.adaptive.candidates), (3, 3));
+    for (cap, fixed) in [(4, 4), (5, 5), (2, 3), (1, 3)] {
+        let r = AdaptRequest {
+            max_candidates: Some(cap),
+            ..req.clone()
+        };
+        let d = adapt(&r, &never).unwrap();
+        assert_eq!((d.fixed.candidates, d.adaptive.candidates), (fixed, cap), "{cap}");
+    }
     // Cancelled: nothing.
     let cancelled = Progress::default();
     cancelled.cancel();

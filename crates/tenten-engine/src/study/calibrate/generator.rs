@@ -206,14 +206,12 @@ impl Model {
     }
 
     fn of_file(f: &GeneratorFile) -> Self {
-        let (kind, policy) = match f.check {
-            Check::None => ("none", None),
-            Check::Reject { .. } => ("reject", None),
-            Check::Repair { policy, .. } => ("repair", Some(policy.name().to_owned())),
-            Check::Bag => ("bag", None),
+        let policy = match f.check {
+            Check::Repair { policy, .. } => Some(policy.name().to_owned()),
+            _ => None,
         };
         Model {
-            kind: kind.to_owned(),
+            kind: f.check.name().to_owned(),
             policy,
             repeat: f.repeat_previous > 0.0,
             bands: !f.by_fill.is_empty(),
