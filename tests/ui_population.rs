@@ -193,3 +193,63 @@ fn the_playtest_planner_answers_with_its_check() {
     let e = h.state().live.playtest_plan.error.clone().unwrap();
     assert!(e.contains("Fit a population"), "{e}");
 }
+
+/// The forecast deals from the Lab's generators as the Lab's runs do: its
+/// generator files too (an adaptive file against a static one, the first
+/// the baseline of the gains), named as the Lab names them; with none
+/// chosen at all it says where to choose.
+#[test]
+fn the_forecast_compares_the_labs_generator_files() {
+    use tenten::app::shell::settings::{LabSettings, LabSize};
+    let mut h = harness_on_tab("Population");
+    let lab = |files: Vec<std::path::PathBuf>| LabSettings {
+        generators: Vec::new(),
+        files,
+        size: LabSize::Fixed(tenten_engine::model::board::BoardSize::new(8, 8).unwrap()),
+        max_rounds: 40,
+        ..LabSettings::default()
+    };
+    h.state_mut().push(Command::SetLab(lab(Vec::new())));
+    h.state_mut().push(Command::ForecastPopulation {
+        players: 50,
+        fitted: false,
+        check: None,
+    });
+    h.run();
+    let e = h
+        .state()
+        .live
+        .forecast
+        .error
+        .clone()
+        .expect("nothing to forecast");
+    assert!(e.contains("files"), "{e}");
+    let files = vec![
+        "presets/generators/repair.ron".into(),
+        "docs/examples/adaptive.ron".into(),
+    ];
+    h.state_mut().push(Command::SetLab(lab(files)));
+    h.run();
+    h.get_by_label_contains("repair.ron, adaptive.ron (and the generator checked logs were played under)");
+    h.state_mut().push(Command::ForecastPopulation {
+        players: 100,
+        fitted: false,
+        check: None,
+    });
+    step_until(&mut h, "the forecast's end", |a| {
+        !a.live.forecast.running() && (a.live.forecast.result.is_some() || a.live.forecast.error.is_some())
+    });
+    let r = h.state().live.forecast.result.clone().expect("a forecast");
+    let names: Vec<&str> = r
+        .generators
+        .iter()
+        .map(|g| g.forecast.generator.as_str())
+        .collect();
+    assert_eq!(names, ["repair.ron", "adaptive.ron"]);
+    // The adaptive file deals otherwise than the static one: a gain with an
+    // interval, and per decile.
+    let g = r.generators[1].gain.expect("a gain against the first");
+    assert!(g.ci.is_some());
+    assert_ne!(r.generators[0].forecast, r.generators[1].forecast);
+    h.get_by_label_contains("Games per session against repair.ron, the same players under both");
+}

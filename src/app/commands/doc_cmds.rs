@@ -308,15 +308,26 @@ impl App {
                 return;
             }
         };
-        let lab = &self.state.settings.lab;
-        if lab.generators.is_empty() {
-            self.live.forecast.error =
-                Some("Choose the generators to compare on the Lab's Setup page.".to_owned());
-            return;
-        }
+        let s = &self.state;
+        let lab = &s.settings.lab;
+        let edited = s.doc.generator_title().zip(s.doc.generator_spec());
+        let generators = match crate::app::jobs::lab::generators(lab, &s.doc.set, edited) {
+            Ok(g) if g.is_empty() => Err(
+                "Choose the generators to compare on the Lab's Setup page (built-ins, files or the edited one)."
+                    .to_owned(),
+            ),
+            other => other,
+        };
+        let generators = match generators {
+            Ok(g) => g,
+            Err(e) => {
+                self.live.forecast.error = Some(e);
+                return;
+            }
+        };
         let ask = crate::app::jobs::population::ForecastAsk {
             population,
-            generators: lab.generators.clone(),
+            generators,
             set: self.state.doc.set.clone(),
             size: crate::app::jobs::lab::board_of(lab, self.state.doc.board.size()),
             k: lab.holder_size.clamp(1, tenten_engine::model::pieces::MAX_HOLDER),

@@ -556,9 +556,7 @@ pub fn stale(
     if run.max_rounds != settings.max_rounds.max(1) {
         what.push("the round cap");
     }
-    let names = generators_of(settings)
-        .map(str::to_owned)
-        .chain(extra_names(settings, edited.map(|(_, t)| t)));
+    let names = generator_names(settings, edited.map(|(_, t)| t));
     if !run.generator_names().into_iter().map(str::to_owned).eq(names) {
         what.push("the generators");
     }
@@ -687,9 +685,11 @@ pub fn edited_label(title: &str) -> String {
     format!("edited: {title}")
 }
 
-/// The names of the generator files and the edited generator, in order.
-fn extra_names(settings: &LabSettings, edited: Option<&str>) -> Vec<String> {
-    let mut names: Vec<String> = file_labels(&settings.files);
+/// The names the Lab's generators play under, in its order: the built-ins
+/// chosen, the generator files, the edited generator.
+pub fn generator_names(settings: &LabSettings, edited: Option<&str>) -> Vec<String> {
+    let mut names: Vec<String> = generators_of(settings).map(str::to_owned).collect();
+    names.extend(file_labels(&settings.files));
     if let (true, Some(title)) = (settings.edited, edited) {
         names.push(edited_label(title));
     }
@@ -704,17 +704,16 @@ fn generators_of(settings: &LabSettings) -> impl Iterator<Item = &'static str> +
         .filter(|n| settings.generators.iter().any(|g| g == n))
 }
 
-/// The plan for the window's settings, piece set and board, with the
-/// generator files read (an unreadable one is an error, naming its place)
-/// and the generator being edited.
-pub fn plan(
+/// The Lab's generators, each with the name it plays under
+/// (`generator_names`): the built-ins chosen, the generator files (each
+/// read here, once; an unreadable one is an error naming its place) and the
+/// generator being edited. The Lab's runs and the Population view's
+/// forecasts both deal from this list.
+pub fn generators(
     settings: &LabSettings,
     set: &tenten_engine::model::pieces::PieceSet,
-    on_screen: BoardSize,
-    options: ChangeOptions,
     edited: Option<(String, tenten_engine::play::generator_file::GeneratorSpec)>,
-) -> Result<Plan, String> {
-    // Every file read here, once: the run plays from the plan alone.
+) -> Result<Vec<(String, Dealing)>, String> {
     let mut generators: Vec<(String, Dealing)> = generators_of(settings)
         .map(|g| Dealing::by_name(g, set).map(|d| (g.to_owned(), d)))
         .collect::<Result<_, _>>()
@@ -735,6 +734,20 @@ pub fn plan(
         let label = edited_label(&title);
         generators.push((label, Dealing::file(spec, set)?));
     }
+    Ok(generators)
+}
+
+/// The plan for the window's settings, piece set and board, with the
+/// generator files read (an unreadable one is an error, naming its place)
+/// and the generator being edited.
+pub fn plan(
+    settings: &LabSettings,
+    set: &tenten_engine::model::pieces::PieceSet,
+    on_screen: BoardSize,
+    options: ChangeOptions,
+    edited: Option<(String, tenten_engine::play::generator_file::GeneratorSpec)>,
+) -> Result<Plan, String> {
+    let generators = generators(settings, set, edited)?;
     let players = players_of(settings)
         .into_iter()
         .map(|p| who_of(settings, &p).map(|w| (p, w)))

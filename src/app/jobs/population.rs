@@ -93,7 +93,8 @@ impl PopulationFitJob {
 #[derive(Clone, Debug)]
 pub struct ForecastAsk {
     pub population: Population,
-    pub generators: Vec<String>,
+    /// The Lab's generators, each with its name (`lab::generators`).
+    pub generators: Vec<(String, Dealing)>,
     pub set: PieceSet,
     pub size: BoardSize,
     pub k: usize,
@@ -171,21 +172,20 @@ impl ForecastJob {
             };
             let mut generators = ask.generators.clone();
             if let Some((_, g, _)) = &checked
-                && !generators.contains(g)
+                && !generators.iter().any(|(name, _)| name == g)
             {
-                generators.push(g.clone());
+                match Dealing::by_name(g, &ask.set) {
+                    Ok(d) => generators.push((g.clone(), d)),
+                    Err(e) => return send(Err(e.to_string())),
+                }
             }
             progress.set_total(ask.players * generators.len());
             let shapes = Shapes::new(&ask.set, ask.size);
             let uncertainty = Uncertainty::of(&ask.population);
             let mut out = Vec::new();
             let mut first: Option<Vec<Outcome>> = None;
-            for g in &generators {
-                let dealing = match Dealing::by_name(g, &ask.set) {
-                    Ok(d) => d,
-                    Err(e) => return send(Err(e.to_string())),
-                };
-                let table = Table::new(&shapes, &ask.set, ask.k, &dealing, ask.max_rounds);
+            for (g, dealing) in &generators {
+                let table = Table::new(&shapes, &ask.set, ask.k, dealing, ask.max_rounds);
                 let Some(outcomes) =
                     play_players(&ask.population, &table, 0..ask.players, ask.seed, progress)
                 else {

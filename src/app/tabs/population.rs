@@ -238,7 +238,8 @@ impl PopulationTab {
         ui.label(
             RichText::new(format!(
                 "{} (and the generator checked logs were played under), on the Lab's board, holder, round cap and seed",
-                state.settings.lab.generators.join(", ")
+                crate::app::jobs::lab::generator_names(&state.settings.lab, state.doc.generator_title().as_deref())
+                    .join(", ")
             ))
             .small()
             .weak(),
