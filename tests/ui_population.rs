@@ -250,6 +250,7 @@ fn the_forecast_compares_the_labs_generator_files() {
     // interval, and per decile.
     let g = r.generators[1].gain.expect("a gain against the first");
     assert!(g.ci.is_some());
-    assert_ne!(r.generators[0].forecast, r.generators[1].forecast);
+    assert_ne!(r.generators[0].forecast.figures, r.generators[1].forecast.figures);
+    assert_eq!(r.generators[1].decile_gains.len(), 10);
     h.get_by_label_contains("Games per session against repair.ron, the same players under both");
 }

@@ -577,6 +577,7 @@ pub fn stale(
                     && now.mercy == ran.file.mercy
                     && now.check == ran.file.check
                     && now.repeat_previous == ran.file.repeat_previous
+                    && now.adaptive == ran.file.adaptive
                     && now.name == ran.file.name
                     && set.pieces.iter().all(|p| {
                         let w = now.weights.get(&p.id).copied().unwrap_or(p.weight);
@@ -820,6 +821,73 @@ mod tests {
             stale(&run, &settings, None, &set, BoardSize::CLASSIC, repair),
             ["the repair settings"]
         );
+    }
+
+    /// The Lab's runs and the Population view's forecasts deal from one
+    /// list; its names are the ones `generator_names` gives (what `stale`
+    /// and the forecast's label read), built-ins first, then files, then the
+    /// edited generator. The edited generator's adaptive rules are part of
+    /// what a run measured.
+    #[test]
+    fn the_labs_generators_are_named_as_they_play() {
+        let set = tenten_engine::model::pieces::PieceSet::classic();
+        let settings = LabSettings {
+            generators: vec!["repair".to_owned(), "random".to_owned()],
+            files: vec![
+                "presets/generators/classic-with-mercy.ron".into(),
+                "docs/examples/adaptive.ron".into(),
+            ],
+            edited: true,
+            ..LabSettings::default()
+        };
+        let spec = tenten_engine::play::generator_file::load(
+            std::path::Path::new("docs/examples/adaptive.ron"),
+            &set,
+        )
+        .unwrap();
+        let dealt = generators(&settings, &set, Some(("mine".to_owned(), spec.clone()))).unwrap();
+        let names: Vec<&str> = dealt.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "random",
+                "repair",
+                "classic-with-mercy.ron",
+                "adaptive.ron",
+                "edited: mine"
+            ]
+        );
+        assert_eq!(generator_names(&settings, Some("mine")), names);
+        // An unreadable file is an error naming it.
+        let missing = LabSettings {
+            files: vec!["no/such.ron".into()],
+            ..settings.clone()
+        };
+        let e = generators(&missing, &set, None).unwrap_err();
+        assert!(e.contains("no/such.ron"), "{e}");
+        // A run with the edited generator goes stale when its rules change.
+        let run = plan(
+            &settings,
+            &set,
+            BoardSize::CLASSIC,
+            ChangeOptions::default(),
+            Some(("mine".to_owned(), spec.clone())),
+        )
+        .unwrap();
+        let now = |file: &tenten_engine::play::generator_file::GeneratorFile| {
+            stale(
+                &run,
+                &settings,
+                Some((file, "mine")),
+                &set,
+                BoardSize::CLASSIC,
+                ChangeOptions::default(),
+            )
+        };
+        assert!(now(&spec.file).is_empty());
+        let mut fewer_rules = spec.file.clone();
+        fewer_rules.adaptive.as_mut().unwrap().rules.pop();
+        assert_eq!(now(&fewer_rules), ["the generator being edited"]);
     }
 
     #[test]

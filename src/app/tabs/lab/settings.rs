@@ -344,8 +344,9 @@ fn coelho_warning(ui: &mut Ui, s: &LabSettings, screen: BoardSize) {
     let per_core = rounds_per_second_estimate(s.holder_size, size.cells());
     // The run's pool (a read of rayon's registry, not of /sys each frame).
     let cores = rayon::current_num_threads() as f64;
-    let worst =
-        (s.games * s.generators.len() * searching) as f64 * f64::from(s.max_rounds) / (per_core * cores);
+    let worst = (s.games * (s.generators.len() + s.files.len() + usize::from(s.edited)) * searching) as f64
+        * f64::from(s.max_rounds)
+        / (per_core * cores);
     if worst <= 120.0 {
         return;
     }
