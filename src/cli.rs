@@ -551,7 +551,8 @@ enum Command {
         #[arg(long, value_name = "S", default_value_t = 60.0)]
         budget: f64,
         /// Stop each search after this many candidates too (the static search's shared among its
-        /// checks): a run cut by candidates, not seconds, is repeatable on any machine.
+        /// checks, at least one each): a run cut by candidates, not seconds, is repeatable on any
+        /// machine.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
         max_candidates: Option<u32>,
         /// Players every candidate plays, one session each.

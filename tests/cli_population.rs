@@ -556,6 +556,30 @@ fn adapt_compares_its_arms_and_writes_a_generator_that_reads_back() {
     let e = run_bad(&refs);
     assert!(e.contains("reach=R") && e.contains("[10, 25, 50, 100]"), "{e}");
     assert!(!dir.join("other.ron").exists());
+    // A reach past the round cap (60 here) is refused before any search.
+    let b = args("reach=100", &dir.join("other.ron"));
+    let refs: Vec<&str> = b.iter().map(String::as_str).collect();
+    let e = run_bad(&refs);
+    assert!(e.contains("--max-rounds 60"), "{e}");
+    assert!(!dir.join("other.ron").exists());
+    // --static-out naming --out by another path, or a folder: refused
+    // before the search, nothing written.
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let one = dir.join("one.ron");
+    let around = dir.join("sub").join("..").join("one.ron");
+    for (static_out, says) in [(&around, "both"), (&dir.join("sub"), "is a folder")] {
+        let mut c = args("games_per_session", &one);
+        // With --force: a folder is never replaced, whatever is asked.
+        c.extend([
+            "--static-out".to_owned(),
+            static_out.to_str().unwrap().to_owned(),
+            "--force".to_owned(),
+        ]);
+        let refs: Vec<&str> = c.iter().map(String::as_str).collect();
+        let e = run_bad(&refs);
+        assert!(e.contains(says), "{e}");
+        assert!(!one.exists(), "{e}");
+    }
 }
 
 /// `tenten playtest compare` on two arms' logs: each arm's figure with an

@@ -29,6 +29,26 @@ pub(super) struct AdaptArgs {
     pub static_out: Option<std::path::PathBuf>,
 }
 
+/// Whether two paths name one file: compared after resolving `..` and
+/// links (the file itself when it exists, else its folder), so
+/// `sub/../a.ron`, `./a.ron` and a link to it are all `a.ron`.
+fn same_file(x: &Path, y: &Path) -> bool {
+    let resolved = |p: &Path| -> Option<std::path::PathBuf> {
+        if let Ok(c) = p.canonicalize() {
+            return Some(c);
+        }
+        let folder = p
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        Some(folder.canonicalize().ok()?.join(p.file_name()?))
+    };
+    match (resolved(x), resolved(y)) {
+        (Some(a), Some(b)) => a == b,
+        _ => std::path::absolute(x).ok() == std::path::absolute(y).ok(),
+    }
+}
+
 pub(super) fn cmd_adapt(
     a: &AdaptArgs,
     rules: &Rules,
@@ -36,8 +56,7 @@ pub(super) fn cmd_adapt(
     out: &mut String,
 ) -> Result<(), FormatError> {
     let bad = |m: String| FormatError::new("adapt", None, m);
-    let same = |x: &Path, y: &Path| std::path::absolute(x).ok() == std::path::absolute(y).ok();
-    if a.static_out.as_deref().is_some_and(|s| same(s, out_file)) {
+    if a.static_out.as_deref().is_some_and(|s| same_file(s, out_file)) {
         return Err(bad(format!(
             "--static-out and --out are both {}; the static arm would replace the adaptive one",
             out_file.display()
@@ -57,6 +76,23 @@ pub(super) fn cmd_adapt(
                 format!("its folder {} does not exist", folder.display()),
             ));
         }
+        if file.is_dir() {
+            return Err(FormatError::new(
+                &file.display().to_string(),
+                None,
+                "is a folder; give a file name to write the generator to",
+            ));
+        }
+    }
+    // A reach beyond the round cap is 0 for every generator: nothing to
+    // optimise, and every gain would read none.
+    if let Objective::Reach(r) = objective
+        && r > rules.max_rounds
+    {
+        return Err(bad(format!(
+            "--objective reach={r} counts games reaching round {r}, past --max-rounds {}: every generator would score 0",
+            rules.max_rounds
+        )));
     }
     if !(a.max_distortion > 0.0 && a.max_distortion <= 10.0) {
         return Err(bad(format!(
