@@ -12,6 +12,24 @@ use tenten::app::shell::command::Command;
 
 use common::ui::{harness_on_tab, press, step_until};
 
+/// Runs `ask` to its end: the forecast and its generators' names.
+fn forecast(
+    h: &mut egui_kittest::Harness<'static, tenten::app::App>,
+    ask: Command,
+) -> (tenten::app::jobs::population::ForecastResult, Vec<String>) {
+    h.state_mut().push(ask);
+    step_until(h, "the forecast's end", |a| {
+        !a.live.forecast.running() && (a.live.forecast.result.is_some() || a.live.forecast.error.is_some())
+    });
+    let r = h.state().live.forecast.result.clone().expect("a forecast");
+    let names = r
+        .generators
+        .iter()
+        .map(|g| g.forecast.generator.clone())
+        .collect();
+    (r, names)
+}
+
 #[test]
 fn a_folder_of_logs_fits_then_forecasts_and_checks() {
     let mut h = harness_on_tab("Population");
@@ -40,22 +58,16 @@ fn a_folder_of_logs_fits_then_forecasts_and_checks() {
     );
     // A forecast of the Lab's generators and of block-blast-like, which the
     // checked logs were played under.
-    h.state_mut().push(Command::ForecastPopulation {
-        players: 400,
-        fitted: true,
-        check: Some("presets/cohorts/demo/block-blast-like".into()),
-    });
-    step_until(&mut h, "the forecast's end", |a| {
-        !a.live.forecast.running() && (a.live.forecast.result.is_some() || a.live.forecast.error.is_some())
-    });
-    let r = h.state().live.forecast.result.clone().expect("a forecast");
-    let names: Vec<&str> = r
-        .generators
-        .iter()
-        .map(|g| g.forecast.generator.as_str())
-        .collect();
+    let (r, names) = forecast(
+        &mut h,
+        Command::ForecastPopulation {
+            players: 400,
+            fitted: true,
+            check: Some("presets/cohorts/demo/block-blast-like".into()),
+        },
+    );
     assert!(
-        names.contains(&"random") && names.last() == Some(&"block-blast-like"),
+        names.iter().any(|n| n == "random") && names.last().is_some_and(|n| n == "block-blast-like"),
         "{names:?}"
     );
     // Each generator against the first on games per session, paired by
@@ -231,20 +243,14 @@ fn the_forecast_compares_the_labs_generator_files() {
     h.state_mut().push(Command::SetLab(lab(files)));
     h.run();
     h.get_by_label_contains("repair.ron, adaptive.ron (and the generator checked logs were played under)");
-    h.state_mut().push(Command::ForecastPopulation {
-        players: 100,
-        fitted: false,
-        check: None,
-    });
-    step_until(&mut h, "the forecast's end", |a| {
-        !a.live.forecast.running() && (a.live.forecast.result.is_some() || a.live.forecast.error.is_some())
-    });
-    let r = h.state().live.forecast.result.clone().expect("a forecast");
-    let names: Vec<&str> = r
-        .generators
-        .iter()
-        .map(|g| g.forecast.generator.as_str())
-        .collect();
+    let (r, names) = forecast(
+        &mut h,
+        Command::ForecastPopulation {
+            players: 100,
+            fitted: false,
+            check: None,
+        },
+    );
     assert_eq!(names, ["repair.ron", "adaptive.ron"]);
     // The adaptive file deals otherwise than the static one: a gain with an
     // interval, and per decile.

@@ -312,14 +312,14 @@ impl App {
         let lab = &s.settings.lab;
         let edited = s.doc.generator_title().zip(s.doc.generator_spec());
         let generators = match crate::app::jobs::lab::generators(lab, &s.doc.set, edited) {
-            Ok(g) if g.is_empty() => Err(
-                "Choose the generators to compare on the Lab's Setup page (built-ins, files or the edited one)."
-                    .to_owned(),
-            ),
-            other => other,
-        };
-        let generators = match generators {
-            Ok(g) => g,
+            Ok(g) if !g.is_empty() => g,
+            Ok(_) => {
+                self.live.forecast.error = Some(
+                    "Choose the generators to compare on the Lab's Setup page (built-ins, files or the edited one)."
+                        .to_owned(),
+                );
+                return;
+            }
             Err(e) => {
                 self.live.forecast.error = Some(e);
                 return;

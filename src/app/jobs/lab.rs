@@ -573,14 +573,32 @@ pub fn stale(
             .map(|(r, _)| r)
             .filter(|_| settings.edited)
             .is_some_and(|now| {
-                now.by_fill == ran.file.by_fill
-                    && now.mercy == ran.file.mercy
-                    && now.check == ran.file.check
-                    && now.repeat_previous == ran.file.repeat_previous
-                    && now.adaptive == ran.file.adaptive
-                    && now.name == ran.file.name
+                // Every field named, so a field added to generator files
+                // fails to compile here instead of going unnoticed. The
+                // weights as dealt (the file's over the palette's); `pieces`
+                // is normalised away when a file is dealt.
+                let tenten_engine::play::generator_file::GeneratorFile {
+                    name,
+                    pieces: _,
+                    weights,
+                    by_fill,
+                    repeat_previous,
+                    mercy,
+                    check,
+                    adaptive,
+                } = now;
+                let r = &ran.file;
+                (name, by_fill, repeat_previous, mercy, check, adaptive)
+                    == (
+                        &r.name,
+                        &r.by_fill,
+                        &r.repeat_previous,
+                        &r.mercy,
+                        &r.check,
+                        &r.adaptive,
+                    )
                     && set.pieces.iter().all(|p| {
-                        let w = now.weights.get(&p.id).copied().unwrap_or(p.weight);
+                        let w = weights.get(&p.id).copied().unwrap_or(p.weight);
                         ran.set
                             .index_of(&p.id)
                             .is_some_and(|i| ran.set.piece(i).weight == w)
