@@ -1574,6 +1574,7 @@ mod players;
 mod playtest;
 mod population;
 mod rehearse;
+mod rehearse_tally;
 mod rehearse_tester;
 mod simulate;
 mod tune;

@@ -111,6 +111,10 @@ fn a_rehearsal_plays_through_the_server_and_reads_back_as_compare() {
         alarms.contains("/1 ") && alarms.contains("goal=at_most_0.05 verdict="),
         "{alarms}"
     );
+    // The run's file: tallied alone, the folder says what the rehearsal said.
+    let tallied = run_ok(&["playtest", "tally", out.to_str().unwrap()]);
+    assert!(tallied.lines().any(|l| l == *power), "{tallied}\n{power}");
+    assert!(tallied.lines().any(|l| l == *ab), "{tallied}\n{ab}");
     // A folder with anything in it is refused, and left as it was.
     let before = logs("run-000/ab");
     let e = run_bad(&[
@@ -163,5 +167,111 @@ fn a_rehearsal_needs_two_different_arms_and_a_known_population() {
         assert!(says.iter().all(|w| e.contains(w)), "{says:?}: {e}");
     }
     assert!(!out.exists(), "nothing was written");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A rehearsal played as two shards into two folders is tallied as one:
+/// the shards' lines, counted over both runs; a folder missing, given
+/// twice, of another rehearsal, or holding a run that never ended is
+/// refused by name. A shard that would play no run is refused.
+#[test]
+fn a_rehearsals_shards_are_tallied_as_one() {
+    let dir = scratch("rehearse-shards");
+    let shard = |name: &str, shard: &str, seed: &str| -> (std::path::PathBuf, String) {
+        let out = dir.join(name);
+        let stdout = run_ok(&[
+            "playtest",
+            "rehearse",
+            "--population",
+            "demo-churn",
+            "--generator",
+            "random",
+            "--generator",
+            "repair",
+            "--testers",
+            "10",
+            "--sessions",
+            "1",
+            "--runs",
+            "2",
+            "--seed",
+            seed,
+            "--size",
+            "8x8",
+            "--max-rounds",
+            "40",
+            "--shard",
+            shard,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        (out, stdout)
+    };
+    let (a, a_out) = shard("a", "0/2", "1");
+    let (b, b_out) = shard("b", "1/2", "1");
+    assert!(a_out.contains("shard=0/2 runs=1 of 2"), "{a_out}");
+    assert!(a_out.contains("power=") && a_out.contains("/1 "), "{a_out}");
+    assert!(a.join("run-000/run.txt").exists() && !a.join("run-001").exists());
+    assert!(b.join("run-001/run.txt").exists() && !b.join("run-000").exists());
+    let tallied = run_ok(&["playtest", "tally", a.to_str().unwrap(), b.to_str().unwrap()]);
+    // Each run's lines as its shard printed them, in run order.
+    let runs: Vec<&str> = tallied.lines().filter(|l| l.starts_with("run=")).collect();
+    assert_eq!(runs.len(), 4, "{tallied}");
+    for (l, printed) in runs.iter().zip([&a_out, &a_out, &b_out, &b_out]) {
+        assert!(printed.lines().any(|p| p == *l), "{l} not in\n{printed}");
+    }
+    assert!(runs[0].starts_with("run=0 server=ab ") && runs[3].starts_with("run=1 server=same "));
+    // The power over both runs: each run counted once, by its verdict.
+    let expected = runs
+        .iter()
+        .filter(|l| l.contains("server=ab ") && field(l, "verdict") == "better")
+        .count();
+    let power = tallied.lines().find(|l| l.starts_with("power=")).expect(&tallied);
+    assert!(power.starts_with(&format!("power={expected}/2 ")), "{power}");
+    assert!(
+        tallied
+            .lines()
+            .any(|l| l.starts_with("false_alarms=") && l.contains("/2 ")),
+        "{tallied}"
+    );
+    // A shard missing, or one folder given twice.
+    let e = run_bad(&["playtest", "tally", a.to_str().unwrap()]);
+    assert!(e.contains("runs 1)") && e.contains("every shard's folder"), "{e}");
+    let e = run_bad(&["playtest", "tally", a.to_str().unwrap(), a.to_str().unwrap()]);
+    assert!(e.contains("run 0 is in"), "{e}");
+    // Another seed is another rehearsal.
+    let (c, _) = shard("c", "1/2", "2");
+    let e = run_bad(&["playtest", "tally", a.to_str().unwrap(), c.to_str().unwrap()]);
+    assert!(e.contains("another rehearsal"), "{e}");
+    // A run begun and stopped (no run.txt) is not counted, and named.
+    let d = dir.join("d");
+    std::fs::create_dir_all(d.join("run-001/ab")).unwrap();
+    let e = run_bad(&["playtest", "tally", a.to_str().unwrap(), d.to_str().unwrap()]);
+    assert!(
+        e.contains("begun but not finished") && e.contains("run-001"),
+        "{e}"
+    );
+    // A shard of no run is refused before anything is written.
+    let none = dir.join("none");
+    let e = run_bad(&[
+        "playtest",
+        "rehearse",
+        "--population",
+        "demo",
+        "--generator",
+        "random",
+        "--generator",
+        "repair",
+        "--testers",
+        "10",
+        "--runs",
+        "2",
+        "--shard",
+        "3/4",
+        "--out",
+        none.to_str().unwrap(),
+    ]);
+    assert!(e.contains("--shard") && e.contains("plays none"), "{e}");
+    assert!(!none.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::rehearse;
 use super::*;
 use tenten_engine::play::dealing::Dealing;
+use tenten_engine::study::results::Shard;
 use tenten_playtest::{Assign, Config, Generator, Limits, Server, Study, Token};
 
 #[derive(clap::Args, Debug)]
@@ -51,6 +52,15 @@ enum Sub {
     /// generator under two names. Prints a line per server, then `power=K/R` and
     /// `false_alarms=K/R` with 95 % intervals and verdicts (at least 80 %, at most 5 %).
     Rehearse(RehearseArgs),
+    /// Count a rehearsal's runs as one, wherever they were played: the folders of its shards
+    /// (`rehearse --shard I/N`), each run read from the `run-K/run.txt` it left when it
+    /// ended. Prints the runs' lines and the power and false alarms as `rehearse` does;
+    /// refused when a run is missing, twice, or of another rehearsal.
+    Tally {
+        /// The `--out` folders of the rehearsal's shards.
+        #[arg(value_name = "DIR", required = true)]
+        dirs: Vec<PathBuf>,
+    },
     /// Remove every record of a tester (their journals and logs, set-aside copies too): what
     /// a tester who asks to be forgotten is owed. Refused while a server serves the folder
     /// or the tester's session is open.
@@ -167,6 +177,10 @@ struct RehearseArgs {
     size: BoardSize,
     #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=MAX_HOLDER as i64))]
     holder_size: u8,
+    /// Play only the runs r with r mod N = I (a run is seeded by --seed and its index alone),
+    /// each shard into its own --out; `playtest tally` counts the shards' folders as one.
+    #[arg(long, value_name = "I/N", value_parser = super::simulate::parse_shard)]
+    shard: Option<Shard>,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -186,6 +200,7 @@ pub(super) fn cmd_playtest(a: &Args, out: &mut String) -> Result<(), FormatError
         } => compare(logs, objective, pieces.as_deref(), baseline.as_deref(), out),
         Sub::Forget { dir, tester } => forget(dir, tester, out),
         Sub::Rehearse(args) => rehearse_cmd(args, out),
+        Sub::Tally { dirs } => tally(dirs, out),
         Sub::Serve(args) => serve(serve_config(args)?, !args.bind.ip().is_loopback(), out),
     }
 }
@@ -233,6 +248,17 @@ fn rehearse_cmd(args: &RehearseArgs, out: &mut String) -> Result<(), FormatError
             "--generator",
             None,
             format!("a rehearsal has two arms; {} given", args.generator.len()),
+        ));
+    }
+    let shard = args.shard.unwrap_or(Shard::ALL);
+    if shard.games(args.runs as usize).next().is_none() {
+        return Err(FormatError::new(
+            "--shard",
+            None,
+            format!(
+                "shard {shard} of {} runs plays none: N at most the runs",
+                args.runs
+            ),
         ));
     }
     let set = piece_set(args.pieces.as_deref())?;
@@ -284,7 +310,9 @@ fn rehearse_cmd(args: &RehearseArgs, out: &mut String) -> Result<(), FormatError
         expect: args.expect,
         max_rounds: args.max_rounds,
         out: args.out.clone(),
+        shard,
     };
+    let played = shard.games(args.runs as usize).count();
     let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     eprintln!(
         "rehearsing {} against {}: {} an arm, {} each, {}, each beside a run of two identical arms, seed {}; \
@@ -293,53 +321,43 @@ fn rehearse_cmd(args: &RehearseArgs, out: &mut String) -> Result<(), FormatError
         args.generator[0],
         plural(args.testers, "tester", "testers"),
         plural(args.sessions, "session", "sessions"),
-        plural(args.runs, "run", "runs"),
+        if shard == Shard::ALL {
+            plural(args.runs, "run", "runs")
+        } else {
+            format!("{played} of {} runs (shard {shard})", args.runs)
+        },
         args.seed,
-        u64::from(args.runs) * 2 * 2 * u64::from(args.testers) * u64::from(args.sessions),
+        played as u64 * 2 * 2 * u64::from(args.testers) * u64::from(args.sessions),
         args.out.display()
     );
     let calls = rehearse::rehearse(&req, |l| {
         let _ = crate::cli::emit(&format!("{l}\n"));
     })
     .map_err(|m| FormatError::new("playtest rehearse", None, m))?;
-    let rate = |r: tenten_engine::study::calibrate::generator::Rate| {
-        format!(
-            "{}/{} rate={:.3} rate_ci={:.3},{:.3}",
-            r.count, r.of, r.rate, r.ci.0, r.ci.1
-        )
-    };
-    use tenten_engine::study::calibrate::generator::Goal;
-    let _ = writeln!(
-        out,
-        "power={} expect={} wrong_way={} goal={} verdict={}",
-        rate(calls.power),
-        req.expect.word(),
-        calls.wrong_way,
-        Goal::AT_LEAST_80.words(),
-        Goal::AT_LEAST_80.verdict(calls.power.ci).word()
-    );
-    // A test of nominal level 5 % calls two identical arms different in
-    // 5 % of runs: its interval holds 0.05 at any number of runs, so the
-    // goal's verdict stays undecided; that it holds the nominal level is
-    // the check that can pass.
-    let f = calls.false_alarms;
-    let _ = writeln!(
-        out,
-        "false_alarms={} goal={} verdict={} nominal=0.05 nominal_in_ci={}",
-        rate(f),
-        Goal::AT_MOST_5.words(),
-        Goal::AT_MOST_5.verdict(f.ci).word(),
-        if f.ci.0 <= 0.05 && 0.05 <= f.ci.1 {
-            "yes"
-        } else {
-            "no"
-        }
-    );
-    let _ = writeln!(
-        out,
-        "note: the testers are {}'s simulated players over HTTP, not people; the servers dealt from their own randomness, as in the field",
-        args.population
-    );
+    for line in rehearse::summary_lines(&calls, req.expect, &args.population) {
+        let _ = writeln!(out, "{line}");
+    }
+    if shard != Shard::ALL {
+        let _ = writeln!(
+            out,
+            "shard={shard} runs={} of {}: `tenten playtest tally` counts every shard's folder as one rehearsal",
+            shard.games(req.runs).count(),
+            req.runs
+        );
+    }
+    Ok(())
+}
+
+/// `playtest tally DIR...`.
+fn tally(dirs: &[PathBuf], out: &mut String) -> Result<(), FormatError> {
+    let t = super::rehearse_tally::tally(dirs).map_err(|m| FormatError::new("playtest tally", None, m))?;
+    for line in t
+        .lines
+        .iter()
+        .chain(&rehearse::summary_lines(&t.calls, t.expect, &t.population))
+    {
+        let _ = writeln!(out, "{line}");
+    }
     Ok(())
 }
 

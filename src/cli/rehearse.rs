@@ -24,6 +24,7 @@ use tenten_engine::model::shapes::Shapes;
 use tenten_engine::stats::inference::Gain;
 use tenten_engine::study::adapt::Objective;
 use tenten_engine::study::calibrate::generator::Rate;
+use tenten_engine::study::results::Shard;
 use tenten_playtest::{Assign, Config, Generator, Limits, Server, Token};
 
 use super::rehearse_tester::{self as tester, Site};
@@ -46,6 +47,8 @@ pub struct Rehearsal {
     pub expect: Direction,
     pub max_rounds: u32,
     pub out: PathBuf,
+    /// The runs this process plays: r with r mod N = I (`--shard I/N`).
+    pub shard: Shard,
 }
 
 /// Which way a difference is expected (`--expect`).
@@ -228,19 +231,92 @@ fn play_testers(req: &Rehearsal, base: &str, in_flight: usize, seed: u64) -> Res
     })
 }
 
-/// The rehearsal's runs: each an A/B server and a server of two identical
-/// arms, in folders `run-K/ab` and `run-K/same`; a line per server as it
-/// ends, then the power and the false alarms.
+/// The file each finished run leaves in its folder (`run-K/run.txt`): the
+/// rehearsal's header, then its two servers' lines. A run stopped before
+/// its end has none, so `playtest tally` counts only whole runs.
+pub const RUN_FILE: &str = "run.txt";
+
+/// The first line of every run's file: `rehearsal=FINGERPRINT runs=R
+/// expect=E population=NAME`. The fingerprint is of everything that decides
+/// the runs but the shard (the population, both arms as they deal, the
+/// pieces, the board, the design, the seed and the objective), so the
+/// shards of one rehearsal share it and another rehearsal's runs do not.
+pub fn header(req: &Rehearsal) -> String {
+    let arms: Vec<_> = req
+        .arms
+        .iter()
+        .map(|g| (g.name.clone(), g.dealing.to_def()))
+        .collect();
+    let decides = serde_json::json!({
+        "population": req.population.to_ron(),
+        "arms": arms,
+        "pieces": req.set,
+        "size": req.size.to_string(),
+        "holder": req.k,
+        "testers": req.testers,
+        "sessions": req.sessions,
+        "runs": req.runs,
+        "seed": req.seed,
+        "objective": req.objective.name(),
+        "expect": req.expect.word(),
+        "max_rounds": req.max_rounds,
+    });
+    format!(
+        "rehearsal={:016x} runs={} expect={} population={}",
+        tenten_engine::io::formats::content_hash(&decides.to_string()),
+        req.runs,
+        req.expect.word(),
+        req.population.name
+    )
+}
+
+/// The runs one rehearsal (or its shard) called, from their verdicts.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Tally {
+    pub runs: usize,
+    pub detected: usize,
+    pub wrong_way: usize,
+    pub alarms: usize,
+}
+
+impl Tally {
+    /// One run: the A/B server's verdict and the identical arms'.
+    pub fn add(&mut self, expect: &str, ab: &str, same: &str) {
+        self.runs += 1;
+        match ab {
+            v if v == expect => self.detected += 1,
+            "undecided" => {}
+            _ => self.wrong_way += 1,
+        }
+        self.alarms += usize::from(same != "undecided");
+    }
+
+    pub fn calls(&self) -> Calls {
+        Calls {
+            power: Rate::of(self.detected, self.runs),
+            wrong_way: self.wrong_way,
+            false_alarms: Rate::of(self.alarms, self.runs),
+        }
+    }
+}
+
+/// The rehearsal's runs (those of its shard): each an A/B server and a
+/// server of two identical arms, in folders `run-K/ab` and `run-K/same`; a
+/// line per server as it ends, the run's file when both have, then the
+/// power and the false alarms over the runs played.
 pub fn rehearse(req: &Rehearsal, mut line: impl FnMut(&str)) -> Result<Calls, String> {
     let started = Instant::now();
-    let (mut detected, mut wrong_way, mut alarms) = (0, 0, 0);
-    for run in 0..req.runs {
+    let head = header(req);
+    let mut tally = Tally::default();
+    let runs: Vec<usize> = req.shard.games(req.runs).collect();
+    for (done, &run) in runs.iter().enumerate() {
         let seed = mix(req.seed ^ mix(run as u64 + 1));
         let dir = req.out.join(format!("run-{run:03}"));
         let ab = one_server(req, req.arms.to_vec(), &dir.join("ab"), seed)?;
         // Each server's line as it ends: a rehearsal stopped between the
         // two has said what its folders hold.
-        line(&run_line(run, "ab", &req.arms[0].name, &ab));
+        let ab_line = run_line(run, "ab", &req.arms[0].name, &ab);
+        line(&ab_line);
         // The same population's players (assigned by arrival, as in the
         // A/B), both arms dealt by the first generator.
         let same = [
@@ -251,28 +327,68 @@ pub fn rehearse(req: &Rehearsal, mut line: impl FnMut(&str)) -> Result<Calls, St
             },
         ];
         let null = one_server(req, same.to_vec(), &dir.join("same"), seed)?;
-        line(&run_line(run, "same", &req.arms[0].name, &null));
+        let null_line = run_line(run, "same", &req.arms[0].name, &null);
+        line(&null_line);
+        tenten_engine::io::formats::write_atomic(
+            &dir.join(RUN_FILE),
+            &format!("{head}\n{ab_line}\n{null_line}\n"),
+        )
+        .map_err(|e| e.to_string())?;
         let call = |c: &Compared| c.gain.as_ref().map_or("undecided", Gain::verdict);
-        match call(&ab) {
-            v if v == req.expect.word() => detected += 1,
-            "undecided" => {}
-            _ => wrong_way += 1,
-        }
-        alarms += usize::from(call(&null) != "undecided");
-        let per_run = started.elapsed().as_secs_f64() / (run + 1) as f64;
+        tally.add(req.expect.word(), call(&ab), call(&null));
+        let per_run = started.elapsed().as_secs_f64() / (done + 1) as f64;
         eprintln!(
-            "  run {} of {}: {:.0} s, about {:.0} s left",
-            run + 1,
-            req.runs,
+            "  run {} ({} of {}): {:.0} s, about {:.0} s left",
+            run,
+            done + 1,
+            runs.len(),
             ab.seconds + null.seconds,
-            per_run * (req.runs - run - 1) as f64
+            per_run * (runs.len() - done - 1) as f64
         );
     }
-    Ok(Calls {
-        power: Rate::of(detected, req.runs),
-        wrong_way,
-        false_alarms: Rate::of(alarms, req.runs),
-    })
+    Ok(tally.calls())
+}
+
+/// The summary lines after the runs: the power, the false alarms and what
+/// the testers were. `playtest rehearse` and `playtest tally` print them
+/// alike.
+pub fn summary_lines(calls: &Calls, expect: Direction, population: &str) -> Vec<String> {
+    use tenten_engine::study::calibrate::generator::Goal;
+    let rate = |r: Rate| {
+        format!(
+            "{}/{} rate={:.3} rate_ci={:.3},{:.3}",
+            r.count, r.of, r.rate, r.ci.0, r.ci.1
+        )
+    };
+    // A test of nominal level 5 % calls two identical arms different in
+    // 5 % of runs: its interval holds 0.05 at any number of runs, so the
+    // goal's verdict stays undecided; that it holds the nominal level is
+    // the check that can pass.
+    let f = calls.false_alarms;
+    vec![
+        format!(
+            "power={} expect={} wrong_way={} goal={} verdict={}",
+            rate(calls.power),
+            expect.word(),
+            calls.wrong_way,
+            Goal::AT_LEAST_80.words(),
+            Goal::AT_LEAST_80.verdict(calls.power.ci).word()
+        ),
+        format!(
+            "false_alarms={} goal={} verdict={} nominal=0.05 nominal_in_ci={}",
+            rate(f),
+            Goal::AT_MOST_5.words(),
+            Goal::AT_MOST_5.verdict(f.ci).word(),
+            if f.ci.0 <= 0.05 && 0.05 <= f.ci.1 {
+                "yes"
+            } else {
+                "no"
+            }
+        ),
+        format!(
+            "note: the testers are {population}'s simulated players over HTTP, not people; the servers dealt from their own randomness, as in the field"
+        ),
+    ]
 }
 
 /// A server's line; `vs` the baseline its gain is over (`playtest compare
