@@ -115,6 +115,8 @@ fn a_rehearsal_plays_through_the_server_and_reads_back_as_compare() {
     let tallied = run_ok(&["playtest", "tally", out.to_str().unwrap()]);
     assert!(tallied.lines().any(|l| l == *power), "{tallied}\n{power}");
     assert!(tallied.lines().any(|l| l == *ab), "{tallied}\n{ab}");
+    let note = lines.iter().find(|l| l.starts_with("note:")).expect(&stdout);
+    assert!(tallied.lines().any(|l| l == *note), "{tallied}\n{note}");
     // A folder with anything in it is refused, and left as it was.
     let before = logs("run-000/ab");
     let e = run_bad(&[
@@ -237,6 +239,10 @@ fn a_rehearsals_shards_are_tallied_as_one() {
     // A shard missing, or one folder given twice.
     let e = run_bad(&["playtest", "tally", a.to_str().unwrap()]);
     assert!(e.contains("runs 1)") && e.contains("every shard's folder"), "{e}");
+    // The finished runs counted when asked, the missing named first.
+    let partial = run_ok(&["playtest", "tally", "--partial", a.to_str().unwrap()]);
+    assert!(partial.starts_with("partial runs=1 of 2 missing=1\n"), "{partial}");
+    assert!(partial.lines().any(|l| l.starts_with("power=") && l.contains("/1 ")), "{partial}");
     let e = run_bad(&["playtest", "tally", a.to_str().unwrap(), a.to_str().unwrap()]);
     assert!(e.contains("run 0 is in"), "{e}");
     // Another seed is another rehearsal.

@@ -55,11 +55,15 @@ enum Sub {
     /// Count a rehearsal's runs as one, wherever they were played: the folders of its shards
     /// (`rehearse --shard I/N`), each run read from the `run-K/run.txt` it left when it
     /// ended. Prints the runs' lines and the power and false alarms as `rehearse` does;
-    /// refused when a run is missing, twice, or of another rehearsal.
+    /// refused when a run is missing (unless --partial), twice, or of another rehearsal.
     Tally {
         /// The `--out` folders of the rehearsal's shards.
         #[arg(value_name = "DIR", required = true)]
         dirs: Vec<PathBuf>,
+        /// Count the finished runs when some are missing (a shard stopped or still playing):
+        /// a first line `partial runs=K of R missing=..` says which.
+        #[arg(long)]
+        partial: bool,
     },
     /// Remove every record of a tester (their journals and logs, set-aside copies too): what
     /// a tester who asks to be forgotten is owed. Refused while a server serves the folder
@@ -153,7 +157,7 @@ struct RehearseArgs {
     #[arg(long, value_name = "S", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
     sessions: u32,
     /// A/B runs (each with a run of two identical arms beside it).
-    #[arg(long, value_name = "R", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, value_name = "R", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=rehearse::MAX_RUNS as i64))]
     runs: u32,
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -200,7 +204,7 @@ pub(super) fn cmd_playtest(a: &Args, out: &mut String) -> Result<(), FormatError
         } => compare(logs, objective, pieces.as_deref(), baseline.as_deref(), out),
         Sub::Forget { dir, tester } => forget(dir, tester, out),
         Sub::Rehearse(args) => rehearse_cmd(args, out),
-        Sub::Tally { dirs } => tally(dirs, out),
+        Sub::Tally { dirs, partial } => tally(dirs, *partial, out),
         Sub::Serve(args) => serve(serve_config(args)?, !args.bind.ip().is_loopback(), out),
     }
 }
@@ -334,14 +338,13 @@ fn rehearse_cmd(args: &RehearseArgs, out: &mut String) -> Result<(), FormatError
         let _ = crate::cli::emit(&format!("{l}\n"));
     })
     .map_err(|m| FormatError::new("playtest rehearse", None, m))?;
-    for line in rehearse::summary_lines(&calls, req.expect, &args.population) {
+    for line in rehearse::summary_lines(&calls, req.expect, &rehearse::one_line(&req.population.name)) {
         let _ = writeln!(out, "{line}");
     }
     if shard != Shard::ALL {
         let _ = writeln!(
             out,
-            "shard={shard} runs={} of {}: `tenten playtest tally` counts every shard's folder as one rehearsal",
-            shard.games(req.runs).count(),
+            "shard={shard} runs={played} of {}: `tenten playtest tally` counts every shard's folder as one rehearsal",
             req.runs
         );
     }
@@ -349,8 +352,9 @@ fn rehearse_cmd(args: &RehearseArgs, out: &mut String) -> Result<(), FormatError
 }
 
 /// `playtest tally DIR...`.
-fn tally(dirs: &[PathBuf], out: &mut String) -> Result<(), FormatError> {
-    let t = super::rehearse_tally::tally(dirs).map_err(|m| FormatError::new("playtest tally", None, m))?;
+fn tally(dirs: &[PathBuf], partial: bool, out: &mut String) -> Result<(), FormatError> {
+    let t = super::rehearse_tally::tally(dirs, partial)
+        .map_err(|m| FormatError::new("playtest tally", None, m))?;
     for line in t
         .lines
         .iter()

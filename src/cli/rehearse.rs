@@ -77,6 +77,10 @@ pub struct Calls {
     pub false_alarms: Rate,
 }
 
+/// The most runs a rehearsal may have (`--runs`; the tally refuses a run
+/// file that says more).
+pub const MAX_RUNS: usize = 1000;
+
 /// The most testers a rehearsal's arm may have (`plan-playtest`'s most).
 pub const MAX_TESTERS: usize = tenten_engine::study::calibrate::plan_playtest::MAX_TESTERS;
 
@@ -237,17 +241,19 @@ fn play_testers(req: &Rehearsal, base: &str, in_flight: usize, seed: u64) -> Res
 pub const RUN_FILE: &str = "run.txt";
 
 /// The first line of every run's file: `rehearsal=FINGERPRINT runs=R
-/// expect=E population=NAME`. The fingerprint is of everything that decides
-/// the runs but the shard (the population, both arms as they deal, the
-/// pieces, the board, the design, the seed and the objective), so the
-/// shards of one rehearsal share it and another rehearsal's runs do not.
+/// expect=E population=NAME`, in that order (the name last, as written). The
+/// fingerprint is of everything that decides the runs and how they are
+/// counted, but not the shard or the arms' names as typed (a path to the
+/// same file differs from machine to machine): the engine's behaviour
+/// version, the population, both arms as they deal, in order, the pieces,
+/// the board and holder, the testers, sessions, runs, seed, objective,
+/// expected direction and round cap. The shards of one rehearsal share it;
+/// another rehearsal's runs do not.
 pub fn header(req: &Rehearsal) -> String {
-    let arms: Vec<_> = req
-        .arms
-        .iter()
-        .map(|g| (g.name.clone(), g.dealing.to_def()))
-        .collect();
+    let arms: Vec<_> = req.arms.iter().map(|g| g.dealing.to_def()).collect();
+    // Every value here is a plain serde type: `json!` cannot fail on them.
     let decides = serde_json::json!({
+        "engine": tenten_engine::study::plan::ENGINE,
         "population": req.population.to_ron(),
         "arms": arms,
         "pieces": req.set,
@@ -266,8 +272,13 @@ pub fn header(req: &Rehearsal) -> String {
         tenten_engine::io::formats::content_hash(&decides.to_string()),
         req.runs,
         req.expect.word(),
-        req.population.name
+        one_line(&req.population.name)
     )
+}
+
+/// A name as one line of a run's file (a name may hold a line break).
+pub fn one_line(name: &str) -> String {
+    name.replace(['\n', '\r'], " ")
 }
 
 /// The runs one rehearsal (or its shard) called, from their verdicts.
@@ -402,6 +413,7 @@ fn run_line(run: usize, kind: &str, vs: &str, c: &Compared) -> String {
         ),
         None => ("none".to_owned(), "none".to_owned(), "undecided"),
     };
+    let vs = one_line(vs);
     format!(
         "run={run} server={kind} vs={vs} testers={},{} sessions={},{} games={} moves={} requests={} gain={gain} gain_ci={ci} verdict={verdict} seconds={:.1}",
         c.testers.0,

@@ -9,13 +9,14 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::rehearse::{Direction, RUN_FILE, Tally};
+use super::rehearse::{Direction, MAX_RUNS, RUN_FILE, Tally};
 
 /// A run's file is three short lines; anything far longer is not one.
 const MAX_RUN_FILE: u64 = 64 * 1024;
 
-/// What the folders held: the runs' lines in order, the calls over them,
-/// and the header's expectation and population.
+/// What the folders held: the runs' lines in order (after a line naming
+/// the missing runs, when partial), the calls over them, and the header's
+/// expectation and population.
 pub struct Tallied {
     pub lines: Vec<String>,
     pub calls: super::rehearse::Calls,
@@ -31,11 +32,38 @@ struct RunFile {
     same: String,
 }
 
-/// A `key=value` word of a line (the last, since a generator's name may
-/// hold spaces but the verdict ends the line's words).
+/// A `key=value` word of a run's line (the last, since a generator's name
+/// may hold spaces but the verdict ends the line's words).
 fn value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     let at = line.rfind(&format!(" {key}="))? + key.len() + 2;
     line[at..].split(' ').next()
+}
+
+/// The verdicts a run's line may hold.
+const VERDICTS: [&str; 3] = ["better", "worse", "undecided"];
+
+/// A run file's header, read in its fixed order: `rehearsal=FP runs=R
+/// expect=E population=NAME` (the name last, whatever it holds).
+struct Header {
+    runs: usize,
+    expect: Direction,
+    population: String,
+}
+
+fn read_header(line: &str) -> Option<Header> {
+    let rest = line.strip_prefix("rehearsal=")?;
+    let (_fingerprint, rest) = rest.split_once(" runs=")?;
+    let (runs, rest) = rest.split_once(" expect=")?;
+    let (expect, population) = rest.split_once(" population=")?;
+    Some(Header {
+        runs: runs.parse().ok().filter(|r| (1..=MAX_RUNS).contains(r))?,
+        expect: match expect {
+            "better" => Direction::Better,
+            "worse" => Direction::Worse,
+            _ => return None,
+        },
+        population: population.to_owned(),
+    })
 }
 
 fn read_run(path: &Path) -> Result<RunFile, String> {
@@ -56,14 +84,12 @@ fn read_run(path: &Path) -> Result<RunFile, String> {
             lines.len()
         ));
     };
-    let shape = header.starts_with("rehearsal=")
-        && ab.contains(" server=ab ")
-        && same.contains(" server=same ")
-        && value(ab, "verdict").is_some()
-        && value(same, "verdict").is_some();
-    if !shape {
+    let verdict = |l: &str| value(l, "verdict").filter(|v| VERDICTS.contains(v)).is_some();
+    let shape = ab.contains(" server=ab ") && same.contains(" server=same ") && verdict(ab) && verdict(same);
+    if read_header(header).is_none() || !shape {
         return Err(format!(
-            "{shown}: not a run's file (rehearsal=.., then run=K server=ab .. verdict=.., then server=same)"
+            "{shown}: not a run's file (rehearsal=.. runs=1..{MAX_RUNS} expect=better|worse population=.., \
+             then run=K server=ab .. verdict=better|worse|undecided, then the same for server=same)"
         ));
     }
     Ok(RunFile {
@@ -79,11 +105,15 @@ fn run_index(line: &str) -> Option<usize> {
     line.strip_prefix("run=")?.split(' ').next()?.parse().ok()
 }
 
-/// Every run's file under `dirs` (their `run-K` folders), the runs of one
-/// rehearsal, each once, none missing; or what is wrong, naming the file.
-pub fn tally(dirs: &[PathBuf]) -> Result<Tallied, String> {
+/// The finished runs' files by run, and the `run-K` folders without one.
+type Found = (BTreeMap<usize, RunFile>, Vec<(usize, PathBuf)>);
+
+/// Every finished run's file under `dirs` (their `run-K` folders), by run,
+/// each once and of one rehearsal; and the `run-K` folders without one
+/// (begun and stopped, or still playing).
+fn collect_runs(dirs: &[PathBuf]) -> Result<Found, String> {
     let mut runs: BTreeMap<usize, RunFile> = BTreeMap::new();
-    let mut stopped: Vec<PathBuf> = Vec::new();
+    let mut unfinished = Vec::new();
     for dir in dirs {
         let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         for entry in entries {
@@ -92,9 +122,12 @@ pub fn tally(dirs: &[PathBuf]) -> Result<Tallied, String> {
             let Some(k) = name.strip_prefix("run-").and_then(|k| k.parse::<usize>().ok()) else {
                 continue;
             };
+            if !entry.path().is_dir() {
+                continue;
+            }
             let file = entry.path().join(RUN_FILE);
             if !file.exists() {
-                stopped.push(entry.path());
+                unfinished.push((k, entry.path()));
                 continue;
             }
             let run = read_run(&file)?;
@@ -106,7 +139,7 @@ pub fn tally(dirs: &[PathBuf]) -> Result<Tallied, String> {
             }
             if let Some(first) = runs.values().next().filter(|f| f.header != run.header) {
                 return Err(format!(
-                    "{} is of another rehearsal than {}: {:?} against {:?} (another population, arms, design, seed or objective)",
+                    "{} is of another rehearsal than {}: {:?} against {:?} (another population, arms, design, seed, objective or engine)",
                     file.display(),
                     first.path.display(),
                     run.header,
@@ -123,6 +156,23 @@ pub fn tally(dirs: &[PathBuf]) -> Result<Tallied, String> {
             runs.insert(k, run);
         }
     }
+    Ok((runs, unfinished))
+}
+
+/// At most the first `n` of `xs`, then how many more.
+fn some(xs: &[String], n: usize) -> String {
+    let shown = xs[..xs.len().min(n)].join(", ");
+    match xs.len().saturating_sub(n) {
+        0 => shown,
+        more => format!("{shown} and {more} more"),
+    }
+}
+
+/// Every run's file under `dirs`: the runs of one rehearsal, each once,
+/// none missing unless `partial` (then the missing are named in a line);
+/// or what is wrong, naming the file.
+pub fn tally(dirs: &[PathBuf], partial: bool) -> Result<Tallied, String> {
+    let (runs, unfinished) = collect_runs(dirs)?;
     let Some(first) = runs.values().next() else {
         return Err(format!(
             "no finished rehearsal run (run-K/{RUN_FILE}) in {}",
@@ -132,66 +182,65 @@ pub fn tally(dirs: &[PathBuf]) -> Result<Tallied, String> {
                 .join(", ")
         ));
     };
-    let header = first.header.clone();
-    let planned: usize = value(&format!(" {header}"), "runs")
-        .and_then(|r| r.parse().ok())
-        .ok_or_else(|| format!("{}: its header names no runs: {header:?}", first.path.display()))?;
-    let expect = match value(&format!(" {header}"), "expect") {
-        Some("better") => Direction::Better,
-        Some("worse") => Direction::Worse,
-        other => {
-            return Err(format!(
-                "{}: expect={other:?}: better or worse",
-                first.path.display()
-            ));
-        }
-    };
-    if let Some(k) = runs.keys().find(|&&k| k >= planned) {
+    // `read_run` read every header; they are one.
+    let Some(header) = read_header(&first.header) else {
         return Err(format!(
-            "{}: run {k} of a rehearsal of {planned} runs",
-            runs[k].path.display()
+            "{}: its header is not a rehearsal's",
+            first.path.display()
+        ));
+    };
+    if let Some((k, run)) = runs.iter().find(|(k, _)| **k >= header.runs) {
+        return Err(format!(
+            "{}: run {k} of a rehearsal of {} runs",
+            run.path.display(),
+            header.runs
         ));
     }
-    let missing: Vec<String> = (0..planned)
+    let missing: Vec<String> = (0..header.runs)
         .filter(|k| !runs.contains_key(k))
         .map(|k| k.to_string())
         .collect();
+    let stopped: Vec<String> = unfinished
+        .iter()
+        .filter(|(k, _)| !runs.contains_key(k))
+        .map(|(_, p)| p.display().to_string())
+        .collect();
+    let stopped = if stopped.is_empty() {
+        String::new()
+    } else {
+        format!("; begun but not finished: {}", some(&stopped, 5))
+    };
+    let mut lines = Vec::with_capacity(2 * runs.len() + 1);
     if !missing.is_empty() {
-        let unfinished = if stopped.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; begun but not finished: {}",
-                stopped
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        };
-        return Err(format!(
-            "{} of the rehearsal's {planned} runs have not finished in these folders (runs {}){unfinished}: \
-             give every shard's folder, when each has ended",
-            missing.len(),
-            missing.join(", ")
+        if !partial {
+            return Err(format!(
+                "{} of the rehearsal's {} runs have not finished in these folders (runs {}){stopped}: \
+                 give every shard's folder when each has ended, replay a stopped shard into a new folder, \
+                 or tally the finished runs with --partial",
+                missing.len(),
+                header.runs,
+                some(&missing, 20)
+            ));
+        }
+        lines.push(format!(
+            "partial runs={} of {} missing={}{stopped}",
+            runs.len(),
+            header.runs,
+            some(&missing, 20).replace(", ", ",").replace(" and ", "+")
         ));
     }
-    let mut tally = Tally::default();
-    let mut lines = Vec::with_capacity(2 * runs.len());
+    let mut counted = Tally::default();
     for run in runs.values() {
         let verdict = |l: &str| value(l, "verdict").unwrap_or("undecided").to_owned();
-        tally.add(expect.word(), &verdict(&run.ab), &verdict(&run.same));
+        counted.add(header.expect.word(), &verdict(&run.ab), &verdict(&run.same));
         lines.push(run.ab.clone());
         lines.push(run.same.clone());
     }
-    let population = header
-        .split_once(" population=")
-        .map_or_else(String::new, |(_, p)| p.to_owned());
     Ok(Tallied {
         lines,
-        calls: tally.calls(),
-        expect,
-        population,
+        calls: counted.calls(),
+        expect: header.expect,
+        population: header.population,
     })
 }
 
@@ -207,5 +256,30 @@ mod tests {
         assert_eq!(value(l, "nothing"), None);
         assert_eq!(run_index(l), Some(3));
         assert_eq!(run_index("run=x server=ab"), None);
+    }
+
+    #[test]
+    fn a_header_is_read_in_its_order_the_name_last() {
+        let h = read_header("rehearsal=00ff runs=16 expect=worse population=x runs=5 expect=better").unwrap();
+        assert_eq!(
+            (h.runs, h.expect, h.population.as_str()),
+            (16, Direction::Worse, "x runs=5 expect=better")
+        );
+        for bad in [
+            "rehearsal=00ff runs=0 expect=better population=p",
+            "rehearsal=00ff runs=1001 expect=better population=p",
+            "rehearsal=00ff runs=99999999999999999999 expect=better population=p",
+            "rehearsal=00ff runs=3 expect=maybe population=p",
+            "runs=3 expect=better population=p",
+        ] {
+            assert!(read_header(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_long_list_is_cut() {
+        let xs: Vec<String> = (0..25).map(|i| i.to_string()).collect();
+        assert_eq!(some(&xs[..2], 20), "0, 1");
+        assert!(some(&xs, 20).ends_with("19 and 5 more"));
     }
 }
