@@ -241,8 +241,16 @@ fn a_rehearsals_shards_are_tallied_as_one() {
     assert!(e.contains("runs 1)") && e.contains("every shard's folder"), "{e}");
     // The finished runs counted when asked, the missing named first.
     let partial = run_ok(&["playtest", "tally", "--partial", a.to_str().unwrap()]);
-    assert!(partial.starts_with("partial runs=1 of 2 missing=1\n"), "{partial}");
-    assert!(partial.lines().any(|l| l.starts_with("power=") && l.contains("/1 ")), "{partial}");
+    assert!(
+        partial.starts_with("partial runs=1 of 2 missing=1\n"),
+        "{partial}"
+    );
+    assert!(
+        partial
+            .lines()
+            .any(|l| l.starts_with("power=") && l.contains("/1 ")),
+        "{partial}"
+    );
     let e = run_bad(&["playtest", "tally", a.to_str().unwrap(), a.to_str().unwrap()]);
     assert!(e.contains("run 0 is in"), "{e}");
     // Another seed is another rehearsal.

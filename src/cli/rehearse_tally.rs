@@ -39,9 +39,6 @@ fn value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     line[at..].split(' ').next()
 }
 
-/// The verdicts a run's line may hold.
-const VERDICTS: [&str; 3] = ["better", "worse", "undecided"];
-
 /// A run file's header, read in its fixed order: `rehearsal=FP runs=R
 /// expect=E population=NAME` (the name last, whatever it holds).
 struct Header {
@@ -66,17 +63,50 @@ fn read_header(line: &str) -> Option<Header> {
     })
 }
 
+/// Whether a run's line is whole and says what its interval says: its
+/// verdict one of `VERDICTS` and the one its `gain_ci` gives (better: the
+/// interval above 0; worse: below; undecided: none, or holding 0; as
+/// printed, to four places), and its last word `seconds=` a number.
+fn whole(line: &str) -> bool {
+    let ci = value(line, "gain_ci").map(|ci| {
+        ci.split_once(',')
+            .and_then(|(lo, hi)| Some((lo.parse::<f64>().ok()?, hi.parse::<f64>().ok()?)))
+    });
+    let agrees = match (value(line, "verdict"), ci) {
+        (Some("better"), Some(Some((lo, _)))) => lo >= 0.0,
+        (Some("worse"), Some(Some((_, hi)))) => hi <= 0.0,
+        (Some("undecided"), Some(Some((lo, hi)))) => lo <= 0.0 && 0.0 <= hi,
+        (Some("undecided"), Some(None)) => value(line, "gain_ci") == Some("none"),
+        _ => false,
+    };
+    let timed = line
+        .rsplit_once(" seconds=")
+        .is_some_and(|(_, t)| t.parse::<f64>().is_ok_and(f64::is_finite));
+    agrees && timed
+}
+
+/// A run's file: a regular file (a device or a pipe is not read), at most
+/// `MAX_RUN_FILE` bytes read whatever it says its length is.
+fn read_text(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{shown}: not a file"));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_RUN_FILE + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("{shown}: {e}"))?;
+    if bytes.len() as u64 > MAX_RUN_FILE {
+        return Err(format!("{shown}: over {MAX_RUN_FILE} bytes is not a run's file"));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{shown}: not UTF-8 text, not a run's file"))
+}
+
 fn read_run(path: &Path) -> Result<RunFile, String> {
     let shown = path.display();
-    let len = std::fs::metadata(path)
-        .map_err(|e| format!("{shown}: {e}"))?
-        .len();
-    if len > MAX_RUN_FILE {
-        return Err(format!(
-            "{shown}: {len} bytes is not a run's file (at most {MAX_RUN_FILE})"
-        ));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+    let text = read_text(path)?;
     let lines: Vec<&str> = text.lines().collect();
     let [header, ab, same] = lines.as_slice() else {
         return Err(format!(
@@ -84,12 +114,12 @@ fn read_run(path: &Path) -> Result<RunFile, String> {
             lines.len()
         ));
     };
-    let verdict = |l: &str| value(l, "verdict").filter(|v| VERDICTS.contains(v)).is_some();
-    let shape = ab.contains(" server=ab ") && same.contains(" server=same ") && verdict(ab) && verdict(same);
+    let shape = ab.contains(" server=ab ") && same.contains(" server=same ") && whole(ab) && whole(same);
     if read_header(header).is_none() || !shape {
         return Err(format!(
-            "{shown}: not a run's file (rehearsal=.. runs=1..{MAX_RUNS} expect=better|worse population=.., \
-             then run=K server=ab .. verdict=better|worse|undecided, then the same for server=same)"
+            "{shown}: not a whole run's file (rehearsal=.. runs=1..{MAX_RUNS} expect=better|worse population=.., \
+             then run=K server=ab .. gain_ci=LO,HI verdict=better|worse|undecided as the interval says seconds=.., \
+             then the same for server=same)"
         ));
     }
     Ok(RunFile {
@@ -114,7 +144,14 @@ type Found = (BTreeMap<usize, RunFile>, Vec<(usize, PathBuf)>);
 fn collect_runs(dirs: &[PathBuf]) -> Result<Found, String> {
     let mut runs: BTreeMap<usize, RunFile> = BTreeMap::new();
     let mut unfinished = Vec::new();
+    let mut reference: Option<(String, PathBuf)> = None;
     for dir in dirs {
+        if dir.join(RUN_FILE).symlink_metadata().is_ok() {
+            return Err(format!(
+                "{} is one run's folder: give the --out folder that holds the run-K folders",
+                dir.display()
+            ));
+        }
         let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         for entry in entries {
             let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -126,7 +163,9 @@ fn collect_runs(dirs: &[PathBuf]) -> Result<Found, String> {
                 continue;
             }
             let file = entry.path().join(RUN_FILE);
-            if !file.exists() {
+            // A link that leads nowhere is read (and its error named), not
+            // taken for a run that has not ended.
+            if file.symlink_metadata().is_err() {
                 unfinished.push((k, entry.path()));
                 continue;
             }
@@ -137,13 +176,15 @@ fn collect_runs(dirs: &[PathBuf]) -> Result<Found, String> {
                     file.display()
                 ));
             }
-            if let Some(first) = runs.values().next().filter(|f| f.header != run.header) {
+            // Against the first run read (the first folder given first).
+            let (header, first) = reference.get_or_insert_with(|| (run.header.clone(), file.clone()));
+            if *header != run.header {
                 return Err(format!(
                     "{} is of another rehearsal than {}: {:?} against {:?} (another population, arms, design, seed, objective or engine)",
                     file.display(),
-                    first.path.display(),
+                    first.display(),
                     run.header,
-                    first.header
+                    header
                 ));
             }
             if let Some(twice) = runs.get(&k) {
@@ -214,7 +255,7 @@ pub fn tally(dirs: &[PathBuf], partial: bool) -> Result<Tallied, String> {
     if !missing.is_empty() {
         if !partial {
             return Err(format!(
-                "{} of the rehearsal's {} runs have not finished in these folders (runs {}){stopped}: \
+                "runs not finished in these folders: {} of the rehearsal's {} (runs {}){stopped}; \
                  give every shard's folder when each has ended, replay a stopped shard into a new folder, \
                  or tally the finished runs with --partial",
                 missing.len(),
@@ -274,6 +315,37 @@ mod tests {
         ] {
             assert!(read_header(bad).is_none(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_runs_line_is_whole_and_its_verdict_agrees_with_its_interval() {
+        let line = |ci: &str, v: &str, t: &str| {
+            format!("run=0 server=ab vs=a b gain=0.1 gain_ci={ci} verdict={v} seconds={t}")
+        };
+        for (ci, v) in [
+            ("0.1000,0.3000", "better"),
+            ("0.0000,0.2", "better"),
+            ("-0.3,-0.1", "worse"),
+            ("-0.1,0.2", "undecided"),
+            ("none", "undecided"),
+        ] {
+            assert!(whole(&line(ci, v, "2.5")), "{ci} {v}");
+        }
+        for (ci, v, t) in [
+            ("-0.1,0.2", "better", "2.5"),
+            ("0.1,0.3", "undecided", "2.5"),
+            ("0.1,0.3", "worse", "2.5"),
+            ("none", "better", "2.5"),
+            ("0.1,0.3", "bettr", "2.5"),
+            ("0.1,0.3", "better", ""),
+            ("0.1,", "better", "2.5"),
+        ] {
+            assert!(!whole(&line(ci, v, t)), "{ci} {v} {t}");
+        }
+        assert!(
+            !whole("run=0 server=ab gain_ci=0.1,0.3 verdict=better"),
+            "cut before its time"
+        );
     }
 
     #[test]
