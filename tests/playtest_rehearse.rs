@@ -5,6 +5,29 @@ mod common;
 
 use common::cli::{run_bad, run_ok, scratch};
 
+/// A small rehearsal of `random` against `repair` by 10 `demo-churn`
+/// testers an arm on an 8x8 board into `out`, with `more` options.
+fn tiny(out: &std::path::Path, more: &[&str]) -> String {
+    let mut args = vec![
+        "playtest",
+        "rehearse",
+        "--population",
+        "demo-churn",
+        "--generator",
+        "random",
+        "--generator",
+        "repair",
+        "--testers",
+        "10",
+        "--size",
+        "8x8",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend(more);
+    run_ok(&args)
+}
+
 fn field<'a>(line: &'a str, key: &str) -> &'a str {
     line.split(' ')
         .find_map(|w| w.strip_prefix(&format!("{key}=")))
@@ -19,28 +42,7 @@ fn field<'a>(line: &'a str, key: &str) -> &'a str {
 fn a_rehearsal_plays_through_the_server_and_reads_back_as_compare() {
     let dir = scratch("rehearse");
     let out = dir.join("runs");
-    let stdout = run_ok(&[
-        "playtest",
-        "rehearse",
-        "--population",
-        "demo-churn",
-        "--generator",
-        "random",
-        "--generator",
-        "repair",
-        "--testers",
-        "10",
-        "--sessions",
-        "2",
-        "--runs",
-        "1",
-        "--size",
-        "8x8",
-        "--max-rounds",
-        "60",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let stdout = tiny(&out, &["--sessions", "2", "--runs", "1", "--max-rounds", "60"]);
     let lines: Vec<&str> = stdout.lines().collect();
     let ab = lines
         .iter()
@@ -181,32 +183,21 @@ fn a_rehearsals_shards_are_tallied_as_one() {
     let dir = scratch("rehearse-shards");
     let shard = |name: &str, shard: &str, seed: &str| -> (std::path::PathBuf, String) {
         let out = dir.join(name);
-        let stdout = run_ok(&[
-            "playtest",
-            "rehearse",
-            "--population",
-            "demo-churn",
-            "--generator",
-            "random",
-            "--generator",
-            "repair",
-            "--testers",
-            "10",
-            "--sessions",
-            "1",
-            "--runs",
-            "2",
-            "--seed",
-            seed,
-            "--size",
-            "8x8",
-            "--max-rounds",
-            "40",
-            "--shard",
-            shard,
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        let stdout = tiny(
+            &out,
+            &[
+                "--sessions",
+                "1",
+                "--runs",
+                "2",
+                "--seed",
+                seed,
+                "--max-rounds",
+                "40",
+                "--shard",
+                shard,
+            ],
+        );
         (out, stdout)
     };
     let (a, a_out) = shard("a", "0/2", "1");
