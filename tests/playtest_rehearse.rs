@@ -6,7 +6,8 @@ mod common;
 use common::cli::{run_bad, run_ok, scratch};
 
 /// A small rehearsal of `random` against `repair` by 10 `demo-churn`
-/// testers an arm on an 8x8 board into `out`, with `more` options.
+/// testers an arm on an 8x8 board into `out`, two seconds' idle limit,
+/// with `more` options.
 fn tiny(out: &std::path::Path, more: &[&str]) -> String {
     let mut args = vec![
         "playtest",
@@ -21,6 +22,9 @@ fn tiny(out: &std::path::Path, more: &[&str]) -> String {
         "10",
         "--size",
         "8x8",
+        // Quick: a stopped session ends after two seconds idle.
+        "--idle",
+        "2",
         "--out",
         out.to_str().unwrap(),
     ];

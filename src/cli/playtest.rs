@@ -185,6 +185,11 @@ struct RehearseArgs {
     /// each shard into its own --out; `playtest tally` counts the shards' folders as one.
     #[arg(long, value_name = "I/N", value_parser = super::simulate::parse_shard)]
     shard: Option<Shard>,
+    /// The servers' idle limit in seconds: a session a tester stops ends after it, as a
+    /// person's does (the field's least is a minute). Shorter is quicker; too short closes a
+    /// session whose tester is still playing when a loaded machine stalls, and the run fails.
+    #[arg(long, value_name = "S", default_value_t = rehearse::IDLE_SECONDS, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    idle: u64,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -315,6 +320,7 @@ fn rehearse_cmd(args: &RehearseArgs, out: &mut String) -> Result<(), FormatError
         max_rounds: args.max_rounds,
         out: args.out.clone(),
         shard,
+        idle: Duration::from_secs(args.idle),
     };
     let played = shard.games(args.runs as usize).count();
     let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
