@@ -100,9 +100,10 @@ pub struct Compared {
 /// The server's idle limit in a rehearsal by default (`--idle`): a session
 /// a tester stops ends after it, as a person's does. The field's least is
 /// a minute; a rehearsal's is shorter to be quick, but not as short as a
-/// stall of a loaded machine: two seconds once closed a session whose
-/// tester was still playing when the server's disk stalled (a run of 400
-/// testers, 2,400 sessions), and the run was lost.
+/// pause of a loaded machine: two seconds once closed a session whose
+/// tester was still playing (more than two seconds between two of its
+/// requests, in a run of 400 testers and 2,400 sessions), and the run was
+/// lost.
 pub const IDLE_SECONDS: u64 = 20;
 
 /// Sessions played at once, and requests in flight at once (at most; no
