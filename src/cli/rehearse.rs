@@ -101,9 +101,9 @@ pub struct Compared {
 /// a tester stops ends after it, as a person's does. The field's least is
 /// a minute; a rehearsal's is shorter to be quick, but not as short as a
 /// pause of a loaded machine: two seconds once closed a session whose
-/// tester was still playing (more than two seconds between two of its
-/// requests, in a run of 400 testers and 2,400 sessions), and the run was
-/// lost.
+/// tester was still playing (the server counted more than two seconds
+/// between two of its requests, in a server of 400 testers and 1,200
+/// sessions), and the run was lost.
 pub const IDLE_SECONDS: u64 = 20;
 
 /// Sessions played at once, and requests in flight at once (at most; no
@@ -125,6 +125,9 @@ pub fn one_server(req: &Rehearsal, arms: Vec<Generator>, dir: &Path, seed: u64) 
         token: Token::None,
         limits: Limits {
             idle_session: req.idle,
+            // A request the loaded server is slow to answer is not lost
+            // before its session would be.
+            request_timeout: req.idle.max(Limits::default().request_timeout),
             // One client, many testers, no think time: the limits that
             // keep one client from hurting others would only slow it.
             per_second: 1e9,

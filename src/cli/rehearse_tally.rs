@@ -118,7 +118,7 @@ fn read_run(path: &Path) -> Result<RunFile, String> {
     if read_header(header).is_none() || !shape {
         return Err(format!(
             "{shown}: not a whole run's file (rehearsal=.. runs=1..{MAX_RUNS} expect=better|worse population=.., \
-             then run=K server=ab .. gain_ci=LO,HI verdict=better|worse|undecided as the interval says seconds=.., \
+             then run=K server=ab .. gain_ci=LO,HI|none verdict=better|worse|undecided as the interval says seconds=.., \
              then the same for server=same)"
         ));
     }
@@ -180,7 +180,7 @@ fn collect_runs(dirs: &[PathBuf]) -> Result<Found, String> {
             let (header, first) = reference.get_or_insert_with(|| (run.header.clone(), file.clone()));
             if *header != run.header {
                 return Err(format!(
-                    "{} is of another rehearsal than {}: {:?} against {:?} (another population, arms, design, seed, objective or engine)",
+                    "{} is of another rehearsal than {}: {:?} against {:?} (another population, arms, pieces, board, design, seed, objective, direction, round cap or engine)",
                     file.display(),
                     first.display(),
                     run.header,
@@ -267,7 +267,7 @@ pub fn tally(dirs: &[PathBuf], partial: bool) -> Result<Tallied, String> {
             "partial runs={} of {} missing={}{stopped}",
             runs.len(),
             header.runs,
-            some(&missing, 20).replace(", ", ",").replace(" and ", "+")
+            missing.join(",")
         ));
     }
     let mut counted = Tally::default();
