@@ -5,10 +5,10 @@ mod common;
 
 use common::cli::{run_bad, run_ok, scratch};
 
-/// A small rehearsal of `random` against `repair` by 10 `demo-churn`
-/// testers an arm on an 8x8 board into `out`, two seconds' idle limit,
-/// with `more` options.
-fn tiny(out: &std::path::Path, more: &[&str]) -> String {
+/// The arguments of a small rehearsal of `random` against `repair` by 10
+/// `demo-churn` testers an arm on an 8x8 board into `out`, two seconds'
+/// idle limit, with `more` options.
+fn tiny_args<'a>(out: &'a std::path::Path, more: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "playtest",
         "rehearse",
@@ -29,7 +29,12 @@ fn tiny(out: &std::path::Path, more: &[&str]) -> String {
         out.to_str().unwrap(),
     ];
     args.extend(more);
-    run_ok(&args)
+    args
+}
+
+/// That rehearsal, played.
+fn tiny(out: &std::path::Path, more: &[&str]) -> String {
+    run_ok(&tiny_args(out, more))
 }
 
 fn field<'a>(line: &'a str, key: &str) -> &'a str {
@@ -125,22 +130,7 @@ fn a_rehearsal_plays_through_the_server_and_reads_back_as_compare() {
     assert!(tallied.lines().any(|l| l == *note), "{tallied}\n{note}");
     // A folder with anything in it is refused, and left as it was.
     let before = logs("run-000/ab");
-    let e = run_bad(&[
-        "playtest",
-        "rehearse",
-        "--population",
-        "demo-churn",
-        "--generator",
-        "random",
-        "--generator",
-        "repair",
-        "--testers",
-        "10",
-        "--runs",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let e = run_bad(&tiny_args(&out, &["--runs", "1"]));
     assert!(e.contains("is not an empty folder"), "{e}");
     assert_eq!(logs("run-000/ab"), before);
     let _ = std::fs::remove_dir_all(&dir);
@@ -262,24 +252,7 @@ fn a_rehearsals_shards_are_tallied_as_one() {
     );
     // A shard of no run is refused before anything is written.
     let none = dir.join("none");
-    let e = run_bad(&[
-        "playtest",
-        "rehearse",
-        "--population",
-        "demo",
-        "--generator",
-        "random",
-        "--generator",
-        "repair",
-        "--testers",
-        "10",
-        "--runs",
-        "2",
-        "--shard",
-        "3/4",
-        "--out",
-        none.to_str().unwrap(),
-    ]);
+    let e = run_bad(&tiny_args(&none, &["--runs", "2", "--shard", "3/4"]));
     assert!(e.contains("--shard") && e.contains("plays none"), "{e}");
     assert!(!none.exists());
     let _ = std::fs::remove_dir_all(&dir);

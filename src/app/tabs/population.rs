@@ -235,11 +235,18 @@ impl PopulationTab {
 
     fn forecast_section(&mut self, ui: &mut Ui, state: &State, live: &Live, cmds: &mut Vec<Command>) {
         ui.label(RichText::new("Forecast the Lab's generators").strong());
+        let names = crate::app::jobs::lab::generator_names(
+            &state.settings.lab,
+            state.doc.generator_title().as_deref(),
+        );
+        let names = if names.is_empty() {
+            "No generator chosen yet on the Lab's Setup page".to_owned()
+        } else {
+            names.join(", ")
+        };
         ui.label(
             RichText::new(format!(
-                "{} (and the generator checked logs were played under), on the Lab's board, holder, round cap and seed",
-                crate::app::jobs::lab::generator_names(&state.settings.lab, state.doc.generator_title().as_deref())
-                    .join(", ")
+                "{names} (and the generator checked logs were played under), on the Lab's board, holder, round cap and seed"
             ))
             .small()
             .weak(),
