@@ -51,7 +51,18 @@ fn field<'a>(line: &'a str, key: &str) -> &'a str {
 fn a_rehearsal_plays_through_the_server_and_reads_back_as_compare() {
     let dir = scratch("rehearse");
     let out = dir.join("runs");
-    let stdout = tiny(&out, &["--sessions", "2", "--runs", "1", "--max-rounds", "60"]);
+    let stdout = tiny(
+        &out,
+        &[
+            "--sessions",
+            "2",
+            "--runs",
+            "1",
+            "--max-rounds",
+            "60",
+            "--keep-logs",
+        ],
+    );
     let lines: Vec<&str> = stdout.lines().collect();
     let ab = lines
         .iter()
@@ -171,27 +182,31 @@ fn a_rehearsal_needs_two_different_arms_and_a_known_population() {
 /// A rehearsal played as two shards into two folders is tallied as one:
 /// the shards' lines, counted over both runs; a folder missing, given
 /// twice, of another rehearsal, or holding a run that never ended is
-/// refused by name. A shard that would play no run is refused.
+/// refused by name. A shard that would play no run is refused. Each run
+/// leaves only its file: its servers' folders (in `--out`, or served from
+/// `--scratch`) are removed once it is written.
 #[test]
 fn a_rehearsals_shards_are_tallied_as_one() {
     let dir = scratch("rehearse-shards");
+    let served = dir.join("b-scratch");
     let shard = |name: &str, shard: &str, seed: &str| -> (std::path::PathBuf, String) {
         let out = dir.join(name);
-        let stdout = tiny(
-            &out,
-            &[
-                "--sessions",
-                "1",
-                "--runs",
-                "2",
-                "--seed",
-                seed,
-                "--max-rounds",
-                "40",
-                "--shard",
-                shard,
-            ],
-        );
+        let mut more = vec![
+            "--sessions",
+            "1",
+            "--runs",
+            "2",
+            "--seed",
+            seed,
+            "--max-rounds",
+            "40",
+            "--shard",
+            shard,
+        ];
+        if name == "b" {
+            more.extend(["--scratch", served.to_str().unwrap()]);
+        }
+        let stdout = tiny(&out, &more);
         (out, stdout)
     };
     let (a, a_out) = shard("a", "0/2", "1");
@@ -200,6 +215,35 @@ fn a_rehearsals_shards_are_tallied_as_one() {
     assert!(a_out.contains("power=") && a_out.contains("/1 "), "{a_out}");
     assert!(a.join("run-000/run.txt").exists() && !a.join("run-001").exists());
     assert!(b.join("run-001/run.txt").exists() && !b.join("run-000").exists());
+    let listing = |d: std::path::PathBuf| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(listing(a.join("run-000")), ["run.txt"]);
+    assert_eq!(listing(b.join("run-001")), ["run.txt"]);
+    assert!(
+        !served.exists(),
+        "the scratch folder made for the runs is removed"
+    );
+    // A scratch folder someone left something in is refused, and nothing
+    // is written.
+    std::fs::create_dir_all(&served).unwrap();
+    std::fs::write(served.join("theirs.txt"), "kept").unwrap();
+    let fresh = dir.join("fresh");
+    let e = run_bad(&tiny_args(
+        &fresh,
+        &["--runs", "1", "--scratch", served.to_str().unwrap()],
+    ));
+    assert!(
+        e.contains("b-scratch") && e.contains("not an empty folder"),
+        "{e}"
+    );
+    assert!(!fresh.exists());
+    assert_eq!(listing(served.clone()), ["theirs.txt"]);
     let tallied = run_ok(&["playtest", "tally", a.to_str().unwrap(), b.to_str().unwrap()]);
     // Each run's lines as its shard printed them, in run order.
     let runs: Vec<&str> = tallied.lines().filter(|l| l.starts_with("run=")).collect();

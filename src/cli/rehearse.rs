@@ -52,6 +52,14 @@ pub struct Rehearsal {
     /// The servers' idle limit: a stopped session ends after it. It does
     /// not decide what the testers play, so it is not in the fingerprint.
     pub idle: Duration,
+    /// Where each run's two servers keep their folders while they serve
+    /// (`--scratch`; `out` by default): on memory-backed or node-local
+    /// storage their syncs cost little. Not in the fingerprint either.
+    pub scratch: PathBuf,
+    /// Keep each run's server folders once its run file is written
+    /// (`--keep-logs`); by default they are removed then, as a run at a
+    /// planned size leaves gigabytes of logs whose verdicts are in the file.
+    pub keep_logs: bool,
 }
 
 /// Which way a difference is expected (`--expect`).
@@ -197,8 +205,10 @@ pub fn one_server(req: &Rehearsal, arms: Vec<Generator>, dir: &Path, seed: u64) 
 /// Every tester of both arms at once (the server alternates arms by
 /// arrival), each a player drawn from the population.
 fn play_testers(req: &Rehearsal, base: &str, in_flight: usize, seed: u64) -> Result<tester::Played, String> {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
+    // One thread for the testers and their connections: a request's answer
+    // wakes its tester where it was sent from, not across threads (a
+    // tenth less time a move than a worker thread beside this one).
+    let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
@@ -334,7 +344,8 @@ pub fn rehearse(req: &Rehearsal, mut line: impl FnMut(&str)) -> Result<Calls, St
     for (done, &run) in runs.iter().enumerate() {
         let seed = mix(req.seed ^ mix(run as u64 + 1));
         let dir = req.out.join(format!("run-{run:03}"));
-        let ab = one_server(req, req.arms.to_vec(), &dir.join("ab"), seed)?;
+        let serving = req.scratch.join(format!("run-{run:03}"));
+        let ab = one_server(req, req.arms.to_vec(), &serving.join("ab"), seed)?;
         // Each server's line as it ends: a rehearsal stopped between the
         // two has said what its folders hold.
         let ab_line = run_line(run, "ab", &req.arms[0].name, &ab);
@@ -348,14 +359,19 @@ pub fn rehearse(req: &Rehearsal, mut line: impl FnMut(&str)) -> Result<Calls, St
                 dealing: req.arms[0].dealing.clone(),
             },
         ];
-        let null = one_server(req, same.to_vec(), &dir.join("same"), seed)?;
+        let null = one_server(req, same.to_vec(), &serving.join("same"), seed)?;
         let null_line = run_line(run, "same", &req.arms[0].name, &null);
         line(&null_line);
+        // The run's folder is the servers' unless they served elsewhere.
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: cannot make it: {e}", dir.display()))?;
         tenten_engine::io::formats::write_atomic(
             &dir.join(RUN_FILE),
             &format!("{head}\n{ab_line}\n{null_line}\n"),
         )
         .map_err(|e| e.to_string())?;
+        if !req.keep_logs {
+            drop_logs(&serving, serving != dir);
+        }
         let call = |c: &Compared| c.gain.as_ref().map_or("undecided", Gain::verdict);
         tally.add(req.expect.word(), call(&ab), call(&null));
         let per_run = started.elapsed().as_secs_f64() / (done + 1) as f64;
@@ -369,6 +385,24 @@ pub fn rehearse(req: &Rehearsal, mut line: impl FnMut(&str)) -> Result<Calls, St
         );
     }
     Ok(tally.calls())
+}
+
+/// Removes a run's two server folders in `serving` (and `serving` itself
+/// when it is a scratch folder, not the run's): the run's file holds their
+/// verdicts. A removal that fails is said and left; the run counts.
+fn drop_logs(serving: &Path, whole: bool) {
+    let gone = if whole {
+        std::fs::remove_dir_all(serving)
+    } else {
+        std::fs::remove_dir_all(serving.join("ab"))
+            .and_then(|()| std::fs::remove_dir_all(serving.join("same")))
+    };
+    if let Err(e) = gone {
+        eprintln!(
+            "  {}: the run's logs could not all be removed ({e}); its file is written and it counts",
+            serving.display()
+        );
+    }
 }
 
 /// The summary lines after the runs: the power, the false alarms and what
