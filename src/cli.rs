@@ -1577,5 +1577,6 @@ mod rehearse;
 mod rehearse_tally;
 mod rehearse_tester;
 mod simulate;
+mod ticker;
 mod tune;
 use explain::{explain_danger, explain_repair, explain_validation};

@@ -399,6 +399,7 @@ pub(super) fn cmd_plan_playtest(a: &PlanArgs, out: &mut String) -> Result<(), Fo
         board: (a.size.w() as u8, a.size.h() as u8),
         max_rounds: a.max_rounds,
     };
+    // Nothing cancels a CLI run; the progress is said every ten seconds.
     let never = Progress::default();
     match (&a.compare, a.width, &a.generator) {
         (Some(pair), _, _) => {
@@ -409,18 +410,22 @@ pub(super) fn cmd_plan_playtest(a: &PlanArgs, out: &mut String) -> Result<(), Fo
                 .difference
                 .ok_or_else(|| bad("--compare needs --difference".to_owned()))?;
             eprintln!("sizing an A/B test of {g1} against {g2} on {}...", a.figure);
-            let r = plan_playtest::testers_for_difference(&ask, (g1.trim(), g2.trim()), d, a.power, &never)
-                .map_err(bad)?
-                .ok_or_else(|| bad("cancelled".to_owned()))?;
+            let r = super::ticker::ticking("planning", "sessions played", &never, || {
+                plan_playtest::testers_for_difference(&ask, (g1.trim(), g2.trim()), d, a.power, &never)
+            })
+            .map_err(bad)?
+            .ok_or_else(|| bad("cancelled".to_owned()))?;
             for line in r.lines(&ask, d, a.power) {
                 let _ = writeln!(out, "{line}");
             }
         }
         (None, Some(width), Some(g)) => {
             eprintln!("sizing a playtest of {g} for {} within {width}...", a.figure);
-            let r = plan_playtest::testers_for_width(&ask, g, width, &never)
-                .map_err(bad)?
-                .ok_or_else(|| bad("cancelled".to_owned()))?;
+            let r = super::ticker::ticking("planning", "sessions played", &never, || {
+                plan_playtest::testers_for_width(&ask, g, width, &never)
+            })
+            .map_err(bad)?
+            .ok_or_else(|| bad("cancelled".to_owned()))?;
             for line in r.lines(&ask, g, width) {
                 let _ = writeln!(out, "{line}");
             }

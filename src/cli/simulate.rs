@@ -1,7 +1,5 @@
 //! `tenten simulate`: self-play games per (player, generator), one line each.
 
-use std::sync::atomic::Ordering;
-
 use super::*;
 use tenten_engine::play::{dealing, who};
 use tenten_engine::progress::Progress;
@@ -316,35 +314,19 @@ fn play_games(
 ) -> Result<(Vec<tenten_engine::play::game::Game>, f64), FormatError> {
     let t = std::time::Instant::now();
     let progress = Progress::default();
-    let done = std::sync::atomic::AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        scope.spawn(|| {
-            let mut last = std::time::Instant::now();
-            while !done.load(Ordering::Relaxed) {
-                std::thread::sleep(std::time::Duration::from_millis(100));
-                if last.elapsed().as_secs() >= 10 {
-                    last = std::time::Instant::now();
-                    eprintln!(
-                        "  {} of {} games",
-                        progress.done.load(Ordering::Relaxed),
-                        games.len()
-                    );
-                }
-            }
-        });
-        let played = runner::run_games(plan, player, generator, games, 1, &progress);
-        // Timed before the reporter thread notices and is joined.
-        let seconds = t.elapsed().as_secs_f64();
-        done.store(true, Ordering::Relaxed);
-        // Nothing cancels a CLI run: a game that did not come back could not
-        // start, and the run stops rather than print or write it short.
-        let played = played.ok_or_else(|| {
-            FormatError::new(
-                "simulate",
-                None,
-                format!("a game of {player} against {generator} could not be played; nothing was written"),
-            )
-        })?;
-        Ok((played, seconds))
-    })
+    progress.set_total(games.len());
+    let played = super::ticker::ticking("playing", "games", &progress, || {
+        runner::run_games(plan, player, generator, games, 1, &progress)
+    });
+    let seconds = t.elapsed().as_secs_f64();
+    // Nothing cancels a CLI run: a game that did not come back could not
+    // start, and the run stops rather than print or write it short.
+    let played = played.ok_or_else(|| {
+        FormatError::new(
+            "simulate",
+            None,
+            format!("a game of {player} against {generator} could not be played; nothing was written"),
+        )
+    })?;
+    Ok((played, seconds))
 }

@@ -82,7 +82,9 @@ impl Ask {
 }
 
 /// The figure `j` of `pilots` cohorts of `testers` under `generator`, each
-/// with its interval.
+/// with its interval. Progress is counted in sessions played, here as in
+/// the truth's players (one session each), so a plan's bar moves with its
+/// work.
 fn cohorts(
     ask: &Ask,
     generator: &str,
@@ -99,7 +101,7 @@ fn cohorts(
         let Some(figures) = observed_figures(&ask.population, &plan, seed, progress)? else {
             return Ok(None);
         };
-        progress.advance(1);
+        progress.advance(testers * ask.sessions);
         out.push(figures[j]);
     }
     Ok(Some(out))
@@ -143,10 +145,13 @@ pub fn testers_for_width(
     if !(width > 0.0 && width.is_finite()) {
         return Err(format!("width: a positive number; got {width}"));
     }
-    // Progress in cohorts: about a dozen designs tried, then the check.
-    progress.set_total(ask.pilots * 12 + ask.checks);
+    // Progress in sessions: the total is what is done and what is left if
+    // the design being tried is the answer, so it grows as the search does.
+    let sessions_left =
+        |t: usize| ask.pilots * t * ask.sessions + ask.truth_players + ask.checks * t * ask.sessions;
     let mut tried: Vec<(usize, f64)> = Vec::new();
     let width_at = |t: usize, tried: &mut Vec<(usize, f64)>| -> Result<Option<f64>, String> {
+        progress.set_total(progress.done.load(std::sync::atomic::Ordering::Relaxed) + sessions_left(t));
         let Some(c) = cohorts(ask, generator, t, ask.pilots, PILOT_STREAM, progress)? else {
             return Ok(None);
         };
@@ -184,6 +189,10 @@ pub fn testers_for_width(
         }
     }
     let median_width = tried.iter().find(|t| t.0 == hi).map_or(f64::NAN, |t| t.1);
+    progress.set_total(
+        progress.done.load(std::sync::atomic::Ordering::Relaxed) + sessions_left(hi)
+            - ask.pilots * hi * ask.sessions,
+    );
     tried.sort_by_key(|t| t.0);
     // The check: the interval's coverage at the answer, the population's
     // truth measured once.
@@ -317,7 +326,9 @@ pub fn testers_for_difference(
         return Err(format!("power: 0.5 to below 1; got {power}"));
     }
     const PILOT_TESTERS: usize = 20;
-    progress.set_total(2 * ask.pilots + 3 * ask.checks);
+    // Progress in sessions; the checks' are added once their size is known.
+    let pilots = 2 * ask.pilots * PILOT_TESTERS * ask.sessions;
+    progress.set_total(pilots + 2 * ask.truth_players);
     let sd = |g: &str| -> Result<Option<f64>, String> {
         let Some(c) = cohorts(ask, g, PILOT_TESTERS, ask.pilots, PILOT_STREAM, progress)? else {
             return Ok(None);
@@ -344,6 +355,7 @@ pub fn testers_for_difference(
         ));
     }
     let plan = ask.plan(generators.0, testers, ask.checks)?;
+    progress.set_total(pilots + 2 * ask.truth_players + 3 * ask.checks * testers * ask.sessions);
     let truth = |g: &str| {
         true_figures(
             &ask.population,

@@ -324,6 +324,15 @@ fn ask() -> super::plan_playtest::Ask {
     }
 }
 
+/// A plan's progress ends where its total does: every unit counted is a
+/// session played, the truth's players' too (once, two units of different
+/// sizes made the bar full while the check was still to play).
+fn ends_full(progress: &Progress) {
+    use std::sync::atomic::Ordering::Relaxed;
+    let (done, total) = (progress.done.load(Relaxed), progress.total.load(Relaxed));
+    assert!(total > 0 && done == total, "done {done} of {total}");
+}
+
 /// The planner's answer is the fewest testers whose pilots' median width
 /// meets the target (the design before it did not), and it comes with the
 /// check at that design; bad asks are refused by field.
@@ -334,6 +343,7 @@ fn a_playtest_is_sized_for_a_width_and_checked_there() {
     let a = testers_for_width(&ask(), "random", 0.15, &never)
         .unwrap()
         .unwrap();
+    ends_full(&never);
     assert!(a.median_width <= 0.15, "{a:?}");
     let before: Vec<&(usize, f64)> = a.tried.iter().filter(|t| t.0 < a.testers).collect();
     assert!(
@@ -387,6 +397,7 @@ fn an_ab_test_is_sized_and_its_false_alarms_are_rare() {
     let r = testers_for_difference(&a, ("random", "repair"), 0.15, 0.8, &never)
         .unwrap()
         .unwrap();
+    ends_full(&never);
     assert!(r.testers >= 2 && r.sd.0 > 0.0 && r.sd.1 > 0.0, "{r:?}");
     assert!(
         r.truth.1 > r.truth.0,
