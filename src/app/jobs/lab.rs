@@ -715,6 +715,20 @@ pub fn generator_names(settings: &LabSettings, edited: Option<&str>) -> Vec<Stri
     names
 }
 
+/// The Lab's generators a playtest plan can deal from, each as (the name
+/// it plays under, the name or path the engine reads): the built-ins chosen
+/// and the generator files. The edited generator is held in memory, not in
+/// a file a plan could name, so it is left out.
+pub fn plannable(settings: &LabSettings) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = generators_of(settings)
+        .map(|g| (g.to_owned(), g.to_owned()))
+        .collect();
+    for (path, label) in settings.files.iter().zip(file_labels(&settings.files)) {
+        out.push((label, path.display().to_string()));
+    }
+    out
+}
+
 /// The chosen generators, in the lab's order.
 fn generators_of(settings: &LabSettings) -> impl Iterator<Item = &'static str> + '_ {
     dealers::NAMES
@@ -876,6 +890,13 @@ mod tests {
             ]
         );
         assert_eq!(generator_names(&settings, Some("mine")), names);
+        // A playtest plan deals from the same list but the edited one, a
+        // file by its path.
+        let plannable = plannable(&settings);
+        let labels: Vec<&str> = plannable.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(labels, names[..4]);
+        assert_eq!(plannable[1].1, "repair");
+        assert_eq!(plannable[3].1, "docs/examples/adaptive.ron");
         // An unreadable file is an error naming it.
         let missing = LabSettings {
             files: vec!["no/such.ron".into()],

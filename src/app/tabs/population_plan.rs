@@ -1,7 +1,9 @@
 //! The Population view's playtest planner: before recruiting, how many
 //! testers (at so many sessions each) give a figure's interval a width, or
-//! detect a difference between two of the Lab's generators; each answer
-//! printed with its own check by simulation, as `tenten plan-playtest`.
+//! detect a difference between two of the Lab's generators (its built-ins
+//! and its generator files, an adaptive one against a static one too); each
+//! answer printed with its own check by simulation, as `tenten
+//! plan-playtest`.
 
 use egui::{RichText, Ui};
 
@@ -67,7 +69,9 @@ impl PlanSection {
             .small()
             .weak(),
         );
-        let names = &state.settings.lab.generators;
+        let choices = crate::app::jobs::lab::plannable(&state.settings.lab);
+        let names: Vec<String> = choices.iter().map(|(label, _)| label.clone()).collect();
+        let names = &names;
         ui.horizontal_wrapped(|ui| {
             let l = ui.label("figure:");
             egui::ComboBox::from_id_salt("plan_figure")
@@ -128,11 +132,12 @@ impl PlanSection {
             } else if ui
                 .add_enabled(!names.is_empty(), egui::Button::new("Plan"))
                 .on_hover_text(
-                    "Simulates cohorts at growing designs, then checks the answer (about a minute)",
+                    "Simulates cohorts at growing designs, then checks the answer: a minute for short games, longer for long ones (the bar counts sessions played)",
                 )
                 .clicked()
             {
-                let pick = |i: usize| names.get(i).cloned().unwrap_or_default();
+                // The engine reads a file by its path, not by its label.
+                let pick = |i: usize| choices.get(i).map(|(_, name)| name.clone()).unwrap_or_default();
                 let question = if self.compare {
                     Question::Compare {
                         a: pick(self.generator),
