@@ -301,3 +301,66 @@ fn a_rehearsals_shards_are_tallied_as_one() {
     assert!(!none.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Where a run's servers serve from: kept there with `--keep-logs`; and a
+/// scratch folder that is `--out` under another spelling is `--out`, so
+/// removing the logs never takes the run's file with them.
+#[test]
+fn a_rehearsal_keeps_its_logs_where_asked_and_never_its_files_with_them() {
+    let dir = scratch("rehearse-scratch");
+    let quick = ["--sessions", "1", "--runs", "1", "--max-rounds", "40"];
+    // Kept in the scratch folder; the run's file in --out alone.
+    let (kept, served) = (dir.join("kept"), dir.join("served"));
+    let mut args = quick.to_vec();
+    args.extend(["--scratch", served.to_str().unwrap(), "--keep-logs"]);
+    tiny(&kept, &args);
+    assert!(kept.join("run-000/run.txt").exists());
+    assert!(!kept.join("run-000/ab").exists());
+    for server in ["ab", "same"] {
+        let logs = std::fs::read_dir(served.join("run-000").join(server))
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".jsonl")
+            })
+            .count();
+        assert_eq!(logs, 20, "{server}: each tester's session logged and kept");
+    }
+    // --out and --scratch one folder, spelled two ways.
+    let out = dir.join("alias");
+    let alias = dir.join(".").join("alias");
+    let mut args = quick.to_vec();
+    args.extend(["--scratch", alias.to_str().unwrap()]);
+    let stdout = tiny(&out, &args);
+    assert!(out.join("run-000/run.txt").exists(), "{stdout}");
+    let tallied = run_ok(&["playtest", "tally", out.to_str().unwrap()]);
+    assert!(
+        tallied
+            .lines()
+            .any(|l| l.starts_with("power=") && l.contains("/1 ")),
+        "{tallied}"
+    );
+    assert!(!out.join("run-000/ab").exists() && !out.join("run-000/same").exists());
+    // Refused before anything is left behind: a scratch folder that cannot
+    // be made (--out taken back), a file for a folder.
+    let never = dir.join("never");
+    let e = run_bad(&tiny_args(&never, &["--runs", "1", "--scratch", "/proc/no/such"]));
+    assert!(e.contains("--scratch") && e.contains("cannot write there"), "{e}");
+    assert!(!never.exists());
+    let file = dir.join("a-file");
+    std::fs::write(&file, "mine").unwrap();
+    let e = run_bad(&tiny_args(
+        &never,
+        &["--runs", "1", "--scratch", file.to_str().unwrap()],
+    ));
+    assert!(
+        e.contains("--scratch") && e.contains("is a file, not a folder"),
+        "{e}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+    assert!(!never.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -192,8 +192,9 @@ struct RehearseArgs {
     idle: u64,
     /// Where each run's two servers keep their folders while they serve (new or empty;
     /// --out by default). Memory-backed or node-local storage (/dev/shm) makes the servers'
-    /// syncs cheap: a run at a planned size is about twice as quick. The run files stay in
-    /// --out.
+    /// syncs cheap: a run at a planned size is about twice as quick, and holds gigabytes
+    /// there (in memory, for /dev/shm) until its file is written. The run files stay in
+    /// --out; with --keep-logs the logs stay here.
     #[arg(long, value_name = "DIR")]
     scratch: Option<PathBuf>,
     /// Keep each run's server folders (journals and logs: gigabytes a run at a planned
@@ -296,11 +297,23 @@ fn rehearse_cmd(args: &RehearseArgs, out: &mut String) -> Result<(), FormatError
         )
     })?;
     let scratch = args.scratch.clone().unwrap_or_else(|| args.out.clone());
-    // Both folders checked before either is made: a refusal writes nothing.
-    new_or_empty(&args.out)?;
-    new_or_empty(&scratch)?;
+    // Both folders checked before either is made, and --out taken back if
+    // --scratch cannot be written: a refusal leaves nothing.
+    new_or_empty("--out", &args.out)?;
+    new_or_empty("--scratch", &scratch)?;
+    let made = !args.out.exists();
     writable("--out", &args.out)?;
-    writable("--scratch", &scratch)?;
+    if let Err(e) = writable("--scratch", &scratch) {
+        if made {
+            // Not recursive: only the empty folder just made.
+            let _ = std::fs::remove_dir(&args.out);
+        }
+        return Err(e);
+    }
+    // One folder under two spellings is one folder: the runs' logs are
+    // then beside their files, as without --scratch.
+    let same_folder = std::fs::canonicalize(&scratch).ok() == std::fs::canonicalize(&args.out).ok();
+    let scratch = if same_folder { args.out.clone() } else { scratch };
     let req = rehearse::Rehearsal {
         population,
         arms,
@@ -368,12 +381,23 @@ fn rehearse_cmd(args: &RehearseArgs, out: &mut String) -> Result<(), FormatError
 
 /// A rehearsal's folder must be new or empty: its runs' folders are made
 /// in it, and a server would resume a folder someone left there.
-fn new_or_empty(dir: &std::path::Path) -> Result<(), FormatError> {
+fn new_or_empty(flag: &str, dir: &std::path::Path) -> Result<(), FormatError> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(FormatError::new(
+            flag,
+            None,
+            format!("{} is a file, not a folder", dir.display()),
+        ));
+    }
     if dir.exists() && std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_some()) {
         return Err(FormatError::new(
-            &dir.display().to_string(),
+            flag,
             None,
-            "is not an empty folder: a rehearsal writes its runs' playtest folders into a new one",
+            format!(
+                "{} is not an empty folder: a rehearsal writes its runs' playtest folders into a new one \
+                 (a stopped rehearsal leaves its runs' server folders in its folders, to remove by hand)",
+                dir.display()
+            ),
         ));
     }
     Ok(())

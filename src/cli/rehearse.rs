@@ -333,9 +333,11 @@ impl Tally {
 }
 
 /// The rehearsal's runs (those of its shard): each an A/B server and a
-/// server of two identical arms, in folders `run-K/ab` and `run-K/same`; a
-/// line per server as it ends, the run's file when both have, then the
-/// power and the false alarms over the runs played.
+/// server of two identical arms, serving from folders `run-K/ab` and
+/// `run-K/same` of the scratch folder (removed once the run's file is
+/// written, unless kept); a line per server as it ends, the run's file
+/// `run-K/run.txt` in `out` when both have, then the power and the false
+/// alarms over the runs played.
 pub fn rehearse(req: &Rehearsal, mut line: impl FnMut(&str)) -> Result<Calls, String> {
     let started = Instant::now();
     let head = header(req);
@@ -370,7 +372,7 @@ pub fn rehearse(req: &Rehearsal, mut line: impl FnMut(&str)) -> Result<Calls, St
         )
         .map_err(|e| e.to_string())?;
         if !req.keep_logs {
-            drop_logs(&serving, serving != dir);
+            drop_logs(&serving);
         }
         let call = |c: &Compared| c.gain.as_ref().map_or("undecided", Gain::verdict);
         tally.add(req.expect.word(), call(&ab), call(&null));
@@ -387,22 +389,23 @@ pub fn rehearse(req: &Rehearsal, mut line: impl FnMut(&str)) -> Result<Calls, St
     Ok(tally.calls())
 }
 
-/// Removes a run's two server folders in `serving` (and `serving` itself
-/// when it is a scratch folder, not the run's): the run's file holds their
-/// verdicts. A removal that fails is said and left; the run counts.
-fn drop_logs(serving: &Path, whole: bool) {
-    let gone = if whole {
-        std::fs::remove_dir_all(serving)
-    } else {
-        std::fs::remove_dir_all(serving.join("ab"))
-            .and_then(|()| std::fs::remove_dir_all(serving.join("same")))
-    };
-    if let Err(e) = gone {
-        eprintln!(
-            "  {}: the run's logs could not all be removed ({e}); its file is written and it counts",
-            serving.display()
-        );
+/// Removes a run's two server folders in `serving`, then `serving` itself
+/// if that leaves it empty: the run's file holds their verdicts. Nothing
+/// else is removed, whatever `serving` turns out to be (the run's own
+/// folder under another spelling holds the run's file, and stays). A
+/// removal that fails is said and left; the run counts.
+fn drop_logs(serving: &Path) {
+    for server in ["ab", "same"] {
+        let folder = serving.join(server);
+        if let Err(e) = std::fs::remove_dir_all(&folder) {
+            eprintln!(
+                "  {}: the server's logs could not be removed ({e}); the run's file is written and it counts",
+                folder.display()
+            );
+        }
     }
+    // Not recursive: a folder holding anything else is not the logs'.
+    let _ = std::fs::remove_dir(serving);
 }
 
 /// The summary lines after the runs: the power, the false alarms and what

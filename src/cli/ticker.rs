@@ -38,15 +38,13 @@ fn line(what: &str, unit: &str, progress: &Progress, elapsed: Duration) -> Strin
     if total == 0 || done > total {
         return format!("  {what}: {done} {unit}");
     }
-    let left = if done == 0 {
-        String::new()
-    } else {
-        let per = elapsed.as_secs_f64() / done as f64;
-        format!(", about {:.0} s left", per * (total - done) as f64)
-    };
+    let left = progress
+        .seconds_left(elapsed.as_secs_f64())
+        .map_or(String::new(), |s| format!(", about {s:.0} s left"));
+    // Down, so 99.6 % is not said as a 100 % with work left.
     format!(
-        "  {what}: {done} of {total} {unit} ({:.0} %){left}",
-        100.0 * done as f64 / total as f64
+        "  {what}: {done} of {total} {unit} ({} %){left}",
+        100 * done / total
     )
 }
 

@@ -36,4 +36,11 @@ impl Progress {
         let total = self.total.load(Ordering::Relaxed).max(1);
         (self.done.load(Ordering::Relaxed) as f32 / total as f32).min(1.0)
     }
+
+    /// Seconds left, from `seconds` spent on the fraction done (units of
+    /// cost, so weighted by cost); none before a hundredth is done.
+    pub fn seconds_left(&self, seconds: f64) -> Option<f64> {
+        let f = self.fraction();
+        (f > 0.01).then(|| seconds * f64::from(1.0 - f) / f64::from(f))
+    }
 }

@@ -148,9 +148,10 @@ impl<M: Send + 'static> Job<M> {
     /// Done over total (the worker counts in units of cost, so the ETA is
     /// weighted by cost), and the estimated seconds left.
     pub fn progress(&self) -> (f32, Option<f64>) {
-        let f = self.progress.fraction();
-        let eta = (f > 0.01).then(|| self.seconds() * f64::from(1.0 - f) / f64::from(f));
-        (f, eta)
+        (
+            self.progress.fraction(),
+            self.progress.seconds_left(self.seconds()),
+        )
     }
 }
 

@@ -164,10 +164,21 @@ impl PlanSection {
         }
         if let Some(r) = &job.result {
             let ask = &r.request.ask;
+            // A file by the Lab's label, as it was chosen.
+            let label = |name: &String| {
+                choices
+                    .iter()
+                    .find(|(_, n)| n == name)
+                    .map_or(name.clone(), |(l, _)| l.clone())
+            };
             let answer = match &r.request.question {
                 Question::Width { generator, width } => format!(
-                    "{} testers x {} sessions under {generator} give {} an interval about {width} wide (median of {} cohorts)",
-                    r.testers, ask.sessions, ask.figure, ask.pilots
+                    "{} testers x {} sessions under {} give {} an interval about {width} wide (median of {} cohorts)",
+                    r.testers,
+                    ask.sessions,
+                    label(generator),
+                    ask.figure,
+                    ask.pilots
                 ),
                 Question::Compare {
                     a,
@@ -175,8 +186,12 @@ impl PlanSection {
                     difference,
                     power,
                 } => format!(
-                    "{} testers per generator ({} sessions each) detect a difference of {difference} in {} between {a} and {b} with power {power}",
-                    r.testers, ask.sessions, ask.figure
+                    "{} testers per generator ({} sessions each) detect a difference of {difference} in {} between {} and {} with power {power}",
+                    r.testers,
+                    ask.sessions,
+                    ask.figure,
+                    label(a),
+                    label(b)
                 ),
             };
             ui.label(RichText::new(answer).strong());

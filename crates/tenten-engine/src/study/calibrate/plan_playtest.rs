@@ -146,7 +146,8 @@ pub fn testers_for_width(
         return Err(format!("width: a positive number; got {width}"));
     }
     // Progress in sessions: the total is what is done and what is left if
-    // the design being tried is the answer, so it grows as the search does.
+    // the design being tried is the answer, so it changes as the search
+    // does, and is exact once the answer is found.
     let sessions_left =
         |t: usize| ask.pilots * t * ask.sessions + ask.truth_players + ask.checks * t * ask.sessions;
     let mut tried: Vec<(usize, f64)> = Vec::new();
@@ -190,8 +191,9 @@ pub fn testers_for_width(
     }
     let median_width = tried.iter().find(|t| t.0 == hi).map_or(f64::NAN, |t| t.1);
     progress.set_total(
-        progress.done.load(std::sync::atomic::Ordering::Relaxed) + sessions_left(hi)
-            - ask.pilots * hi * ask.sessions,
+        progress.done.load(std::sync::atomic::Ordering::Relaxed)
+            + ask.truth_players
+            + ask.checks * hi * ask.sessions,
     );
     tried.sort_by_key(|t| t.0);
     // The check: the interval's coverage at the answer, the population's
@@ -326,9 +328,10 @@ pub fn testers_for_difference(
         return Err(format!("power: 0.5 to below 1; got {power}"));
     }
     const PILOT_TESTERS: usize = 20;
-    // Progress in sessions; the checks' are added once their size is known.
+    // Progress in sessions; the checks' at the pilots' size until their own
+    // size is known (then the total changes to the exact one).
     let pilots = 2 * ask.pilots * PILOT_TESTERS * ask.sessions;
-    progress.set_total(pilots + 2 * ask.truth_players);
+    progress.set_total(pilots + 2 * ask.truth_players + 3 * ask.checks * PILOT_TESTERS * ask.sessions);
     let sd = |g: &str| -> Result<Option<f64>, String> {
         let Some(c) = cohorts(ask, g, PILOT_TESTERS, ask.pilots, PILOT_STREAM, progress)? else {
             return Ok(None);
