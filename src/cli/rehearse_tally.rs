@@ -215,12 +215,18 @@ fn some(xs: &[String], n: usize) -> String {
 pub fn tally(dirs: &[PathBuf], partial: bool) -> Result<Tallied, String> {
     let (runs, unfinished) = collect_runs(dirs)?;
     let Some(first) = runs.values().next() else {
+        let begun: Vec<String> = unfinished.iter().map(|(_, p)| p.display().to_string()).collect();
         return Err(format!(
-            "no finished rehearsal run (run-K/{RUN_FILE}) in {}",
+            "no finished rehearsal run (run-K/{RUN_FILE}) in {}{}",
             dirs.iter()
                 .map(|d| d.display().to_string())
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", "),
+            if begun.is_empty() {
+                String::new()
+            } else {
+                format!("; begun but not finished: {}", some(&begun, 5))
+            }
         ));
     };
     // `read_run` read every header; they are one.
@@ -346,6 +352,29 @@ mod tests {
             !whole("run=0 server=ab gain_ci=0.1,0.3 verdict=better"),
             "cut before its time"
         );
+    }
+
+    /// A folder whose only run was stopped says so, naming it.
+    #[test]
+    fn a_folder_of_no_finished_run_names_the_run_begun() {
+        let dir = std::env::temp_dir().join(format!("tenten-tally-stopped-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("run-000/ab")).unwrap();
+        let Err(e) = tally(std::slice::from_ref(&dir), true) else {
+            panic!("no run finished")
+        };
+        assert!(
+            e.starts_with("no finished rehearsal run")
+                && e.contains("begun but not finished")
+                && e.contains("run-000"),
+            "{e}"
+        );
+        std::fs::remove_dir_all(dir.join("run-000")).unwrap();
+        let Err(e) = tally(std::slice::from_ref(&dir), true) else {
+            panic!("no run at all")
+        };
+        assert!(!e.contains("not finished"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
