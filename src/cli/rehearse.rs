@@ -21,6 +21,7 @@ use tenten_engine::model::board::BoardSize;
 use tenten_engine::model::generator::Generator as Rng;
 use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::model::shapes::Shapes;
+use tenten_engine::progress::Progress;
 use tenten_engine::stats::inference::Gain;
 use tenten_engine::study::adapt::Objective;
 use tenten_engine::study::calibrate::generator::Rate;
@@ -120,7 +121,14 @@ const PLAYING: usize = 64;
 const IN_FLIGHT: usize = 64;
 
 /// One server over `arms` in `dir`, its testers drawn from `seed`.
-pub fn one_server(req: &Rehearsal, arms: Vec<Generator>, dir: &Path, seed: u64) -> Result<Compared, String> {
+/// `label` names the server in its progress lines.
+pub fn one_server(
+    req: &Rehearsal,
+    arms: Vec<Generator>,
+    dir: &Path,
+    seed: u64,
+    label: &str,
+) -> Result<Compared, String> {
     let names: Vec<String> = arms.iter().map(|g| g.name.clone()).collect();
     let config = Config {
         generators: arms,
@@ -169,7 +177,7 @@ pub fn one_server(req: &Rehearsal, arms: Vec<Generator>, dir: &Path, seed: u64) 
         .map_err(|e| format!("the server failed: {e}"))
     });
     let started = Instant::now();
-    let played = play_testers(req, &base, in_flight, seed);
+    let played = play_testers(req, &base, in_flight, seed, label);
     if played.is_ok() {
         // The testers' last sessions end as in the field, by going idle:
         // the server closes them (an unfinished deal logged) before it
@@ -204,7 +212,13 @@ pub fn one_server(req: &Rehearsal, arms: Vec<Generator>, dir: &Path, seed: u64) 
 
 /// Every tester of both arms at once (the server alternates arms by
 /// arrival), each a player drawn from the population.
-fn play_testers(req: &Rehearsal, base: &str, in_flight: usize, seed: u64) -> Result<tester::Played, String> {
+fn play_testers(
+    req: &Rehearsal,
+    base: &str,
+    in_flight: usize,
+    seed: u64,
+    label: &str,
+) -> Result<tester::Played, String> {
     // One thread for the testers and their connections: a request's answer
     // wakes its tester where it was sent from, not across threads (a
     // tenth less time a move than a worker thread beside this one).
@@ -220,6 +234,8 @@ fn play_testers(req: &Rehearsal, base: &str, in_flight: usize, seed: u64) -> Res
     let shapes = Shapes::new(&req.set, req.size);
     let gate = tokio::sync::Semaphore::new(in_flight);
     let playing = tokio::sync::Semaphore::new(PLAYING);
+    let progress = Progress::default();
+    progress.set_total(2 * req.testers * req.sessions as usize);
     let site = Site {
         http: &http,
         base,
@@ -229,31 +245,35 @@ fn play_testers(req: &Rehearsal, base: &str, in_flight: usize, seed: u64) -> Res
         playing: &playing,
         idle: req.idle * 2 + Duration::from_millis(200),
         max_rounds: req.max_rounds,
+        progress: &progress,
     };
-    rt.block_on(async {
-        let testers = (0..2 * req.testers).map(|i| {
-            let who = player_seed(seed, i as u64);
-            let drawn = req.population.draw(&format!("tester {i}"), &mut Rng::new(who));
-            let id = format!("{:016x}{:016x}", mix(who), mix(who ^ 1));
-            let site = &site;
-            let quit = &req.population.quit;
-            async move {
-                tester::play(site, &id, drawn.player, quit, req.sessions, mix(who ^ 2))
-                    .await
-                    .map_err(|e| format!("tester {i} ({id}): {e}"))
+    let play = || {
+        rt.block_on(async {
+            let testers = (0..2 * req.testers).map(|i| {
+                let who = player_seed(seed, i as u64);
+                let drawn = req.population.draw(&format!("tester {i}"), &mut Rng::new(who));
+                let id = format!("{:016x}{:016x}", mix(who), mix(who ^ 1));
+                let site = &site;
+                let quit = &req.population.quit;
+                async move {
+                    tester::play(site, &id, drawn.player, quit, req.sessions, mix(who ^ 2))
+                        .await
+                        .map_err(|e| format!("tester {i} ({id}): {e}"))
+                }
+            });
+            let mut total = tester::Played::default();
+            // One task polls them all (the players' choices on this thread;
+            // the server on its own), and the first error ends the rest.
+            for p in futures_util::future::try_join_all(testers).await? {
+                total.sessions += p.sessions;
+                total.games += p.games;
+                total.moves += p.moves;
+                total.requests += p.requests;
             }
-        });
-        let mut total = tester::Played::default();
-        // One task polls them all (the players' choices on this thread;
-        // the server on its own), and the first error ends the rest.
-        for p in futures_util::future::try_join_all(testers).await? {
-            total.sessions += p.sessions;
-            total.games += p.games;
-            total.moves += p.moves;
-            total.requests += p.requests;
-        }
-        Ok::<_, String>(total)
-    })
+            Ok::<_, String>(total)
+        })
+    };
+    super::ticker::ticking(label, "sessions played", &progress, play)
 }
 
 /// The file each finished run leaves in its folder (`run-K/run.txt`): the
@@ -347,7 +367,13 @@ pub fn rehearse(req: &Rehearsal, mut line: impl FnMut(&str)) -> Result<Calls, St
         let seed = mix(req.seed ^ mix(run as u64 + 1));
         let dir = req.out.join(format!("run-{run:03}"));
         let serving = req.scratch.join(format!("run-{run:03}"));
-        let ab = one_server(req, req.arms.to_vec(), &serving.join("ab"), seed)?;
+        let ab = one_server(
+            req,
+            req.arms.to_vec(),
+            &serving.join("ab"),
+            seed,
+            &format!("run {run}, A/B"),
+        )?;
         // Each server's line as it ends: a rehearsal stopped between the
         // two has said what its folders hold.
         let ab_line = run_line(run, "ab", &req.arms[0].name, &ab);
@@ -361,7 +387,13 @@ pub fn rehearse(req: &Rehearsal, mut line: impl FnMut(&str)) -> Result<Calls, St
                 dealing: req.arms[0].dealing.clone(),
             },
         ];
-        let null = one_server(req, same.to_vec(), &serving.join("same"), seed)?;
+        let null = one_server(
+            req,
+            same.to_vec(),
+            &serving.join("same"),
+            seed,
+            &format!("run {run}, identical arms"),
+        )?;
         let null_line = run_line(run, "same", &req.arms[0].name, &null);
         line(&null_line);
         // The run's folder is the servers' unless they served elsewhere.

@@ -39,6 +39,9 @@ pub struct Site<'a> {
     /// limit, and a margin: it counts whole seconds).
     pub idle: Duration,
     pub max_rounds: u32,
+    /// Sessions played to their end, over all testers (what the ticker
+    /// says while a server of an hour plays).
+    pub progress: &'a Progress,
 }
 
 /// What one tester did, as the tester counted it (the server's logs are
@@ -94,6 +97,7 @@ pub async fn play(
             let body = json!({ "tester": id, "session": s, "game": number(&view, "game")? });
             view = post(site, &mut done, "/api/new-game", &body).await?;
         }
+        site.progress.advance(1);
     }
     Ok(done)
 }
