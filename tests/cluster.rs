@@ -130,7 +130,14 @@ fn the_kubernetes_jobs_run_one_valid_shard_per_index_and_merge_them_all() {
 
 #[test]
 fn the_slurm_scripts_and_the_containerfile_run_the_commands_the_cli_takes() {
-    for script in ["simulate.sbatch", "merge.sbatch", "parallel.sh", "slurm-smoke.sh"] {
+    for script in [
+        "simulate.sbatch",
+        "merge.sbatch",
+        "rehearse.sbatch",
+        "tally.sbatch",
+        "parallel.sh",
+        "slurm-smoke.sh",
+    ] {
         let path = root().join("scripts/cluster").join(script);
         let ok = Command::new("bash")
             .arg("-n")
@@ -175,4 +182,42 @@ fn the_slurm_scripts_and_the_containerfile_run_the_commands_the_cli_takes() {
     .collect();
     tenten::cli::parses(&line).unwrap();
     assert!(tenten::cli::parses(&["simulate".to_owned(), "--shard".to_owned(), "16/16".to_owned()]).is_err());
+    // A rehearsal's shard serves from the node's scratch, its run files in
+    // the shared folder, and the tally reads every shard's folder.
+    let rehearse = std::fs::read_to_string(root().join("scripts/cluster/rehearse.sbatch")).unwrap();
+    for needed in [
+        "SLURM_ARRAY_TASK_ID",
+        "playtest rehearse \"$@\" --shard \"$i/$SHARDS\"",
+        "--scratch \"$scratch\" --out \"$OUTDIR/shard-$i\"",
+        "trap 'rm -rf -- \"$scratch\"' EXIT",
+    ] {
+        assert!(rehearse.contains(needed), "rehearse.sbatch lacks {needed}");
+    }
+    let tally = std::fs::read_to_string(root().join("scripts/cluster/tally.sbatch")).unwrap();
+    assert!(tally.contains("playtest tally \"${shards[@]}\"") && tally.contains("\"$OUTDIR/shard-$i\""));
+    let line: Vec<String> = [
+        "playtest",
+        "rehearse",
+        "--population",
+        "demo-churn",
+        "--generator",
+        "random",
+        "--generator",
+        "repair",
+        "--testers",
+        "200",
+        "--runs",
+        "20",
+        "--shard",
+        "3/20",
+        "--scratch",
+        "/dev/shm/tenten-rehearse-7-3",
+        "--out",
+        "/o/shard-3",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    tenten::cli::parses(&line).unwrap();
+    assert!(smoke.contains("rehearse.sbatch") && smoke.contains("tally.sbatch"));
 }

@@ -3,7 +3,9 @@
 # from Debian's slurm-wlm and munge (as root; it installs them if missing),
 # submits a small simulation as a job array of shards (simulate.sbatch) and
 # the merge with --dependency=afterok (merge.sbatch), and checks that the
-# merge prints what one process prints.
+# merge prints what one process prints; then a small playtest rehearsal the
+# same way (rehearse.sbatch, tally.sbatch), checking the tally counts every
+# shard's runs and no scratch folder is left.
 #
 #   scripts/cluster/slurm-smoke.sh        (as root; TENTEN names the binary,
 #                                          default target/release/tenten)
@@ -79,5 +81,30 @@ if diff <(sed 's/ rounds_per_s=.*//' <<<"$one") <(sed 's/ rounds_per_s=.*//' "$O
     ls "$OUTDIR"
 else
     echo "slurm-smoke: the merge differs from one process" >&2
+    exit 1
+fi
+
+# A small playtest rehearsal as a job array of shards (rehearse.sbatch),
+# tallied once every shard has succeeded (tally.sbatch). Its servers deal
+# from their own randomness, so the tally is checked for its runs, not
+# against one process.
+export SHARDS=2 OUTDIR=$work/rehearsal
+array=$(sbatch --parsable --chdir="$work" --array=0-1 --cpus-per-task=1 \
+    "$root/scripts/cluster/rehearse.sbatch" --population demo-churn --generator random --generator repair \
+    --testers 10 --sessions 1 --runs 2 --size 8x8 --max-rounds 40 --idle 2)
+tally=$(sbatch --parsable --chdir="$work" --dependency=afterok:"$array" "$root/scripts/cluster/tally.sbatch")
+echo "slurm-smoke: submitted rehearsal array job $array (shards 0-1) and tally job $tally (afterok:$array)"
+for _ in $(seq 600); do
+    [ -z "$(squeue -h -j "$array,$tally" 2>/dev/null)" ] && break
+    sleep 1
+done
+[ -s "$OUTDIR/tally.txt" ] || { echo "slurm-smoke: no tally; logs in $work" >&2; tail -n 20 "$work"/tenten-rehearse-*.log "$work"/tenten-tally-*.log >&2 || true; exit 1; }
+runs=$(grep -c '^run=' "$OUTDIR/tally.txt")
+if [ "$runs" = 4 ] && grep -q '^power=[0-9]/2 ' "$OUTDIR/tally.txt" && [ -z "$(ls /dev/shm | grep "tenten-rehearse-$array-" || true)" ]; then
+    echo "slurm-smoke: the rehearsal's 2 shards run as Slurm job $array tally as one: $(grep '^power=' "$OUTDIR/tally.txt")"
+    ls "$OUTDIR"/shard-*
+else
+    echo "slurm-smoke: the rehearsal's tally lacks its runs, or a scratch folder was left:" >&2
+    cat "$OUTDIR/tally.txt" >&2
     exit 1
 fi
