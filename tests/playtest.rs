@@ -169,7 +169,20 @@ fn a_kill_mid_play_loses_no_acknowledged_move() {
             let back = client.join(&t.id).await;
             let made = back.state["moves"].as_u64().unwrap();
             let seen = t.state["moves"].as_u64().unwrap();
-            assert_eq!(back.state["game"], t.state["game"], "tester {}", t.id);
+            let (game, seen_game) = (
+                back.state["game"].as_u64().unwrap(),
+                t.state["game"].as_u64().unwrap(),
+            );
+            if game == seen_game + 1 {
+                // Or the next game: a new game made durable whose answer
+                // the kill cut off (asked for only when one was over, and
+                // nothing played in it yet). Under load the kill lands
+                // there now and then.
+                assert_eq!(t.state["over"], true, "tester {}", t.id);
+                assert_eq!(made, 0, "tester {}", t.id);
+                continue;
+            }
+            assert_eq!(game, seen_game, "tester {}", t.id);
             assert!(
                 made == seen || made == seen + 1,
                 "tester {}: {made} vs {seen}",

@@ -87,8 +87,9 @@ fi
 # A small playtest rehearsal as a job array of shards (rehearse.sbatch),
 # tallied once every shard has succeeded (tally.sbatch). Its servers deal
 # from their own randomness, so the tally is checked for its runs, not
-# against one process.
-export SHARDS=2 OUTDIR=$work/rehearsal
+# against one process; the shards' scratch folders are checked gone.
+export SHARDS=2 OUTDIR=$work/rehearsal REHEARSE_SCRATCH=$work/node-scratch
+mkdir -p "$REHEARSE_SCRATCH"
 array=$(sbatch --parsable --chdir="$work" --array=0-1 --cpus-per-task=1 \
     "$root/scripts/cluster/rehearse.sbatch" --population demo-churn --generator random --generator repair \
     --testers 10 --sessions 1 --runs 2 --size 8x8 --max-rounds 40 --idle 2)
@@ -96,15 +97,19 @@ tally=$(sbatch --parsable --chdir="$work" --dependency=afterok:"$array" "$root/s
 echo "slurm-smoke: submitted rehearsal array job $array (shards 0-1) and tally job $tally (afterok:$array)"
 for _ in $(seq 600); do
     [ -z "$(squeue -h -j "$array,$tally" 2>/dev/null)" ] && break
+    # A failed shard holds the tally forever: stop waiting.
+    squeue -h -j "$tally" -o %r 2>/dev/null | grep -q DependencyNeverSatisfied && { scancel "$tally"; break; }
     sleep 1
 done
 [ -s "$OUTDIR/tally.txt" ] || { echo "slurm-smoke: no tally; logs in $work" >&2; tail -n 20 "$work"/tenten-rehearse-*.log "$work"/tenten-tally-*.log >&2 || true; exit 1; }
-runs=$(grep -c '^run=' "$OUTDIR/tally.txt")
-if [ "$runs" = 4 ] && grep -q '^power=[0-9]/2 ' "$OUTDIR/tally.txt" && [ -z "$(ls /dev/shm | grep "tenten-rehearse-$array-" || true)" ]; then
-    echo "slurm-smoke: the rehearsal's 2 shards run as Slurm job $array tally as one: $(grep '^power=' "$OUTDIR/tally.txt")"
+runs=$(grep -c '^run=' "$OUTDIR/tally.txt" || true)
+served=$(cat "$work"/tenten-rehearse-"$array"_*.log | grep -c "serving from scratch=$REHEARSE_SCRATCH/tenten-rehearse-$array-" || true)
+if [ "$runs" = 4 ] && [ "$served" = 2 ] && grep -q '^power=[0-9]/2 ' "$OUTDIR/tally.txt" && [ -z "$(ls -A "$REHEARSE_SCRATCH")" ]; then
+    echo "slurm-smoke: the rehearsal's 2 shards run as Slurm job $array, each from its own scratch folder, tally as one and leave no scratch: $(grep '^power=' "$OUTDIR/tally.txt")"
     ls "$OUTDIR"/shard-*
 else
-    echo "slurm-smoke: the rehearsal's tally lacks its runs, or a scratch folder was left:" >&2
+    echo "slurm-smoke: the rehearsal's tally lacks its runs ($runs of 4 lines), a shard served elsewhere ($served of 2), or a scratch folder was left:" >&2
     cat "$OUTDIR/tally.txt" >&2
+    ls -A "$REHEARSE_SCRATCH" >&2
     exit 1
 fi

@@ -298,7 +298,8 @@ fn rehearse_cmd(args: &RehearseArgs, out: &mut String) -> Result<(), FormatError
     })?;
     let scratch = args.scratch.clone().unwrap_or_else(|| args.out.clone());
     // Both folders checked before either is made, and --out taken back if
-    // --scratch cannot be written: a refusal leaves nothing.
+    // --scratch cannot be written (the folder itself; parents made for it
+    // stay, empty).
     new_or_empty("--out", &args.out)?;
     new_or_empty("--scratch", &scratch)?;
     let made = !args.out.exists();
@@ -312,7 +313,10 @@ fn rehearse_cmd(args: &RehearseArgs, out: &mut String) -> Result<(), FormatError
     }
     // One folder under two spellings is one folder: the runs' logs are
     // then beside their files, as without --scratch.
-    let same_folder = std::fs::canonicalize(&scratch).ok() == std::fs::canonicalize(&args.out).ok();
+    let same_folder = matches!(
+        (std::fs::canonicalize(&scratch), std::fs::canonicalize(&args.out)),
+        (Ok(a), Ok(b)) if a == b
+    );
     let scratch = if same_folder { args.out.clone() } else { scratch };
     let req = rehearse::Rehearsal {
         population,
