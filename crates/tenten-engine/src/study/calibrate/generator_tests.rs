@@ -246,6 +246,44 @@ fn a_goal_is_met_missed_or_undecided_from_the_interval() {
     assert_eq!(Goal::AT_LEAST_90.words(), "at_least_0.9");
 }
 
+/// Why a rehearsal's false alarms are judged against the nominal level
+/// and not by `at_most_0.05`'s verdict: a two-sided test of level 5 %
+/// calls two identical arms different in 5 % of runs, and at that rate the
+/// Wilson interval lies inside "at most 5 %" in under 3 % of studies, at
+/// any number of runs (exact binomial sums, 1 to 2,000 runs). More runs
+/// never decide it; only a test that calls fewer than 5 % (one that lost
+/// power) could be "met". What does decide is whether the interval lies
+/// above 5 %, as it does for a test calling 10 % once the runs are enough.
+#[test]
+fn at_most_the_nominal_level_is_undecidable_for_a_test_of_that_level() {
+    use statrs::distribution::{Binomial, Discrete};
+    let chance = |rate: f64, runs: usize, verdict: Verdict| {
+        let b = Binomial::new(rate, runs as u64).unwrap();
+        (0..=runs)
+            .filter(|&k| {
+                let (_, lo, hi) = crate::stats::survival::share(k, runs).unwrap();
+                Goal::AT_MOST_5.verdict((lo, hi)) == verdict
+            })
+            .map(|k| b.pmf(k as u64))
+            .sum::<f64>()
+    };
+    for runs in 1..=2_000 {
+        let met = chance(0.05, runs, Verdict::Met);
+        assert!(
+            met < 0.03,
+            "{runs} runs at the nominal rate: met with chance {met}"
+        );
+        if runs >= 20 {
+            let undecided = chance(0.05, runs, Verdict::Undecided);
+            assert!(undecided > 0.9, "{runs} runs: undecided only {undecided}");
+        }
+    }
+    // A test calling more than its level is caught, and one calling far
+    // fewer can be met.
+    assert!(chance(0.10, 400, Verdict::Missed) > 0.95);
+    assert!(chance(0.02, 600, Verdict::Met) > 0.95);
+}
+
 /// Bands above 0.5 and mercy after 6 dry rounds.
 fn banded_truth() -> GeneratorSpec {
     let set = PieceSet::classic();
