@@ -255,6 +255,32 @@ fn plan_playtest_compares_generator_files() {
     let bad = args("random,no-such-file.ron");
     let e = run_bad(&bad.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(e.contains("no-such-file.ron"), "{e}");
+    // A game's own pieces: a file dealing them is refused on the classic
+    // set with the flag that gives them, and planned with it.
+    let dir = scratch("plan-pieces");
+    let own = dir.join("own.ron");
+    let pieces = std::fs::canonicalize("presets/pieces/fixed-41.ron").unwrap();
+    std::fs::write(
+        &own,
+        format!(
+            "(name: \"own\", pieces: {:?}, check: reject(redraws: 100))",
+            pieces.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let pair = format!("random,{}", own.display());
+    let e = run_bad(&args(&pair).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(e.contains("fixed 41") && e.contains("--pieces"), "{e}");
+    let mut with = args(&pair);
+    with.extend(["--pieces".to_owned(), pieces.to_str().unwrap().to_owned()]);
+    let out = run_ok(&with.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        out.lines()
+            .last()
+            .unwrap()
+            .starts_with("check testers_per_generator="),
+        "{out}"
+    );
 }
 
 /// A number of a `key=value` line, `none` read as NaN.

@@ -73,7 +73,7 @@ fn a_fitted_population_forecasts_and_checks_against_the_demo_cohort() {
         .map(|kv| kv.split('=').next().unwrap())
         .collect();
     assert_eq!(
-        keys[..15],
+        keys[..17],
         [
             "testers",
             "moves",
@@ -85,15 +85,38 @@ fn a_fitted_population_forecasts_and_checks_against_the_demo_cohort() {
             "slip_median",
             "slip_median_ci",
             "quit_base",
+            "quit_base_ci",
             "quit_unfair_odds",
             "quit_unfair_odds_ci",
             "slip_logit_sd",
             "slip_logit_sd_ci",
-            "quit_per_log_round"
+            "quit_per_log_round",
+            "quit_per_log_round_ci"
         ],
         "{line}"
     );
     assert!(line.starts_with("testers=60 "), "{line}");
+    // The quit base and round slope each within their interval, the base's
+    // a chance.
+    let field = |k: &str| {
+        line.split_whitespace()
+            .find_map(|kv| kv.strip_prefix(&format!("{k}=")))
+            .unwrap()
+    };
+    for (point, ci, lowest) in [
+        ("quit_base", "quit_base_ci", 0.0),
+        ("quit_per_log_round", "quit_per_log_round_ci", -10.0),
+    ] {
+        let x: f64 = field(point).parse().unwrap();
+        let (lo, hi) = field(ci).split_once(',').unwrap();
+        let (lo, hi): (f64, f64) = (lo.parse().unwrap(), hi.parse().unwrap());
+        assert!(
+            lowest <= lo && lo < x && x < hi,
+            "{point}: {x} in {lo},{hi}: {line}"
+        );
+    }
+    let base_hi: f64 = field("quit_base_ci").split_once(',').unwrap().1.parse().unwrap();
+    assert!(base_hi < 1.0, "{line}");
     // The demo cohort was drawn without churn terms: the held-out testers
     // keep the three-term quit model, and the file has none.
     assert!(line.contains(" churn=not_chosen "), "{line}");

@@ -383,6 +383,10 @@ pub(super) struct PlanArgs {
     size: BoardSize,
     #[arg(long, value_name = "R", default_value_t = 1_000, value_parser = clap::value_parser!(u32).range(1..))]
     max_rounds: u32,
+    /// The game's pieces (default: the classic set): the testers are dealt them, and a
+    /// generator file must deal them.
+    #[arg(long, value_name = "SET.ron")]
+    pieces: Option<PathBuf>,
 }
 
 pub(super) fn cmd_plan_playtest(a: &PlanArgs, out: &mut String) -> Result<(), FormatError> {
@@ -398,6 +402,7 @@ pub(super) fn cmd_plan_playtest(a: &PlanArgs, out: &mut String) -> Result<(), Fo
         seed: a.seed,
         board: (a.size.w() as u8, a.size.h() as u8),
         max_rounds: a.max_rounds,
+        pieces: piece_set(a.pieces.as_deref())?,
     };
     // Nothing cancels a CLI run; the progress is said every ten seconds.
     let never = Progress::default();

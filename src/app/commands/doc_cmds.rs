@@ -286,6 +286,8 @@ impl App {
             seed: lab.seed,
             board: (size.w() as u8, size.h() as u8),
             max_rounds: lab.max_rounds.min(10_000),
+            // The palette's pieces, as the forecasts beside it play.
+            pieces: self.state.doc.set.clone(),
         };
         let request = crate::app::jobs::playtest_plan::PlanRequest { ask, question };
         match plan.start(request, ctx) {

@@ -187,12 +187,19 @@ impl PopulationTab {
             s.sd_ci.1
         ));
         let (lo, hi) = fit.unfair_odds_ci();
+        let (base, slope) = (fit.quit_base_ci(), fit.quit_per_log_round_ci());
         ui.label(format!(
-            "quit: {:.1} % after a fair loss of one round; an unfair loss multiplies the odds by {:.2} [{:.2}-{:.2}] ({} game ends, {} unfair)",
+            "quit: {:.1} % [{:.1}-{:.1} %] after a fair loss of one round; an unfair loss multiplies the odds by {:.2} [{:.2}-{:.2}]; \
+             each doubling of a game's rounds adds {:+.2} [{:+.2} to {:+.2}] to the log odds ({} game ends, {} unfair)",
             100.0 * p.quit.base,
+            100.0 * base.0,
+            100.0 * base.1,
             p.quit.unfair_odds,
             lo,
             hi,
+            p.quit.per_log_round * std::f64::consts::LN_2,
+            slope.0 * std::f64::consts::LN_2,
+            slope.1 * std::f64::consts::LN_2,
             n(fit.ends),
             n(fit.unfair_ends)
         ));

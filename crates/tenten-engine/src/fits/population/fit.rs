@@ -674,10 +674,13 @@ impl PopulationFit {
         }
         let q = &self.population.quit;
         let (lo, hi) = self.unfair_odds_ci();
+        let (base, slope) = (self.quit_base_ci(), self.quit_per_log_round_ci());
         let slip = &self.parameters[last].effects;
         out.push_str(&format!(
-            " quit_base={} quit_unfair_odds={} quit_unfair_odds_ci={},{} slip_logit_sd={} slip_logit_sd_ci={},{} quit_per_log_round={} quit_ends={} quit_unfair_ends={}",
+            " quit_base={} quit_base_ci={},{} quit_unfair_odds={} quit_unfair_odds_ci={},{} slip_logit_sd={} slip_logit_sd_ci={},{} quit_per_log_round={} quit_per_log_round_ci={},{} quit_ends={} quit_unfair_ends={}",
             num(q.base),
+            num(base.0),
+            num(base.1),
             num(q.unfair_odds),
             num(lo),
             num(hi),
@@ -685,6 +688,8 @@ impl PopulationFit {
             num(slip.sd_ci.0),
             num(slip.sd_ci.1),
             num(q.per_log_round),
+            num(slope.0),
+            num(slope.1),
             self.ends,
             self.unfair_ends
         ));
@@ -718,16 +723,36 @@ impl PopulationFit {
         out
     }
 
+    /// The quit model's coefficient `j` (a, b, c: logit base, log unfair
+    /// odds, per log round) with its 95 % interval (Wald); the whole line
+    /// when the logs do not tell it (no unfair end, no quit).
+    fn quit_coefficient_ci(&self, j: usize) -> (f64, f64) {
+        let x = self.quit.coefficients[j];
+        let se = self.quit.covariance[j][j].sqrt();
+        if x.is_finite() && se.is_finite() {
+            (x - 1.96 * se, x + 1.96 * se)
+        } else {
+            (f64::NEG_INFINITY, f64::INFINITY)
+        }
+    }
+
+    /// The quit chance after a fair loss of one round: its 95 % interval
+    /// (Wald, on the logit scale).
+    pub fn quit_base_ci(&self) -> (f64, f64) {
+        let (lo, hi) = self.quit_coefficient_ci(0);
+        (sigmoid(lo), sigmoid(hi))
+    }
+
+    /// The quit model's slope in a game's log rounds: its 95 % interval.
+    pub fn quit_per_log_round_ci(&self) -> (f64, f64) {
+        self.quit_coefficient_ci(2)
+    }
+
     /// The unfair-loss odds ratio's 95 % interval (Wald, on the log scale);
     /// 0 to infinity when no game in the logs ended unfairly.
     pub fn unfair_odds_ci(&self) -> (f64, f64) {
-        let b = self.quit.coefficients[1];
-        let se = self.quit.covariance[1][1].sqrt();
-        if se.is_finite() {
-            ((b - 1.96 * se).exp(), (b + 1.96 * se).exp())
-        } else {
-            (0.0, f64::INFINITY)
-        }
+        let (lo, hi) = self.quit_coefficient_ci(1);
+        (lo.exp(), hi.exp())
     }
 
     /// The criteria names of a value fit's β, in the line's order.

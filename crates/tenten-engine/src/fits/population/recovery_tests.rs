@@ -97,7 +97,7 @@ fn inside(x: f64, (lo, hi): (f64, f64)) -> bool {
 #[test]
 fn populations_fit_back_from_twenty_seeded_cohorts() {
     let size = BoardSize::new(8, 8).unwrap();
-    let covered: Vec<[bool; 5]> = (0..20u64)
+    let covered: Vec<[bool; 7]> = (0..20u64)
         .into_par_iter()
         .map(|c| {
             let truth = drawn(100 + c);
@@ -113,6 +113,8 @@ fn populations_fit_back_from_twenty_seeded_cohorts() {
                 ),
                 inside(truth.slip.logit_sd, slip.sd_ci),
                 inside(truth.quit.unfair_odds, fit.unfair_odds_ci()),
+                inside(truth.quit.base, fit.quit_base_ci()),
+                inside(truth.quit.per_log_round, fit.quit_per_log_round_ci()),
             ]
         })
         .collect();
@@ -122,6 +124,8 @@ fn populations_fit_back_from_twenty_seeded_cohorts() {
         "slip median",
         "slip spread",
         "unfair odds",
+        "quit base",
+        "quit per log round",
     ];
     for (j, name) in names.iter().enumerate() {
         let hits = covered.iter().filter(|c| c[j]).count();

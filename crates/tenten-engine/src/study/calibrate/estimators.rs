@@ -122,12 +122,12 @@ fn one_tester(plan: &Plan, r: usize, progress: &Progress) -> Estimates {
 
 /// The testers' table under `generator`.
 fn with_table<T>(plan: &Plan, generator: &str, f: impl FnOnce(&Table) -> T) -> Result<T, String> {
-    let set = PieceSet::classic();
-    let shapes = Shapes::new(&set, plan.size()?);
-    let dealing = Dealing::by_name(generator, &set).map_err(|e| e.to_string())?;
+    let set = &plan.pieces;
+    let shapes = Shapes::new(set, plan.size()?);
+    let dealing = Dealing::by_name(generator, set).map_err(|e| e.to_string())?;
     let table = Table {
         shapes: &shapes,
-        set: &set,
+        set,
         k: 3,
         dealing: &dealing,
         options: crate::search::changer::ChangeOptions::default(),
@@ -166,7 +166,7 @@ fn population(
         evaluation: CoelhoWeights::BEST,
         free: [true; 5],
     };
-    let fit = match fit_population("fitted", &model, &logs, &PieceSet::classic(), progress) {
+    let fit = match fit_population("fitted", &model, &logs, &plan.pieces, progress) {
         Ok(Some(fit)) => fit,
         Ok(None) => return None,
         Err(e) => return Some(Err(e.to_string())),
@@ -179,7 +179,6 @@ fn population(
         return Some(Err("the fit has no temperature".to_owned()));
     };
     let q = &fit.population.quit;
-    let none = (f64::NAN, f64::NAN);
     let estimates = vec![
         Estimate::new(
             "temperature_median",
@@ -195,7 +194,7 @@ fn population(
             (logistic(slip.mean_ci.0), logistic(slip.mean_ci.1)),
         ),
         Estimate::new("slip_logit_sd", truth.slip.logit_sd, slip.sd, slip.sd_ci),
-        Estimate::new("quit_base", truth.quit.base, q.base, none),
+        Estimate::new("quit_base", truth.quit.base, q.base, fit.quit_base_ci()),
         Estimate::new(
             "quit_unfair_odds",
             truth.quit.unfair_odds,
@@ -206,7 +205,7 @@ fn population(
             "quit_per_log_round",
             truth.quit.per_log_round,
             q.per_log_round,
-            none,
+            fit.quit_per_log_round_ci(),
         ),
     ];
     let mut estimates = estimates;

@@ -39,6 +39,18 @@ use Estimator::{FitPopulation, Forecast};
 const SMALL: (usize, usize) = (20, 2);
 const DEFAULT: (usize, usize) = (50, 5);
 
+/// The parameters of `fit-population` the table measures (its line's
+/// intervals but the value model's β and the churn terms).
+pub const FIT_POPULATION: [&str; 7] = [
+    "temperature_median",
+    "temperature_log_sd",
+    "slip_median",
+    "slip_logit_sd",
+    "quit_base",
+    "quit_unfair_odds",
+    "quit_per_log_round",
+];
+
 /// The table.
 pub const MEASURED: &[Measured] = &[
     m(FitPopulation, DEFAULT, "temperature_median", 191),
@@ -51,6 +63,9 @@ pub const MEASURED: &[Measured] = &[
     m(FitPopulation, SMALL, "slip_median", 186),
     m(FitPopulation, SMALL, "slip_logit_sd", 180),
     m(FitPopulation, SMALL, "quit_unfair_odds", 190),
+    // The base and round slope's Wald intervals, measured in session 17.
+    m(FitPopulation, SMALL, "quit_base", 192),
+    m(FitPopulation, SMALL, "quit_per_log_round", 190),
     // The forecast of `repair` from a 20 x 2 and a 50 x 5 fit (its unfair
     // shares are 0 under repair, covered trivially: not measured).
     m(Forecast, SMALL, "reach_10", 185),
@@ -150,13 +165,7 @@ pub fn of_population(
     let sessions = f.sessions / f.testers.max(1);
     let rank = population.choice == crate::play::player::Choice::Rank;
     let names: Vec<&str> = match estimator {
-        FitPopulation => vec![
-            "temperature_median",
-            "temperature_log_sd",
-            "slip_median",
-            "slip_logit_sd",
-            "quit_unfair_odds",
-        ],
+        FitPopulation => FIT_POPULATION.to_vec(),
         _ => crate::fits::population::forecast::NAMES.to_vec(),
     };
     Some(model_line(
@@ -185,7 +194,10 @@ mod tests {
         );
         assert_eq!(standing(FitPopulation, 19, 5, "slip_median"), ("unknown", None));
         assert_eq!(standing(FitPopulation, 20, 1, "slip_median"), ("unknown", None));
-        assert_eq!(standing(FitPopulation, 500, 50, "quit_base"), ("unknown", None));
+        assert_eq!(
+            standing(FitPopulation, 500, 50, "quit_per_session_game"),
+            ("unknown", None)
+        );
         // A coverage of 175 of 200 (0.875, interval 0.823-0.913) is no.
         assert_eq!(calibrated(175, 200), "no");
         assert_eq!(calibrated(0, 0), "unknown");
@@ -208,14 +220,7 @@ mod tests {
         for x in MEASURED {
             assert!(x.covered <= x.replications);
             let known = match x.estimator {
-                FitPopulation => [
-                    "temperature_median",
-                    "temperature_log_sd",
-                    "slip_median",
-                    "slip_logit_sd",
-                    "quit_unfair_odds",
-                ]
-                .contains(&x.parameter),
+                FitPopulation => FIT_POPULATION.contains(&x.parameter),
                 Forecast => crate::fits::population::forecast::NAMES.contains(&x.parameter),
                 _ => false,
             };

@@ -28,6 +28,7 @@ use crate::fits::population::file::{LogNormal, LogitNormal, Population, by_name}
 use crate::fits::population::quit::Quit;
 use crate::model::board::BoardSize;
 use crate::model::generator::Generator;
+use crate::model::pieces::PieceSet;
 use crate::progress::Progress;
 
 /// The estimators a study can check.
@@ -86,6 +87,9 @@ impl Estimator {
             // 2: forward-backward rule selection with the held-out veto
             // against Student's t (session 12, add286b).
             Estimator::FitGenerator => "2",
+            // 2: the quit base and round slope with their intervals
+            // (session 17); before, without.
+            Estimator::FitPopulation => "2",
             _ => "1",
         }
     }
@@ -368,6 +372,15 @@ pub struct Plan {
     /// on games per session).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arms: Option<gain::Arms>,
+    /// The pieces dealt, by value: the classic set (what every study was
+    /// measured on, and what a file without the field holds), or a game's
+    /// own for a playtest's plan (`plan-playtest --pieces`).
+    #[serde(default = "PieceSet::classic", skip_serializing_if = "is_classic")]
+    pub pieces: PieceSet,
+}
+
+fn is_classic(set: &PieceSet) -> bool {
+    *set == PieceSet::classic()
 }
 
 /// The most replications a study holds.
@@ -422,6 +435,7 @@ impl Plan {
             seed,
             generators: (estimator == Estimator::FitGenerator).then(generator::GeneratorRanges::default),
             arms: None,
+            pieces: PieceSet::classic(),
         }
     }
 
@@ -465,6 +479,15 @@ impl Plan {
         }
         self.ranges.check()?;
         self.size()?;
+        if self.estimator != Estimator::Playtest && !is_classic(&self.pieces) {
+            // The estimators' ranges, players and measured table are the
+            // classic set's; a playtest's figures are the plan's own.
+            return Err(format!(
+                "pieces: {} is calibrated on the classic set only; \"{}\" is another",
+                self.estimator.name(),
+                self.pieces.name
+            ));
+        }
         if self.max_rounds == 0 {
             return Err("max-rounds: a game needs a round".to_owned());
         }

@@ -32,6 +32,9 @@ pub struct Ask {
     pub seed: u64,
     pub board: (u8, u8),
     pub max_rounds: u32,
+    /// The game's pieces: the testers' deals are of them, and a generator
+    /// file must deal them.
+    pub pieces: crate::model::pieces::PieceSet,
 }
 
 /// The most testers a plan tries.
@@ -62,11 +65,11 @@ impl Ask {
         p.board = self.board;
         p.max_rounds = self.max_rounds;
         p.truth_players = self.truth_players;
+        p.pieces = self.pieces.clone();
         p.check_values()?;
         // A built-in, a preset or a generator file (an adaptive one too):
         // this plan is never written, so a file need not be by value.
-        crate::play::dealing::Dealing::by_name(generator, &crate::model::pieces::PieceSet::classic())
-            .map_err(|e| e.to_string())?;
+        crate::play::dealing::Dealing::by_name(generator, &self.pieces).map_err(|e| e.to_string())?;
         Ok(p)
     }
 

@@ -321,7 +321,45 @@ fn ask() -> super::plan_playtest::Ask {
         seed: 3,
         board: (8, 8),
         max_rounds: 300,
+        pieces: crate::model::pieces::PieceSet::classic(),
     }
+}
+
+/// A game's own pieces are planned on as given (a generator file of them
+/// deals there), and change the answer; the studies measured on the
+/// classic set refuse them.
+#[test]
+fn a_playtest_is_planned_on_the_games_own_pieces() {
+    use super::plan_playtest::testers_for_width;
+    let never = Progress::default();
+    let (fixed, _) = crate::fixtures::classic_or_fixed41(true);
+    let mut own = ask();
+    own.pieces = fixed.clone();
+    let theirs = testers_for_width(&own, "random", 0.15, &never).unwrap().unwrap();
+    let classic = testers_for_width(&ask(), "random", 0.15, &never)
+        .unwrap()
+        .unwrap();
+    assert_ne!(theirs.truth, classic.truth, "the pieces decide the figure");
+    // A plan of the classic set refuses a file of the game's pieces, and
+    // says which flag gives them.
+    let pieces = concat!(env!("CARGO_MANIFEST_DIR"), "/../../presets/pieces/fixed-41.ron");
+    let path = std::env::temp_dir().join(format!("tenten-plan-pieces-{}.ron", std::process::id()));
+    std::fs::write(&path, format!("(name: \"own\", pieces: {pieces:?}, check: none)")).unwrap();
+    let named = path.to_str().unwrap();
+    let refused = testers_for_width(&ask(), named, 0.15, &never).unwrap_err();
+    assert!(refused.contains("--pieces"), "{refused}");
+    assert!(testers_for_width(&own, named, 0.15, &never).unwrap().is_some());
+    let _ = std::fs::remove_file(&path);
+    let design = Design {
+        testers: 20,
+        sessions: 2,
+        deals: 300,
+        deals_max: 0,
+    };
+    let mut study = Plan::new(Estimator::FitPopulation, design, 10, 1);
+    study.pieces = fixed;
+    let why = study.check_values().unwrap_err();
+    assert!(why.starts_with("pieces:") && why.contains("classic"), "{why}");
 }
 
 /// A plan's progress ends where its total does: every unit counted is a
