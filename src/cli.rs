@@ -443,8 +443,10 @@ enum Command {
     /// tester's standard error its measurement error, so a spread below the noise comes out near
     /// 0), each tester's shrunken estimate, and the quit model by logistic regression over game
     /// ends. Prints `testers=.. moves=.. games=.. temperature_median=.. temperature_median_ci=lo,hi
-    /// temperature_log_sd=.. .. slip_median=.. .. quit_base=.. quit_unfair_odds=.. ..` (95 %
-    /// intervals; for the value model each beta's mean and sd) and writes the population file.
+    /// temperature_log_sd=.. .. slip_median=.. .. quit_base=.. quit_base_ci=lo,hi quit_unfair_odds=..
+    /// .. quit_per_log_round=.. quit_per_log_round_ci=lo,hi ..` (95 % intervals: the quit base is
+    /// the chance to stop after a fair game of one round, its interval Wald on the logit; for the
+    /// value model each beta's mean and sd) and writes the population file.
     FitPopulation {
         /// Replace output files (--out, --csv, a cohort's folder) that exist; without it they
         /// are refused, as the window asks before replacing a file.

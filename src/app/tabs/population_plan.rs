@@ -62,8 +62,8 @@ impl PlanSection {
         ui.label(RichText::new("Plan a playtest").strong());
         ui.label(
             RichText::new(format!(
-                "How many testers before you recruit: simulated cohorts of the {} population on the Lab's board, \
-                 each answer checked at the design it names",
+                "How many testers before you recruit: simulated cohorts of the {} population dealt the palette's pieces \
+                 on the Lab's board, each answer checked at the design it names",
                 if fitted { "fitted" } else { "demo" }
             ))
             .small()

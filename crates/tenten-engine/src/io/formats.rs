@@ -76,11 +76,27 @@ fn in_our_words(message: &str) -> String {
     out
 }
 
-/// Reads a file as UTF-8 text.
+/// The most bytes a file read whole may hold: far past any set, generator,
+/// population, deal file or study written here, and a bound on what a
+/// path such as `/dev/zero` given by mistake can make the reader allocate.
+pub const MAX_TEXT: u64 = 256 << 20;
+
+/// Reads a file as UTF-8 text (at most `MAX_TEXT` bytes).
 pub fn read_text(path: &Path) -> Result<String, FormatError> {
+    use std::io::Read as _;
     let file = path.display().to_string();
-    let bytes =
-        std::fs::read(path).map_err(|e| FormatError::new(&file, None, format!("cannot read: {e}")))?;
+    let cannot = |e: std::io::Error| FormatError::new(&file, None, format!("cannot read: {e}"));
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_TEXT + 1).read_to_end(&mut bytes))
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_TEXT {
+        return Err(FormatError::new(
+            &file,
+            None,
+            format!("larger than {} MiB: not a file this reads whole", MAX_TEXT >> 20),
+        ));
+    }
     String::from_utf8(bytes).map_err(|e| {
         FormatError::new(
             &file,
@@ -643,6 +659,20 @@ pub fn deal_with_moves_to_ron(
 
 #[cfg(test)]
 mod tests {
+    /// A path that never ends (a device given by mistake) is read to the
+    /// cap and refused, not until memory runs out.
+    #[cfg(unix)]
+    #[test]
+    fn an_endless_file_is_read_to_the_cap_and_refused() {
+        let e = super::read_text(std::path::Path::new("/dev/zero")).unwrap_err();
+        assert!(e.message.contains("larger than 256 MiB"), "{e}");
+        assert!(
+            super::read_text(std::path::Path::new("/dev/null"))
+                .unwrap()
+                .is_empty()
+        );
+    }
+
     #[cfg(unix)]
     #[test]
     fn write_atomic_keeps_permissions_writes_through_a_symlink_and_leaves_no_temporary() {

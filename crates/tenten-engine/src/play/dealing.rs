@@ -53,7 +53,7 @@ impl Dealing {
     pub fn file(mut spec: GeneratorSpec, set: &PieceSet) -> Result<Self, String> {
         if !dealers::same_pieces(&spec.set, set) {
             return Err(format!(
-                "the generator deals the pieces of \"{}\", not those of the run's set \"{}\"; give --pieces its set",
+                "the generator deals the pieces of \"{}\", not those of the run's set \"{}\"; give the generator's set (--pieces in the CLI, the palette in the window)",
                 spec.set.name, set.name
             ));
         }

@@ -70,8 +70,9 @@ impl ChurnFit {
     /// A churn term's estimate and 95 % interval (Wald), by its index in
     /// `quit::CHURN_TERMS`.
     pub fn term(&self, j: usize) -> (f64, f64, f64) {
-        let (x, se) = (self.coefficients[3 + j], self.cov[3 + j][3 + j].sqrt());
-        (x, x - 1.96 * se, x + 1.96 * se)
+        let x = self.coefficients[3 + j];
+        let (lo, hi) = crate::fits::population::quit::wald(x, self.cov[3 + j][3 + j]);
+        (x, lo, hi)
     }
 
     /// The comparison and the terms in words, for the window.

@@ -725,12 +725,14 @@ impl PopulationFit {
 
     /// The quit model's coefficient `j` (a, b, c: logit base, log unfair
     /// odds, per log round) with its 95 % interval (Wald); the whole line
-    /// when the logs do not tell it (no unfair end, no quit).
+    /// when its estimate or variance is not a finite number at or above 0
+    /// (no game ends at all, or a covariance the separation of a few ends
+    /// left not positive). Logs that cannot tell it (no unfair end, no
+    /// quit) give a finite but huge variance, and an interval as wide.
     fn quit_coefficient_ci(&self, j: usize) -> (f64, f64) {
-        let x = self.quit.coefficients[j];
-        let se = self.quit.covariance[j][j].sqrt();
-        if x.is_finite() && se.is_finite() {
-            (x - 1.96 * se, x + 1.96 * se)
+        let (x, variance) = (self.quit.coefficients[j], self.quit.covariance[j][j]);
+        if x.is_finite() && variance.is_finite() && variance >= 0.0 {
+            crate::fits::population::quit::wald(x, variance)
         } else {
             (f64::NEG_INFINITY, f64::INFINITY)
         }

@@ -75,6 +75,13 @@ pub fn logistic(x: f64) -> f64 {
 }
 
 /// The covariates of one game end: intercept, unfair, ln(rounds).
+/// A coefficient's 95 % Wald interval from its estimate and variance (the
+/// quit model's and the churn terms' alike).
+pub fn wald(x: f64, variance: f64) -> (f64, f64) {
+    let se = variance.sqrt();
+    (x - 1.96 * se, x + 1.96 * se)
+}
+
 pub fn covariates(unfair: bool, rounds: u32) -> [f64; 3] {
     [1.0, f64::from(u8::from(unfair)), f64::from(rounds.max(1)).ln()]
 }

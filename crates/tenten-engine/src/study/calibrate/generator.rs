@@ -544,7 +544,16 @@ pub struct Rate {
 
 impl Rate {
     pub fn of(count: usize, of: usize) -> Self {
-        let s = share(count, of);
+        Self::from_share(count, of, share(count, of))
+    }
+
+    /// With the exact (Clopper-Pearson) interval: for a verdict on a few
+    /// runs, where Wilson's would be too sure.
+    pub fn exact(count: usize, of: usize) -> Self {
+        Self::from_share(count, of, crate::stats::survival::exact_share(count, of))
+    }
+
+    fn from_share(count: usize, of: usize, s: Option<(f64, f64, f64)>) -> Self {
         Rate {
             count,
             of,

@@ -115,17 +115,19 @@ pub fn standing(
 /// standing, the design it was read at, and the command that checks this
 /// design itself.
 pub fn line(estimator: Estimator, testers: usize, sessions: usize, parameters: &[&str]) -> String {
-    model_line(estimator, None, testers, sessions, parameters)
+    model_line(estimator, None, testers, sessions, parameters, &[])
 }
 
 /// `line` for a model the table did not measure (`Some("value")`): every
-/// parameter `unknown`.
+/// parameter `unknown`; and the `unmeasured` parameters `unknown` whatever
+/// the table holds.
 fn model_line(
     estimator: Estimator,
     model: Option<&str>,
     testers: usize,
     sessions: usize,
     parameters: &[&str],
+    unmeasured: &[&str],
 ) -> String {
     let mut at = None;
     let mut out = format!("calibration estimator={}", estimator.name());
@@ -135,8 +137,8 @@ fn model_line(
     out.push_str(&format!(" design={testers}x{sessions}"));
     for p in parameters {
         let (s, design) = match model {
-            None => standing(estimator, testers, sessions, p),
-            Some(_) => ("unknown", None),
+            None if !unmeasured.contains(p) => standing(estimator, testers, sessions, p),
+            _ => ("unknown", None),
         };
         at = at.or(design);
         out.push_str(&format!(" {p}={s}"));
@@ -168,12 +170,23 @@ pub fn of_population(
         FitPopulation => FIT_POPULATION.to_vec(),
         _ => crate::fits::population::forecast::NAMES.to_vec(),
     };
+    // The table's base and round slope were measured on the three-term
+    // quit model. Fitted beside the churn terms' length terms they come out
+    // biased (docs/benchmarks.md, the churn terms), so a fit holding them
+    // does not borrow those rows.
+    let churn = population.quit.churn().iter().any(|c| *c != 0.0);
+    let unmeasured: &[&str] = if churn && estimator == FitPopulation {
+        &["quit_base", "quit_per_log_round"]
+    } else {
+        &[]
+    };
     Some(model_line(
         estimator,
         (!rank).then_some("value"),
         f.testers,
         sessions,
         &names,
+        unmeasured,
     ))
 }
 
@@ -212,6 +225,39 @@ mod tests {
         assert_eq!(standing(Forecast, 60, 5, "reach_50"), ("yes", Some((50, 5))));
         assert_eq!(standing(Forecast, 30, 3, "reach_50"), ("yes", Some((20, 2))));
         assert_eq!(standing(Forecast, 60, 5, "unfair_share"), ("unknown", None));
+    }
+
+    /// A fit holding churn terms does not borrow the three-term model's
+    /// rows for its base and round slope; the same fit without them does.
+    #[test]
+    fn a_fit_with_churn_terms_says_its_base_and_slope_are_unmeasured() {
+        use crate::fits::population::file::{Fitted, by_name};
+        let mut p = by_name("demo-churn").unwrap();
+        p.fitted = Some(Fitted {
+            testers: 60,
+            moves: 1,
+            games: 1,
+            sessions: 180,
+            se: Default::default(),
+            quit_cov: [[0.0; 3]; 3],
+            per_tester: Vec::new(),
+            churn: None,
+        });
+        let with = of_population(&p, FitPopulation).unwrap();
+        assert!(
+            with.contains(" quit_base=unknown ") && with.contains(" quit_per_log_round=unknown "),
+            "{with}"
+        );
+        assert!(
+            with.contains(" quit_unfair_odds=yes ") && with.contains("measured_at=20x2"),
+            "{with}"
+        );
+        p.quit = crate::fits::population::quit::Quit::from_coefficients(p.quit.coefficients());
+        let without = of_population(&p, FitPopulation).unwrap();
+        assert!(
+            without.contains(" quit_base=yes ") && without.contains(" quit_per_log_round=yes "),
+            "{without}"
+        );
     }
 
     /// Every measured row names a parameter its estimator prints.
