@@ -285,16 +285,17 @@ pub const RUN_FILE: &str = "run.txt";
 /// expect=E population=NAME`, in that order (the name last, as written). The
 /// fingerprint is of everything that decides the runs and how they are
 /// counted, but not the shard or the arms' names as typed (a path to the
-/// same file differs from machine to machine): the engine's behaviour
-/// version, the population, both arms as they deal, in order, the pieces,
-/// the board and holder, the testers, sessions, runs, seed, objective,
-/// expected direction and round cap. The shards of one rehearsal share it;
+/// same file differs from machine to machine): the engine's and the
+/// server's behaviour versions, the population, both arms as they deal, in
+/// order, the pieces, the board and holder, the testers, sessions, runs,
+/// seed, objective, expected direction and round cap. The shards of one rehearsal share it;
 /// another rehearsal's runs do not.
 pub fn header(req: &Rehearsal) -> String {
     let arms: Vec<_> = req.arms.iter().map(|g| g.dealing.to_def()).collect();
     // Every value here is a plain serde type: `json!` cannot fail on them.
     let decides = serde_json::json!({
         "engine": tenten_engine::study::plan::ENGINE,
+        "server": tenten_playtest::BEHAVIOUR,
         "population": req.population.to_ron(),
         "arms": arms,
         "pieces": req.set,

@@ -27,5 +27,13 @@ mod limits;
 mod page;
 
 pub use config::{Assign, Config, Generator, Limits, Study, Token};
+
+/// The server's behaviour version: it moves whenever the same requests
+/// would be dealt differently (the engine's own is `plan::ENGINE`). A
+/// rehearsal's fingerprint holds it, so runs of a server that dealt
+/// otherwise are never tallied with today's. 2: a game left before its end
+/// joins the player's history, as the log reads it (before, an adaptive
+/// generator's rules never heard of it).
+pub const BEHAVIOUR: &str = "2";
 pub use server::Server;
 pub use status::{Status, status};

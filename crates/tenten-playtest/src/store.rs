@@ -111,11 +111,12 @@ pub struct Tester {
 }
 
 impl Tester {
-    /// The tester's games so far, the open session's included.
+    /// The tester's games so far, the open session's included (its open
+    /// game as if left now: what the next session is dealt from).
     pub fn games_so_far(&self) -> History {
         self.session
             .as_ref()
-            .map_or_else(|| self.history.clone(), |s| s.table.episode.history.clone())
+            .map_or_else(|| self.history.clone(), |s| s.table.games_if_left())
     }
 }
 

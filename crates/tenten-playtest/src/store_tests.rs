@@ -587,6 +587,85 @@ fn a_forgotten_tester_leaves_no_record_and_others_are_untouched() {
 /// A generator with adaptive rules deals each tester by their games so far:
 /// a game ended joins their history, a new session carries their typical
 /// game, and a restart rebuilds it from the journals.
+/// The player's history as the folder's logs read it: each session's
+/// games in order, each ended as the log says (one idea: the server deals
+/// the next game to the player its logs describe).
+fn history_the_logs_read(dir: &Path, set: &PieceSet) -> tenten_engine::play::adaptive::History {
+    let logs = tenten_engine::io::jsonl_log::read_logs(&[dir.to_owned()]).unwrap();
+    let (testers, _) = tenten_engine::fits::population::check::testers_of(&logs, set).unwrap();
+    assert_eq!(testers.len(), 1);
+    let mut h = tenten_engine::play::adaptive::History::default();
+    for session in &testers[0].1 {
+        h.new_session();
+        for g in &session.games {
+            h.ended(g.rounds, g.end == tenten_engine::play::game::End::Unfair);
+        }
+    }
+    h
+}
+
+#[test]
+fn the_history_a_server_deals_from_is_the_one_its_logs_read() {
+    // Games ended, games left part way by a new game (before any move, in
+    // the middle of a deal, after whole rounds) and a game left by the
+    // session's close, over two sessions and a restart: the history the
+    // next game is dealt from is the one the logs describe, game for game.
+    let dir = folder("left-games");
+    let mut rng = tenten_engine::model::generator::Generator::new(7);
+    let id = ids::random_hex(16);
+    let (mut ended, mut left) = (0, 0);
+    for session in 0..2 {
+        let (store, _) = Store::open(config(&dir)).unwrap();
+        let t = if session == 0 {
+            store.arrive(&id)
+        } else {
+            store.tester(&id)
+        }
+        .unwrap();
+        let mut t = t.lock().unwrap();
+        store.session(&mut t, session > 0).unwrap();
+        for game in 0..8 {
+            // Up to 7 moves, or the game to its end one time in three.
+            let moves = if rng.below(3) == 0 {
+                usize::MAX
+            } else {
+                rng.below(8)
+            };
+            let mut made = 0;
+            while made < moves && play_first(&store, &mut t) {
+                made += 1;
+            }
+            let s = t.session.as_ref().unwrap();
+            if s.table.over().is_some() {
+                ended += 1;
+            } else {
+                left += 1;
+            }
+            if game < 7 {
+                let (number, at) = (s.number, s.table.game);
+                store.new_game(&mut t, number, at).unwrap();
+            }
+        }
+        store.close(&mut t).unwrap();
+        assert_eq!(
+            t.history,
+            history_the_logs_read(&dir, &store.config.set),
+            "after session {session}"
+        );
+    }
+    assert!(
+        ended >= 2 && left >= 2,
+        "both kinds played: {ended} ended, {left} left"
+    );
+    // A restart replays the journals to the same history.
+    let (store, _) = Store::open(config(&dir)).unwrap();
+    let t = store.tester(&id).unwrap();
+    let t = t.lock().unwrap();
+    assert_eq!(t.history, history_the_logs_read(&dir, &store.config.set));
+    drop((t, store));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_testers_games_reach_the_adaptive_rules_across_sessions_and_restarts() {
     let dir = folder("adaptive");
@@ -651,14 +730,17 @@ fn a_testers_games_reach_the_adaptive_rules_across_sessions_and_restarts() {
     store.session(&mut t, true).unwrap();
     let s = t.session.as_ref().unwrap();
     let h = s.table.episode.history.clone();
-    assert_eq!((h.session_games, h.earlier_games), (0, 1));
-    assert_eq!(t.history, history, "the closed session's games are the tester's");
+    // The game left open by the close is the player's second.
+    assert_eq!((h.session_games, h.earlier_games), (0, 2));
+    let mut closed = history.clone();
+    closed.ended(0, false);
+    assert_eq!(t.history, closed, "the closed session's games are the tester's");
     drop((t, store));
     let (store, _) = Store::open(adaptive(&dir)).unwrap();
     let t = store.tester(&id).unwrap();
     let t = t.lock().unwrap();
     assert_eq!(t.session.as_ref().unwrap().table.episode.history, h);
-    assert_eq!(t.history, history);
+    assert_eq!(t.history, closed);
     // status replays every session in order: none is bad.
     drop((t, store));
     let status = crate::status::status(&dir).unwrap();

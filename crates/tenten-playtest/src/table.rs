@@ -201,12 +201,25 @@ impl Table {
     }
 
     /// The open deal, left as it stands (the tester left the game or the
-    /// session): nothing if the game ended and was logged.
+    /// session): nothing if the game ended and was logged. The player's
+    /// history has the game as the log reads it (`Episode::leave`), so the
+    /// next game is dealt to the player the logs describe.
     pub fn leave(&mut self) -> Option<(Logged, Place, Vec<u64>)> {
         (!self.logged).then(|| {
             self.logged = true;
+            self.episode.leave();
             self.close(false)
         })
+    }
+
+    /// The player's games as they would stand if the tester left now (a
+    /// new session begun while this one is open is dealt from them).
+    pub fn games_if_left(&self) -> History {
+        if self.logged {
+            self.episode.history.clone()
+        } else {
+            self.episode.history_if_left()
+        }
     }
 
     fn close(&self, ended: bool) -> (Logged, Place, Vec<u64>) {

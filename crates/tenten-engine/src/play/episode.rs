@@ -221,6 +221,35 @@ impl Episode {
         self.history.ended(self.rounds, end == End::Unfair);
     }
 
+    /// The player left the game before it ended (a new game asked for, or
+    /// the session closed): the history has it as a log reads the
+    /// unfinished deal (`fits::population::fit`), its full rounds and its
+    /// end judged from the round's start board. A server that skipped it
+    /// dealt the next game to a player who had not lost the last one: a
+    /// person, or a scripted tester, who leaves a holder that cannot all be
+    /// placed never reaches "no piece fits", and the rules read for "after
+    /// an unfair loss" never heard of it. The game itself stays open (its
+    /// `end` is what was played); call it once.
+    pub fn leave(&mut self) {
+        self.history = self.history_if_left();
+    }
+
+    /// The history `leave` would leave: a game that ended is in it already.
+    pub fn history_if_left(&self) -> History {
+        let mut h = self.history.clone();
+        if self.end.is_none() {
+            let end = lost_to(
+                &self.shapes,
+                &self.set,
+                self.round_start,
+                &self.dealt.holder,
+                self.dealt.dead,
+            );
+            h.ended(self.rounds, end == End::Unfair);
+        }
+        h
+    }
+
     /// The player's next game starts a new session (the next `reset` deals
     /// it as a session's first game).
     pub fn new_session(&mut self) {
@@ -285,5 +314,49 @@ mod tests {
         if e.rounds == 2 {
             assert_eq!(e.end, Some(End::Censored));
         }
+    }
+
+    #[test]
+    fn a_game_left_joins_the_history_as_a_log_reads_it_and_only_once() {
+        use crate::play::adaptive::Ended;
+        use crate::search::validator::validate;
+        // First-fit play over many games, each left at the first round that
+        // starts on a holder that cannot all be placed while a piece still
+        // fits (the game not over): a person, or a scripted tester, can
+        // leave there, and the log reads the deal as the game's end.
+        let mut e = episode(1000);
+        let (mut unfair, mut mask) = (0, vec![0; e.actions()]);
+        for seed in 0..300 {
+            e.history = History::default();
+            e.reset(seed);
+            while e.end.is_none() && validate(&e.shapes, e.board, &e.dealt.holder).solvable {
+                // Through the round: every piece, first fit.
+                let rounds = e.rounds;
+                while e.end.is_none() && e.rounds == rounds {
+                    e.mask_into(&mut mask);
+                    let a = mask.iter().position(|&m| m == 1).expect("a legal action");
+                    e.step(a);
+                }
+            }
+            let before = e.history.clone();
+            e.leave();
+            if e.end.is_some() {
+                assert_eq!(e.history, before, "a game that ended is in the history already");
+                continue;
+            }
+            let end = lost_to(&e.shapes, &e.set, e.board, &e.dealt.holder, e.dealt.dead);
+            assert_ne!(end, End::Stuck, "seed {seed}: the holder cannot all be placed");
+            unfair += usize::from(end == End::Unfair);
+            assert_eq!(
+                e.history.last,
+                Some(Ended {
+                    rounds: e.rounds.max(1),
+                    unfair: end == End::Unfair,
+                }),
+                "seed {seed}"
+            );
+            assert_eq!(e.history.session_games, 1);
+        }
+        assert!(unfair > 0, "some game was left on an unfair deal");
     }
 }
