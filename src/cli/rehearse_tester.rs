@@ -163,7 +163,9 @@ async fn play_game(
             // still sees a piece that fits (a player that gave up), the
             // caller leaves the game as a tester does: by a new game, or by
             // going idle after the session's last (the server then logs
-            // the unfinished deal, which a log reads as the end).
+            // the unfinished deal, which a log reads as the end, and its
+            // history of the player, which an adaptive arm deals from,
+            // has the game so too).
             let end = lost_to(site.shapes, site.set, board, &holder, false);
             return Ok((view, (rounds, end)));
         }
