@@ -565,6 +565,7 @@ fn serve_config(args: &ServeArgs) -> Result<Config, FormatError> {
         allowed_hosts: allow_host.clone(),
         faults: Default::default(),
         who: "tenten playtest serve".to_owned(),
+        behaviour: tenten_playtest::BEHAVIOUR,
     };
     Ok(config)
 }

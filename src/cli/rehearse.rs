@@ -158,6 +158,7 @@ pub fn one_server(
         allowed_hosts: Vec::new(),
         faults: Default::default(),
         who: "tenten playtest rehearse".to_owned(),
+        behaviour: tenten_playtest::BEHAVIOUR,
     };
     // The server's messages name the folder themselves.
     let server = Server::bind(config).map_err(|e| e.to_string())?;
@@ -295,7 +296,7 @@ pub fn header(req: &Rehearsal) -> String {
     // Every value here is a plain serde type: `json!` cannot fail on them.
     let decides = serde_json::json!({
         "engine": tenten_engine::study::plan::ENGINE,
-        "server": tenten_playtest::BEHAVIOUR,
+        "server": tenten_playtest::BEHAVIOUR.to_string(),
         "population": req.population.to_ron(),
         "arms": arms,
         "pieces": req.set,

@@ -374,6 +374,7 @@ pub fn serve_in_process(dir: &Path, adjust: impl FnOnce(&mut tenten_playtest::Co
         allowed_hosts: vec![],
         faults: Default::default(),
         who: "a test".into(),
+        behaviour: tenten_playtest::BEHAVIOUR,
     };
     adjust(&mut config);
     let server = tenten_playtest::Server::bind(config).expect("the server binds");

@@ -120,6 +120,9 @@ pub struct Config {
     /// Who serves, as a second server on the folder is told
     /// ("tenten playtest serve", "the workbench's window").
     pub who: String,
+    /// The server's behaviour (`crate::BEHAVIOUR` for a new folder; a
+    /// folder begun by an older server keeps its own, `Store::open`).
+    pub behaviour: u32,
 }
 
 /// The join token of a playtest.
@@ -192,6 +195,14 @@ pub struct Identity {
     pub holder: usize,
     pub generators: Vec<(String, DealingDef)>,
     pub assign: Assign,
+    /// The server's behaviour the folder began with (`crate::BEHAVIOUR`);
+    /// a folder written before it was recorded is behaviour 1.
+    #[serde(default = "first_behaviour")]
+    pub behaviour: u32,
+}
+
+fn first_behaviour() -> u32 {
+    1
 }
 
 impl Config {
@@ -206,6 +217,7 @@ impl Config {
                 .map(|g| (g.name.clone(), g.dealing.to_def()))
                 .collect(),
             assign: self.assign,
+            behaviour: self.behaviour,
         }
     }
 

@@ -30,10 +30,15 @@ pub use config::{Assign, Config, Generator, Limits, Study, Token};
 
 /// The server's behaviour version: it moves whenever the same requests
 /// would be dealt differently (the engine's own is `plan::ENGINE`). A
+/// folder's `playtest.json` records the one it began with, and the folder
+/// is served and replayed so ever after (its journals were dealt so); a
 /// rehearsal's fingerprint holds it, so runs of a server that dealt
-/// otherwise are never tallied with today's. 2: a game left before its end
-/// joins the player's history, as the log reads it (before, an adaptive
-/// generator's rules never heard of it).
-pub const BEHAVIOUR: &str = "2";
+/// otherwise are never tallied with today's.
+/// - 1: only a game that reached "no piece fits" joined the player's
+///   history (a folder's `playtest.json` without `behaviour`).
+/// - 2 (session 18): a game left part way (a new game, the session's
+///   close) joins it too, as the log reads it; a game left before any move
+///   is nobody's game, in the history and the log alike.
+pub const BEHAVIOUR: u32 = 2;
 pub use server::Server;
 pub use status::{Status, status};

@@ -338,22 +338,38 @@ pub fn token(dir: &Path, want: &Token, faults: &Faults) -> Result<Option<String>
 }
 
 /// Refuses a folder served before with other generators or rules; writes
-/// the identity of a new one (whole or not at all).
-pub fn check_identity(dir: &Path, identity: &Identity, faults: &Faults) -> Result<(), Error> {
+/// the identity of a new one (whole or not at all). The behaviour the
+/// folder is served with: its own, where an older server began it (its
+/// journals were dealt so, and replay so), or this server's for a new one.
+pub fn check_identity(dir: &Path, identity: &Identity, faults: &Faults) -> Result<u32, Error> {
     let path = identity_path(dir);
     let text = serde_json::to_string_pretty(identity).expect("plain data");
     match std::fs::read_to_string(&path) {
         Ok(old) => {
             let before: Identity = serde_json::from_str(&old)
                 .map_err(|e| Error::Folder(format!("{}: not a playtest's identity: {e}", path.display())))?;
-            if &before != identity {
+            if before.behaviour > crate::BEHAVIOUR {
+                return Err(Error::Folder(format!(
+                    "{}: this folder was begun by a newer server (behaviour {}; this one knows up to {}); \
+                     serve it with that version of tenten",
+                    path.display(),
+                    before.behaviour,
+                    crate::BEHAVIOUR
+                )));
+            }
+            let same = Identity {
+                behaviour: before.behaviour,
+                ..identity.clone()
+            };
+            if before != same {
                 return Err(Error::Folder(differs(&path, &before, identity)));
             }
-            Ok(())
+            Ok(before.behaviour)
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             refuse_foreign(dir)?;
-            disk::create(faults, &path, text.as_bytes(), false).map_err(|e| io_error(&path, "write", e))
+            disk::create(faults, &path, text.as_bytes(), false).map_err(|e| io_error(&path, "write", e))?;
+            Ok(identity.behaviour)
         }
         Err(e) => Err(io_error(&path, "read", e)),
     }

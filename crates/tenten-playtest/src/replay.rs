@@ -102,7 +102,7 @@ pub fn replay_events(
                 r.last = when;
             }
             Event::Game { game, seed, at: when } => {
-                r.closed.extend(r.table.as_mut().and_then(Table::leave));
+                leave(&mut r);
                 // The games so far: the session's last game's, which holds
                 // the ones before it.
                 let games = r
@@ -135,7 +135,7 @@ pub fn replay_events(
                 r.last = when;
             }
             Event::Close { .. } => {
-                r.closed.extend(r.table.as_mut().and_then(Table::leave));
+                leave(&mut r);
                 r.ended = true;
             }
         }
@@ -146,6 +146,16 @@ pub fn replay_events(
     }
     r.history = r.table.as_ref().map_or(base, |t| t.episode.history.clone());
     Ok(r)
+}
+
+/// The open game left (a new game, the close): its open deal closed, and
+/// counted among the unfair losses where it was left on a holder that
+/// could not all be placed, as the log reads it.
+fn leave(r: &mut Replayed) {
+    if let Some(t) = r.table.as_mut() {
+        r.closed.extend(t.leave());
+        r.unfair += u64::from(t.left() == Some(End::Unfair));
+    }
 }
 
 /// Session `number` of `tester` read from the journal's `lines` at `path`:

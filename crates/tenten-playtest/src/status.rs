@@ -109,6 +109,7 @@ pub fn folder_config(dir: &Path) -> Result<Config, Error> {
         allowed_hosts: Vec::new(),
         faults: Default::default(),
         who: "tenten playtest status".to_owned(),
+        behaviour: identity.behaviour,
     })
 }
 

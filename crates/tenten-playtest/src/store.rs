@@ -147,14 +147,14 @@ impl Store {
     /// folder served before must be served with the same generators and
     /// rules. Every session is replayed (one that cannot be is set aside
     /// and reported); open ones idle too long are closed.
-    pub fn open(config: Config) -> Result<(Self, Recovery), Error> {
+    pub fn open(mut config: Config) -> Result<(Self, Recovery), Error> {
         let dir = config.out.clone();
         std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, "make the folder", e))?;
         // A folder of someone else's logs is refused before anything (the
         // lock file included) is made in it.
         recover::refuse_foreign(&dir)?;
         let lock = FolderLock::take(&dir, &config.who).map_err(Error::Folder)?;
-        recover::check_identity(&dir, &config.identity(), &config.faults)?;
+        config.behaviour = recover::check_identity(&dir, &config.identity(), &config.faults)?;
         let token = recover::token(&dir, &config.token, &config.faults)?;
         let jdir = journal_dir(&dir);
         std::fs::create_dir_all(&jdir).map_err(|e| io_error(&jdir, "make the folder", e))?;

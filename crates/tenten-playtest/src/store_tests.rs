@@ -14,6 +14,8 @@ use crate::disk::Faults;
 use tenten_engine::model::board::BoardSize;
 use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::play::dealing::Dealing;
+use tenten_engine::play::game::{End, lost_to};
+use tenten_engine::search::validator::validate;
 
 fn config(dir: &Path) -> Config {
     let set = PieceSet::classic();
@@ -38,6 +40,7 @@ fn config(dir: &Path) -> Config {
         allowed_hosts: Vec::new(),
         faults: Arc::new(Faults::default()),
         who: "a test".to_owned(),
+        behaviour: crate::BEHAVIOUR,
     }
 }
 
@@ -584,9 +587,6 @@ fn a_forgotten_tester_leaves_no_record_and_others_are_untouched() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A generator with adaptive rules deals each tester by their games so far:
-/// a game ended joins their history, a new session carries their typical
-/// game, and a restart rebuilds it from the journals.
 /// The player's history as the folder's logs read it: each session's
 /// games in order, each ended as the log says (one idea: the server deals
 /// the next game to the player its logs describe).
@@ -613,7 +613,7 @@ fn the_history_a_server_deals_from_is_the_one_its_logs_read() {
     let dir = folder("left-games");
     let mut rng = tenten_engine::model::generator::Generator::new(7);
     let id = ids::random_hex(16);
-    let (mut ended, mut left) = (0, 0);
+    let (mut ended, mut left, mut unfair) = (0, 0, 0);
     for session in 0..2 {
         let (store, _) = Store::open(config(&dir)).unwrap();
         let t = if session == 0 {
@@ -624,24 +624,38 @@ fn the_history_a_server_deals_from_is_the_one_its_logs_read() {
         .unwrap();
         let mut t = t.lock().unwrap();
         store.session(&mut t, session > 0).unwrap();
-        for game in 0..8 {
-            // Up to 7 moves, or the game to its end one time in three.
-            let moves = if rng.below(3) == 0 {
-                usize::MAX
-            } else {
-                rng.below(8)
-            };
+        for game in 0..12 {
+            // Up to 7 moves (none too: a game left unplayed is no game), the
+            // game to its end, or whole rounds until one starts on a holder
+            // that cannot all be placed (left there: an unfair loss).
+            let mode = rng.below(3);
+            let moves = if mode == 0 { usize::MAX } else { rng.below(8) };
             let mut made = 0;
-            while made < moves && play_first(&store, &mut t) {
+            loop {
+                let s = t.session.as_ref().unwrap();
+                let e = &s.table.episode;
+                let placeable = validate(&e.shapes, e.board, &e.dealt.holder).solvable;
+                let round_start = e.holder.iter().all(Option::is_some);
+                let stop = if mode == 2 {
+                    round_start && !placeable
+                } else {
+                    made >= moves
+                };
+                if stop || !play_first(&store, &mut t) {
+                    break;
+                }
                 made += 1;
             }
             let s = t.session.as_ref().unwrap();
+            let e = &s.table.episode;
             if s.table.over().is_some() {
                 ended += 1;
-            } else {
+            } else if s.table.moves > 0 {
                 left += 1;
+                let end = lost_to(&e.shapes, &e.set, e.board, &e.dealt.holder, e.dealt.dead);
+                unfair += usize::from(end == End::Unfair);
             }
-            if game < 7 {
+            if game < 11 {
                 let (number, at) = (s.number, s.table.game);
                 store.new_game(&mut t, number, at).unwrap();
             }
@@ -654,8 +668,8 @@ fn the_history_a_server_deals_from_is_the_one_its_logs_read() {
         );
     }
     assert!(
-        ended >= 2 && left >= 2,
-        "both kinds played: {ended} ended, {left} left"
+        ended >= 2 && left >= 2 && unfair >= 1,
+        "every kind played: {ended} ended, {left} left ({unfair} on an unfair holder)"
     );
     // A restart replays the journals to the same history.
     let (store, _) = Store::open(config(&dir)).unwrap();
@@ -666,6 +680,9 @@ fn the_history_a_server_deals_from_is_the_one_its_logs_read() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A generator with adaptive rules deals each tester by their games so far:
+/// a game ended joins their history, a new session carries their typical
+/// game, and a restart rebuilds it from the journals.
 #[test]
 fn a_testers_games_reach_the_adaptive_rules_across_sessions_and_restarts() {
     let dir = folder("adaptive");
@@ -754,5 +771,86 @@ fn a_testers_games_reach_the_adaptive_rules_across_sessions_and_restarts() {
     let t = t.lock().unwrap();
     assert_eq!(t.session.as_ref().unwrap().table.episode.history, h);
     drop((t, store));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A folder begun by a server of behaviour 1 (a left game never joined the
+/// history) is served and replayed as it was dealt, ever after: its
+/// journals replay whole, no session set aside; a folder of a newer server
+/// than this one is refused, saying so.
+#[test]
+fn a_folder_is_served_with_the_behaviour_it_began_with() {
+    let dir = folder("behaviour");
+    let adaptive = |dir: &Path, behaviour: u32| {
+        let mut c = config(dir);
+        // The first game of a session large, the next small: a game left
+        // counts or not, and the second game's deal says which.
+        let text = "(name: \"adaptive\", check: none, adaptive: Some((rules: [(when: [first_game], tilt: 3.0), (when: [session_games(1)], tilt: -3.0)])))";
+        let spec = tenten_engine::play::generator_file::parse(text, "adaptive", &c.set).unwrap();
+        c.generators = vec![Generator {
+            name: "adaptive".to_owned(),
+            dealing: Dealing::file(spec, &c.set).unwrap(),
+        }];
+        c.behaviour = behaviour;
+        c
+    };
+    let id = ids::random_hex(16);
+    let second_deal = {
+        let (store, _) = Store::open(adaptive(&dir, 1)).unwrap();
+        let t = store.arrive(&id).unwrap();
+        let mut t = t.lock().unwrap();
+        assert!(play_first(&store, &mut t));
+        let (number, game) = (t.session.as_ref().unwrap().number, 0);
+        store.new_game(&mut t, number, game).unwrap();
+        let s = t.session.as_ref().unwrap();
+        assert_eq!(
+            s.table.episode.history.session_games, 0,
+            "behaviour 1: the left game is not in it"
+        );
+        let holder = s.table.episode.holder.clone();
+        for _ in 0..4 {
+            assert!(play_first(&store, &mut t));
+        }
+        holder
+    };
+    let text = std::fs::read_to_string(identity_path(&dir)).unwrap();
+    assert!(text.contains("\"behaviour\": 1"), "{text}");
+    // Today's server on it: behaviour 1 still, every journal replayed.
+    let (store, r) = Store::open(adaptive(&dir, crate::BEHAVIOUR)).unwrap();
+    assert_eq!(store.config.behaviour, 1);
+    assert_eq!((r.resumed, r.set_aside.len()), (1, 0), "{:?}", r.set_aside);
+    {
+        let t = store.tester(&id).unwrap();
+        let mut t = t.lock().unwrap();
+        let s = store.session(&mut t, false).unwrap();
+        assert_eq!(s.table.episode.holder.len(), second_deal.len());
+        assert_eq!(s.table.episode.history.session_games, 0);
+    }
+    drop(store);
+    let status = crate::status::status(&dir).unwrap();
+    assert!(status.bad.is_empty(), "{:?}", status.bad);
+    // Read as behaviour 2, the second game is dealt from another history
+    // (its moves may not even replay): what the recorded behaviour prevents.
+    let identity = text.replace("\"behaviour\": 1", "\"behaviour\": 2");
+    std::fs::write(identity_path(&dir), &identity).unwrap();
+    let (store, r) = Store::open(adaptive(&dir, crate::BEHAVIOUR)).unwrap();
+    let misread = r.set_aside.len() == 1 || {
+        let t = store.tester(&id).unwrap();
+        let t = t.lock().unwrap();
+        t.session.as_ref().unwrap().table.episode.history.session_games == 1
+    };
+    assert!(misread, "the old journal read the new way");
+    drop(store);
+    // A newer server's folder is refused with the reason.
+    std::fs::write(
+        identity_path(&dir),
+        text.replace("\"behaviour\": 1", "\"behaviour\": 99"),
+    )
+    .unwrap();
+    let why = Store::open(adaptive(&dir, crate::BEHAVIOUR))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(why.contains("newer server") && why.contains("99"), "{why}");
     let _ = std::fs::remove_dir_all(&dir);
 }

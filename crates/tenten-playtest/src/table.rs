@@ -83,6 +83,10 @@ pub struct Table {
     deal: OpenDeal,
     /// The deal is in the log already (the game ended in it).
     logged: bool,
+    /// A game left part way joins the player's history (behaviour 2 on).
+    left_joins: bool,
+    /// How the game was judged when it was left part way (`leave`).
+    left: Option<End>,
 }
 
 impl Table {
@@ -107,6 +111,8 @@ impl Table {
             moves: 0,
             deal,
             logged: false,
+            left_joins: config.behaviour >= 2,
+            left: None,
         }
     }
 
@@ -203,22 +209,35 @@ impl Table {
     /// The open deal, left as it stands (the tester left the game or the
     /// session): nothing if the game ended and was logged. The player's
     /// history has the game as the log reads it (`Episode::leave`), so the
-    /// next game is dealt to the player the logs describe.
+    /// next game is dealt to the player the logs describe; a game left
+    /// before any move was not played, and is in neither.
     pub fn leave(&mut self) -> Option<(Logged, Place, Vec<u64>)> {
         (!self.logged).then(|| {
             self.logged = true;
-            self.episode.leave();
+            if self.left_part_way() {
+                self.left = self.episode.leave();
+            }
             self.close(false)
         })
+    }
+
+    /// How the game was judged when it was left part way (`Unfair` on a
+    /// holder that could not all be placed): `None` if it was not.
+    pub fn left(&self) -> Option<End> {
+        self.left
+    }
+
+    fn left_part_way(&self) -> bool {
+        self.left_joins && self.moves > 0 && self.episode.end.is_none()
     }
 
     /// The player's games as they would stand if the tester left now (a
     /// new session begun while this one is open is dealt from them).
     pub fn games_if_left(&self) -> History {
-        if self.logged {
-            self.episode.history.clone()
+        if !self.logged && self.left_part_way() {
+            self.episode.history_if_left().0
         } else {
-            self.episode.history_if_left()
+            self.episode.history.clone()
         }
     }
 

@@ -220,6 +220,7 @@ impl PlaytestLive {
                 allowed_hosts: vec![],
                 faults: Default::default(),
                 who: WHO.into(),
+                behaviour: tenten_playtest::BEHAVIOUR,
             };
             let mut server = None;
             for port in PORT..PORT + PORTS {

@@ -96,7 +96,8 @@ pub struct Ended {
 
 /// What a policy (and the quit model) reads of the player, kept by whoever
 /// deals to them (`new_session` carries the typical game into the next
-/// session). Only games that end join it.
+/// session). A game joins it when it ends, or when the player leaves it
+/// part way (`Episode::leave`, as a log reads a left game).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct History {
     /// Games ended this session.

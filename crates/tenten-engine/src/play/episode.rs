@@ -55,8 +55,9 @@ pub struct Episode {
     pub score: u64,
     pub end: Option<End>,
     /// The player's games before this one, which a generator file's
-    /// adaptive rules read: each game that ends is added to it
-    /// (`new_session` marks a session's start).
+    /// adaptive rules read: each game that ends is added to it, and one
+    /// the player leaves part way when they do (`leave`); `new_session`
+    /// marks a session's start.
     pub history: History,
 }
 
@@ -229,25 +230,30 @@ impl Episode {
     /// person, or a scripted tester, who leaves a holder that cannot all be
     /// placed never reaches "no piece fits", and the rules read for "after
     /// an unfair loss" never heard of it. The game itself stays open (its
-    /// `end` is what was played); call it once.
-    pub fn leave(&mut self) {
-        self.history = self.history_if_left();
+    /// `end` is what was played); the caller leaves a game once. How the
+    /// game was judged, if it had not ended.
+    pub fn leave(&mut self) -> Option<End> {
+        let (history, end) = self.history_if_left();
+        self.history = history;
+        end
     }
 
-    /// The history `leave` would leave: a game that ended is in it already.
-    pub fn history_if_left(&self) -> History {
+    /// The history `leave` would leave, and how it would judge the game: a
+    /// game that ended is in the history already.
+    pub fn history_if_left(&self) -> (History, Option<End>) {
         let mut h = self.history.clone();
-        if self.end.is_none() {
-            let end = lost_to(
-                &self.shapes,
-                &self.set,
-                self.round_start,
-                &self.dealt.holder,
-                self.dealt.dead,
-            );
-            h.ended(self.rounds, end == End::Unfair);
+        if self.end.is_some() {
+            return (h, None);
         }
-        h
+        let end = lost_to(
+            &self.shapes,
+            &self.set,
+            self.round_start,
+            &self.dealt.holder,
+            self.dealt.dead,
+        );
+        h.ended(self.rounds, end == End::Unfair);
+        (h, Some(end))
     }
 
     /// The player's next game starts a new session (the next `reset` deals
@@ -339,13 +345,22 @@ mod tests {
                 }
             }
             let before = e.history.clone();
-            e.leave();
+            let judged = e.leave();
             if e.end.is_some() {
+                assert_eq!(judged, None);
                 assert_eq!(e.history, before, "a game that ended is in the history already");
                 continue;
             }
-            let end = lost_to(&e.shapes, &e.set, e.board, &e.dealt.holder, e.dealt.dead);
-            assert_ne!(end, End::Stuck, "seed {seed}: the holder cannot all be placed");
+            // A holder that cannot all be placed on a board some holder
+            // fits is the generator's fault; on one no holder fits, nobody's
+            // (the exact count of the board's killer holders decides).
+            let d = crate::danger::danger(&e.shapes, &e.set, e.board, e.k).unwrap();
+            let end = if (d.killers.len() as u64) < d.multisets {
+                End::Unfair
+            } else {
+                End::Dead
+            };
+            assert_eq!(judged, Some(end), "seed {seed}");
             unfair += usize::from(end == End::Unfair);
             assert_eq!(
                 e.history.last,

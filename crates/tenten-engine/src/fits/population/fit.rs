@@ -117,7 +117,10 @@ impl TesterData {
 
     /// The sessions the log holds: each game's length and end, and whether
     /// the player stopped after its last game. A game cut by a gap is
-    /// censored at the gap.
+    /// censored at the gap. A game left before any move (a new game asked
+    /// for at once, or a session left on the game just begun) was not
+    /// played: it is no game, and a session of none is no session (the
+    /// playtest server's history skips it alike, `Table::leave`).
     pub fn sessions(&self, shapes: &Shapes, set: &PieceSet) -> Vec<Session> {
         let mut out: Vec<(String, Session)> = Vec::new();
         let mut i = 0;
@@ -126,6 +129,11 @@ impl TesterData {
             let mut j = i;
             while j < self.deals.len() && &self.keys[j].0 == session && self.keys[j].1 == game {
                 j += 1;
+            }
+            let played = self.keys[j - 1].2 || (i..j).any(|d| !self.deals[d].moves.is_empty());
+            if !played {
+                i = j;
+                continue;
             }
             let cut = (i..j).find(|&d| self.after_gap[d]);
             let last = &self.deals[j - 1];

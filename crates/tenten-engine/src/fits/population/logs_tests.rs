@@ -246,3 +246,41 @@ fn a_cohort_read_back_is_the_sessions_it_played() {
         assert_eq!(read, &played, "tester {id}");
     }
 }
+
+/// A game left before any move (a new game asked for at once, or a
+/// session left on the game just begun) is no game, and a session of none
+/// no session; a game that ended on its first deal, no move made, is one.
+#[test]
+fn a_game_left_before_any_move_is_no_game() {
+    let (set, texts) = logs();
+    let before = sessions(
+        &gather(&[text("t0.jsonl", texts[0].clone())], &set).unwrap(),
+        &set,
+    );
+    let first: serde_json::Value = serde_json::from_str(texts[0].lines().next().unwrap()).unwrap();
+    let last: serde_json::Value = serde_json::from_str(texts[0].lines().last().unwrap()).unwrap();
+    // The same first deal as a later game of the last session, no move made.
+    let unplayed = |session: &serde_json::Value, game: u64, ended: bool| {
+        let mut r = first.clone();
+        r["session"] = session.clone();
+        r["game"] = game.into();
+        r["moves"] = serde_json::json!([]);
+        r["ended"] = ended.into();
+        r.to_string()
+    };
+    let next = last["game"].as_u64().unwrap() + 1;
+    let mut l = lines(&texts[0]);
+    l.push(unplayed(&last["session"], next, false));
+    l.push(unplayed(&serde_json::json!("s9"), 0, false));
+    let left = sessions(&gather(&[text("t0.jsonl", joined(&l))], &set).unwrap(), &set);
+    assert_eq!(left, before, "neither the unplayed game nor its session counts");
+    let mut l = lines(&texts[0]);
+    l.push(unplayed(&last["session"], next, true));
+    let ended = sessions(&gather(&[text("t0.jsonl", joined(&l))], &set).unwrap(), &set);
+    let (a, b) = (before[0].last().unwrap(), ended[0].last().unwrap());
+    assert_eq!(
+        b.games.len(),
+        a.games.len() + 1,
+        "a game over on its first deal counts"
+    );
+}

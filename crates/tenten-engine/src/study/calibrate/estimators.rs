@@ -271,8 +271,17 @@ fn forecast(plan: &Plan, r: usize, progress: &Progress) -> Estimates {
 /// A figure and its 95 % interval (NaN ends without one).
 pub type Figure = (f64, (f64, f64));
 
-/// The true population's figures under `generator`: `players` players,
-/// one session each.
+/// The figures a playtest of `plan.design` estimates, measured on
+/// `players` testers of the true population under `generator`: each plays
+/// the design's sessions, their games carried from one to the next as a
+/// tester's are, and each figure pools them as the playtest's does (a
+/// ratio over the sessions). A first session alone is a forecast's figure,
+/// another number wherever earlier sessions matter: a churn model that
+/// reads the player's typical game, an adaptive generator that reads the
+/// games before. Under `demo-churn` the adaptive file of the guide gains
+/// +13.4 % in a first session and +17 % over three (session 18), and a
+/// plan of three sessions a tester that called +13.4 % its truth checked
+/// its A/B against the wrong number.
 pub fn true_figures(
     truth: &Population,
     plan: &Plan,
@@ -281,10 +290,11 @@ pub fn true_figures(
     seed: u64,
     progress: &Progress,
 ) -> Result<Option<Vec<f64>>, String> {
+    let sessions = plan.design.sessions.max(1);
     with_table(plan, generator, |t| {
-        let real: Vec<Outcome> = play_players(truth, t, 0..players, seed, progress)?;
-        let f = summarize(generator, &real.iter().collect::<Vec<_>>(), None);
-        Some(f.figures.iter().map(|x| x.value).collect())
+        let testers = play_testers(truth, t, &vec![sessions; players], seed, progress)?;
+        progress.advance(players * sessions);
+        Some((0..NAMES.len()).map(|j| observed(&testers, j).0).collect())
     })
 }
 

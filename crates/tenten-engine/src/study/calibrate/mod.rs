@@ -90,6 +90,9 @@ impl Estimator {
             // 2: the quit base and round slope with their intervals
             // (session 17); before, without.
             Estimator::FitPopulation => "2",
+            // 2: the truth is the design's (each tester's sessions, their
+            // games carried), not a first session each (session 18).
+            Estimator::Playtest => "2",
             _ => "1",
         }
     }

@@ -151,8 +151,9 @@ pub fn testers_for_width(
     // Progress in sessions: the total is what is done and what is left if
     // the design being tried is the answer, so it changes as the search
     // does, and is exact once the answer is found.
-    let sessions_left =
-        |t: usize| ask.pilots * t * ask.sessions + ask.truth_players + ask.checks * t * ask.sessions;
+    let sessions_left = |t: usize| {
+        ask.pilots * t * ask.sessions + ask.truth_players * ask.sessions + ask.checks * t * ask.sessions
+    };
     let mut tried: Vec<(usize, f64)> = Vec::new();
     let width_at = |t: usize, tried: &mut Vec<(usize, f64)>| -> Result<Option<f64>, String> {
         progress.set_total(progress.done.load(std::sync::atomic::Ordering::Relaxed) + sessions_left(t));
@@ -195,7 +196,7 @@ pub fn testers_for_width(
     let median_width = tried.iter().find(|t| t.0 == hi).map_or(f64::NAN, |t| t.1);
     progress.set_total(
         progress.done.load(std::sync::atomic::Ordering::Relaxed)
-            + ask.truth_players
+            + ask.truth_players * ask.sessions
             + ask.checks * hi * ask.sessions,
     );
     tried.sort_by_key(|t| t.0);
@@ -334,7 +335,9 @@ pub fn testers_for_difference(
     // Progress in sessions; the checks' at the pilots' size until their own
     // size is known (then the total changes to the exact one).
     let pilots = 2 * ask.pilots * PILOT_TESTERS * ask.sessions;
-    progress.set_total(pilots + 2 * ask.truth_players + 3 * ask.checks * PILOT_TESTERS * ask.sessions);
+    progress.set_total(
+        pilots + 2 * ask.truth_players * ask.sessions + 3 * ask.checks * PILOT_TESTERS * ask.sessions,
+    );
     let sd = |g: &str| -> Result<Option<f64>, String> {
         let Some(c) = cohorts(ask, g, PILOT_TESTERS, ask.pilots, PILOT_STREAM, progress)? else {
             return Ok(None);
@@ -361,7 +364,8 @@ pub fn testers_for_difference(
         ));
     }
     let plan = ask.plan(generators.0, testers, ask.checks)?;
-    progress.set_total(pilots + 2 * ask.truth_players + 3 * ask.checks * testers * ask.sessions);
+    progress
+        .set_total(pilots + 2 * ask.truth_players * ask.sessions + 3 * ask.checks * testers * ask.sessions);
     let truth = |g: &str| {
         true_figures(
             &ask.population,

@@ -448,3 +448,69 @@ fn an_ab_test_is_sized_and_its_false_alarms_are_rare() {
             .starts_with("power:")
     );
 }
+
+/// A playtest's truth is the figure its design estimates: testers playing
+/// its sessions, their games carried from one to the next, not a first
+/// session each. Where earlier sessions matter (here a rule that deals
+/// large pieces once a game passes half the player's typical length, which
+/// a first game has none of) the two differ, and the mean of many cohorts
+/// of the design is the former: before session 18 a plan of three sessions
+/// checked its cohorts against the latter.
+#[test]
+fn a_playtests_truth_is_its_designs_figure_not_a_first_sessions() {
+    use super::estimators::{observed_figures, true_figures};
+    let never = Progress::default();
+    let population = by_name("demo").unwrap();
+    let file = std::env::temp_dir().join(format!("tenten-truth-sessions-{}.ron", std::process::id()));
+    std::fs::write(
+        &file,
+        "(name: \"late large\", check: none, adaptive: Some((rules: [(when: [round_past_typical(0.5)], tilt: 5.0)])))",
+    )
+    .unwrap();
+    let generator = file.to_str().unwrap().to_owned();
+    let j = crate::fits::population::forecast::NAMES
+        .iter()
+        .position(|n| *n == "reach_25")
+        .unwrap();
+    let plan = |testers: usize, sessions: usize| {
+        let design = Design {
+            testers,
+            sessions,
+            deals: 0,
+            deals_max: 0,
+        };
+        let mut p = Plan::new(Estimator::Playtest, design, 1, 5);
+        p.ranges = Ranges::fixed(&population).unwrap();
+        p.generator = generator.clone();
+        p.board = (8, 8);
+        p.max_rounds = 300;
+        p
+    };
+    let truth = |sessions: usize| {
+        true_figures(&population, &plan(2, sessions), &generator, 3_000, 11, &never)
+            .unwrap()
+            .unwrap()[j]
+    };
+    let (three, first) = (truth(3), truth(1));
+    let cohorts: Vec<(f64, f64)> = (0..40u64)
+        .map(|k| {
+            let f = observed_figures(&population, &plan(30, 3), 100 + k, &never)
+                .unwrap()
+                .unwrap()[j];
+            (f.0, (f.1.1 - f.1.0) / 3.92)
+        })
+        .collect();
+    let mean = cohorts.iter().map(|c| c.0).sum::<f64>() / 40.0;
+    let se = cohorts.iter().map(|c| c.1).sum::<f64>() / 40.0;
+    // The mean's own error, and the truth's (3,000 testers against 30).
+    let tolerance = 4.0 * (se * se / 40.0 + se * se * 30.0 / 3_000.0).sqrt();
+    assert!(
+        (mean - three).abs() < tolerance,
+        "cohorts {mean:.4} against the design's truth {three:.4} (tolerance {tolerance:.4})"
+    );
+    assert!(
+        (first - three).abs() > 3.0 * tolerance,
+        "a first session's {first:.4} is another figure than three sessions' {three:.4}"
+    );
+    let _ = std::fs::remove_file(&file);
+}
