@@ -156,11 +156,8 @@ fn a_kill_mid_play_loses_no_acknowledged_move() {
     assert!(before_status.contains("cut short"), "{before_status}");
     // Restart on the same folder.
     let served = serve(&out, &["--generator", "repair"]);
-    let stderr_wait = std::time::Instant::now();
-    while !served.stderr().contains("cut short") && stderr_wait.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert!(served.stderr().contains("cut short"), "{}", served.stderr());
+    let stderr = served.stderr_when(|s| s.contains("cut short"));
+    assert!(stderr.contains("cut short"), "{stderr}");
     let client = served.client();
     rt.block_on(async {
         for t in &testers {

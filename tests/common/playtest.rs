@@ -120,6 +120,20 @@ impl Served {
         self.stderr.lock().unwrap().clone()
     }
 
+    /// The server's stderr once `done` holds of it, or after 10 s: its
+    /// lines arrive through a reader thread, late on a loaded machine (200
+    /// ms was once too short beside two long rehearsals).
+    pub fn stderr_when(&self, done: impl Fn(&str) -> bool) -> String {
+        let start = std::time::Instant::now();
+        loop {
+            let text = self.stderr();
+            if done(&text) || start.elapsed() > std::time::Duration::from_secs(10) {
+                return text;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
     pub fn client(&self) -> Client {
         Client::new(&self.base, self.token.clone())
     }
