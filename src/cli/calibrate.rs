@@ -374,7 +374,8 @@ pub(super) struct PlanArgs {
     /// Cohorts simulated at the answer, to check it.
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(2..=10_000))]
     checks: u32,
-    /// Players the true figure is measured on (once).
+    /// Testers the true figure is measured on (once), each playing --sessions
+    /// sessions with their games carried, as the planned testers do.
     #[arg(long, value_name = "N", default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(100..=1_000_000))]
     truth_players: u32,
     #[arg(long, default_value_t = 1)]

@@ -101,9 +101,12 @@ pub fn testers_of(
     let g = crate::fits::population::fit::gather(logs, set)?;
     let shapes = crate::model::shapes::Shapes::new(set, g.size);
     Ok((
+        // A tester whose every game went unplayed played no session: no
+        // tester of the figures either.
         g.testers
             .iter()
             .map(|t| (t.id.clone(), t.sessions(&shapes, set)))
+            .filter(|t| !t.1.is_empty())
             .collect(),
         g.generator,
     ))

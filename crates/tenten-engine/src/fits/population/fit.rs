@@ -130,7 +130,9 @@ impl TesterData {
             while j < self.deals.len() && &self.keys[j].0 == session && self.keys[j].1 == game {
                 j += 1;
             }
-            let played = self.keys[j - 1].2 || (i..j).any(|d| !self.deals[d].moves.is_empty());
+            // A game seen only after a gap was played in the rounds missing.
+            let played =
+                self.keys[j - 1].2 || (i..j).any(|d| !self.deals[d].moves.is_empty() || self.after_gap[d]);
             if !played {
                 i = j;
                 continue;

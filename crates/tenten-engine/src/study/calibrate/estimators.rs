@@ -291,6 +291,12 @@ pub fn true_figures(
     progress: &Progress,
 ) -> Result<Option<Vec<f64>>, String> {
     let sessions = plan.design.sessions.max(1);
+    let max = crate::fits::population::forecast::MAX_SESSIONS;
+    if players.saturating_mul(sessions) > max {
+        return Err(format!(
+            "truth-players: {players} testers x {sessions} sessions is over the {max} sessions a truth may play; fewer"
+        ));
+    }
     with_table(plan, generator, |t| {
         let testers = play_testers(truth, t, &vec![sessions; players], seed, progress)?;
         progress.advance(players * sessions);
