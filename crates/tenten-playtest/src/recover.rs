@@ -337,6 +337,20 @@ pub fn token(dir: &Path, want: &Token, faults: &Faults) -> Result<Option<String>
     }
 }
 
+/// Refuses a folder begun by a newer server than this one (its journals
+/// were dealt in a way this one does not know).
+pub fn known_behaviour(path: &Path, behaviour: u32) -> Result<(), Error> {
+    if behaviour > crate::BEHAVIOUR {
+        return Err(Error::Folder(format!(
+            "{}: this folder was begun by a newer server (behaviour {behaviour}; this one knows up to {}); \
+             use that version of tenten",
+            path.display(),
+            crate::BEHAVIOUR
+        )));
+    }
+    Ok(())
+}
+
 /// Refuses a folder served before with other generators or rules; writes
 /// the identity of a new one (whole or not at all). The behaviour the
 /// folder is served with: its own, where an older server began it (its
@@ -348,15 +362,7 @@ pub fn check_identity(dir: &Path, identity: &Identity, faults: &Faults) -> Resul
         Ok(old) => {
             let before: Identity = serde_json::from_str(&old)
                 .map_err(|e| Error::Folder(format!("{}: not a playtest's identity: {e}", path.display())))?;
-            if before.behaviour > crate::BEHAVIOUR {
-                return Err(Error::Folder(format!(
-                    "{}: this folder was begun by a newer server (behaviour {}; this one knows up to {}); \
-                     serve it with that version of tenten",
-                    path.display(),
-                    before.behaviour,
-                    crate::BEHAVIOUR
-                )));
-            }
+            known_behaviour(&path, before.behaviour)?;
             let same = Identity {
                 behaviour: before.behaviour,
                 ..identity.clone()

@@ -68,15 +68,7 @@ pub fn folder_config(dir: &Path) -> Result<Config, Error> {
     })?;
     let identity: Identity = serde_json::from_str(&text)
         .map_err(|e| Error::Folder(format!("{}: not a playtest's identity: {e}", id_path.display())))?;
-    if identity.behaviour > crate::BEHAVIOUR {
-        return Err(Error::Folder(format!(
-            "{}: this folder was begun by a newer server (behaviour {}; this one knows up to {}); \
-             read it with that version of tenten",
-            id_path.display(),
-            identity.behaviour,
-            crate::BEHAVIOUR
-        )));
-    }
+    crate::recover::known_behaviour(&id_path, identity.behaviour)?;
     let set = PieceSet::from_def(&identity.pieces)
         .map_err(|m| Error::Folder(format!("{}: {m}", id_path.display())))?;
     let (w, h) = identity

@@ -204,15 +204,19 @@ impl Episode {
             .flatten()
             .any(|&p| self.shapes.shape(p).fits(self.board, full) != 0);
         if !any {
-            let end = lost_to(
-                &self.shapes,
-                &self.set,
-                self.round_start,
-                &self.dealt.holder,
-                self.dealt.dead,
-            );
-            self.finish(end);
+            self.finish(self.judged());
         }
+    }
+
+    /// How the round's deal ends the game, judged from the round's start.
+    fn judged(&self) -> End {
+        lost_to(
+            &self.shapes,
+            &self.set,
+            self.round_start,
+            &self.dealt.holder,
+            self.dealt.dead,
+        )
     }
 
     /// The game ends: the player's history has it, as a session's games
@@ -245,13 +249,7 @@ impl Episode {
         if self.end.is_some() {
             return (h, None);
         }
-        let end = lost_to(
-            &self.shapes,
-            &self.set,
-            self.round_start,
-            &self.dealt.holder,
-            self.dealt.dead,
-        );
+        let end = self.judged();
         h.ended(self.rounds, end == End::Unfair);
         (h, Some(end))
     }
