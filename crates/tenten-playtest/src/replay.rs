@@ -56,6 +56,7 @@ pub struct Replayed {
     pub ended: bool,
     /// The study the tester agreed to in this session (its hash), if any.
     pub agreed: Option<String>,
+    /// Games played (at least one move made).
     pub games: u64,
     pub moves: u64,
     pub unfair: u64,
@@ -112,7 +113,6 @@ pub fn replay_events(
                 let mut t = Table::new(config, &config.generators[g].dealing, game, seed, games);
                 t.first(&mut r.closed);
                 r.table = Some(t);
-                r.games += 1;
                 r.last = when;
             }
             Event::Move {
@@ -130,6 +130,9 @@ pub fn replay_events(
                 let anchor = t.check(game, t.moves, slot, x, y).map_err(|why| {
                     Error::Folder(format!("{}: the journal's move is refused: {why}", at(i)))
                 })?;
+                // A game is played from its first move, as the log reader
+                // counts it: one begun and left before any is no game.
+                r.games += u64::from(t.moves == 0);
                 t.play(slot, anchor, ms, &mut r.closed);
                 r.moves += 1;
                 r.last = when;

@@ -21,6 +21,8 @@ pub struct Arm {
     pub sessions: usize,
     /// Sessions not yet closed (the tester may come back).
     pub open: usize,
+    /// Games played: at least one move made, as `playtest compare` and the
+    /// fits read the logs (a game begun and left before any is none).
     pub games: u64,
     pub moves: u64,
     pub unfair: u64,

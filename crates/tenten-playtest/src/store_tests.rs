@@ -613,7 +613,7 @@ fn the_history_a_server_deals_from_is_the_one_its_logs_read() {
     let dir = folder("left-games");
     let mut rng = tenten_engine::model::generator::Generator::new(7);
     let id = ids::random_hex(16);
-    let (mut ended, mut left, mut unfair) = (0, 0, 0);
+    let (mut ended, mut left, mut unfair, mut unplayed, mut ended_unfair) = (0, 0, 0, 0, 0);
     for session in 0..2 {
         let (store, _) = Store::open(config(&dir)).unwrap();
         let t = if session == 0 {
@@ -629,7 +629,13 @@ fn the_history_a_server_deals_from_is_the_one_its_logs_read() {
             // game to its end, or whole rounds until one starts on a holder
             // that cannot all be placed (left there: an unfair loss).
             let mode = rng.below(3);
-            let moves = if mode == 0 { usize::MAX } else { rng.below(8) };
+            let moves = match (game, mode) {
+                // Each session leaves one game before any move.
+                (5, _) => 0,
+                (_, 0) => usize::MAX,
+                _ => rng.below(8),
+            };
+            let mode = if game == 5 { 1 } else { mode };
             let mut made = 0;
             loop {
                 let s = t.session.as_ref().unwrap();
@@ -648,9 +654,12 @@ fn the_history_a_server_deals_from_is_the_one_its_logs_read() {
             }
             let s = t.session.as_ref().unwrap();
             let e = &s.table.episode;
-            if s.table.over().is_some() {
+            if let Some(end) = s.table.over() {
                 ended += 1;
-            } else if s.table.moves > 0 {
+                ended_unfair += usize::from(end == End::Unfair);
+            } else if s.table.moves == 0 {
+                unplayed += 1;
+            } else {
                 left += 1;
                 let end = lost_to(&e.shapes, &e.set, e.board, &e.dealt.holder, e.dealt.dead);
                 unfair += usize::from(end == End::Unfair);
@@ -668,8 +677,15 @@ fn the_history_a_server_deals_from_is_the_one_its_logs_read() {
         );
     }
     assert!(
-        ended >= 2 && left >= 2 && unfair >= 1,
-        "every kind played: {ended} ended, {left} left ({unfair} on an unfair holder)"
+        ended >= 2 && left >= 2 && unfair >= 1 && unplayed >= 2,
+        "every kind played: {ended} ended, {left} left ({unfair} on an unfair holder), {unplayed} unplayed"
+    );
+    // `playtest status` counts the games the logs read, unfair losses
+    // left and ended alike, and no game left before any move.
+    let status = crate::status::status(&dir).unwrap().total();
+    assert_eq!(
+        (status.games, status.unfair),
+        ((ended + left) as u64, (unfair + ended_unfair) as u64)
     );
     // A restart replays the journals to the same history.
     let (store, _) = Store::open(config(&dir)).unwrap();
