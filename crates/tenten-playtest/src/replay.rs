@@ -56,7 +56,7 @@ pub struct Replayed {
     pub ended: bool,
     /// The study the tester agreed to in this session (its hash), if any.
     pub agreed: Option<String>,
-    /// Games played (at least one move made).
+    /// Games played: a move made, or over on the first deal.
     pub games: u64,
     pub moves: u64,
     pub unfair: u64,
@@ -95,7 +95,7 @@ pub fn replay_events(
                 at(i)
             )));
         }
-        let was_over = r.table.as_ref().is_some_and(|t| t.over().is_some());
+        let mut was_over = r.table.as_ref().is_some_and(|t| t.over().is_some());
         match e? {
             Event::Session { .. } => return Err(Error::Folder(format!("{}: a second session line", at(i)))),
             Event::Agree { study, at: when } => {
@@ -112,6 +112,11 @@ pub fn replay_events(
                     .map_or_else(|| base.clone(), |t| t.episode.history.clone());
                 let mut t = Table::new(config, &config.generators[g].dealing, game, seed, games);
                 t.first(&mut r.closed);
+                // A game over on its first deal was played, as the log
+                // reader counts it, and its end is judged below as the
+                // new game's, not after the last one's.
+                r.games += u64::from(t.over().is_some());
+                was_over = false;
                 r.table = Some(t);
                 r.last = when;
             }

@@ -21,8 +21,9 @@ pub struct Arm {
     pub sessions: usize,
     /// Sessions not yet closed (the tester may come back).
     pub open: usize,
-    /// Games played: at least one move made, as `playtest compare` and the
-    /// fits read the logs (a game begun and left before any is none).
+    /// Games played: a move made or over on the first deal, as `playtest
+    /// compare` and the fits read the logs (a game begun and left before
+    /// any move is none).
     pub games: u64,
     pub moves: u64,
     pub unfair: u64,

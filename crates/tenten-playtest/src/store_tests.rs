@@ -14,7 +14,7 @@ use crate::disk::Faults;
 use tenten_engine::model::board::BoardSize;
 use tenten_engine::model::pieces::PieceSet;
 use tenten_engine::play::dealing::Dealing;
-use tenten_engine::play::game::{End, lost_to};
+use tenten_engine::play::game::End;
 use tenten_engine::search::validator::validate;
 
 fn config(dir: &Path) -> Config {
@@ -661,8 +661,7 @@ fn the_history_a_server_deals_from_is_the_one_its_logs_read() {
                 unplayed += 1;
             } else {
                 left += 1;
-                let end = lost_to(&e.shapes, &e.set, e.board, &e.dealt.holder, e.dealt.dead);
-                unfair += usize::from(end == End::Unfair);
+                unfair += usize::from(e.history_if_left().1 == Some(End::Unfair));
             }
             if game < 11 {
                 let (number, at) = (s.number, s.table.game);
@@ -868,5 +867,36 @@ fn a_folder_is_served_with_the_behaviour_it_began_with() {
         .unwrap()
         .to_string();
     assert!(why.contains("newer server") && why.contains("99"), "{why}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_game_over_on_its_first_deal_is_a_game_played() {
+    // A set of one piece wider than the board: every deal is over before
+    // any move, and each such game counts in status as the logs count it.
+    let dir = folder("first-deal");
+    let mut c = config(&dir);
+    let line =
+        tenten_engine::model::pieces::Piece::from_rows("i5", "line", 1, &["#####".to_owned()]).unwrap();
+    c.set = PieceSet::new("too-wide", vec![line]).unwrap();
+    c.size = BoardSize::new(4, 4).unwrap();
+    c.generators
+        .iter_mut()
+        .for_each(|g| g.dealing = Dealing::by_name("random", &c.set).unwrap());
+    let (store, _) = Store::open(c).unwrap();
+    let id = ids::random_hex(16);
+    let t = store.arrive(&id).unwrap();
+    let mut t = t.lock().unwrap();
+    store.session(&mut t, false).unwrap();
+    for _ in 0..2 {
+        let s = t.session.as_ref().unwrap();
+        assert!(s.table.over().is_some(), "no piece fits the empty board");
+        let (number, at) = (s.number, s.table.game);
+        store.new_game(&mut t, number, at).unwrap();
+    }
+    store.close(&mut t).unwrap();
+    drop((t, store));
+    let status = crate::status::status(&dir).unwrap().total();
+    assert_eq!((status.games, status.moves), (3, 0));
     let _ = std::fs::remove_dir_all(&dir);
 }
